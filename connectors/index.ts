@@ -1,0 +1,6 @@
+/**
+ * wagmi connectors for the two wallets, each lazy-importing its product.
+ *
+ * @packageDocumentation
+ */
+export {}

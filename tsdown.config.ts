@@ -1,0 +1,28 @@
+import { defineConfig } from 'tsdown'
+
+export default defineConfig([
+  {
+    entry: {
+      'core/index': 'src/core/index.ts',
+      'magic/index': 'src/magic/index.ts',
+      'passport/index': 'src/passport/index.ts',
+      'connectors/index': 'connectors/index.ts',
+    },
+    platform: 'browser',
+    format: 'esm',
+    dts: true,
+    clean: false,
+    sourcemap: true,
+  },
+  {
+    entry: {
+      'emulator/index': 'src/emulator/index.ts',
+      'emulator/bin': 'src/emulator/bin.ts',
+    },
+    platform: 'node',
+    format: 'esm',
+    dts: true,
+    clean: false,
+    sourcemap: true,
+  },
+])
