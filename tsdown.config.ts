@@ -9,6 +9,7 @@ export default defineConfig([
       'connectors/index': 'connectors/index.ts',
     },
     platform: 'browser',
+    target: 'es2022',
     format: 'esm',
     dts: true,
     clean: false,
@@ -20,6 +21,9 @@ export default defineConfig([
       'emulator/bin': 'src/emulator/bin.ts',
     },
     platform: 'node',
+    // `.js`, not `.mjs`: the package is `"type": "module"` and its exports
+    // map names `.js` files for every entry.
+    fixedExtension: false,
     format: 'esm',
     dts: true,
     clean: false,

@@ -1,0 +1,33 @@
+import { ChainPanel } from './components/ChainPanel.js'
+import { EmulatorPanel } from './components/EmulatorPanel.js'
+import { Panel, type PanelDefinition } from './components/Panel.js'
+import { ProvidersPanel } from './components/ProvidersPanel.js'
+import type { EmulatorInfo } from './emulator.js'
+
+/** The playground page: a list of panels. Wallet panels join this list. */
+export function App(props: { info: EmulatorInfo }) {
+  const panels: readonly PanelDefinition[] = [
+    { id: 'chain', title: 'Local chain', render: () => <ChainPanel /> },
+    {
+      id: 'providers',
+      title: 'Wallets announced (EIP-6963)',
+      render: () => <ProvidersPanel />,
+    },
+    {
+      id: 'emulator',
+      title: 'Emulator',
+      wide: true,
+      render: () => <EmulatorPanel info={props.info} />,
+    },
+  ]
+  return (
+    <main className="page">
+      <h1>embedded-wallets playground</h1>
+      <div className="panels">
+        {panels.map((panel) => (
+          <Panel key={panel.id} panel={panel} />
+        ))}
+      </div>
+    </main>
+  )
+}

@@ -1,0 +1,51 @@
+/**
+ * The emulator's description (its JSON line), which `npm start` hands to the
+ * playground in the `VITE_EMULATOR_INFO` environment variable.
+ */
+export type EmulatorInfo = {
+  chainId: number
+  rpcUrl: string
+  contracts: Record<string, string>
+  mailbox: string
+}
+
+/** The emulator info, or why the playground has none. */
+export type ReadResult =
+  | { ok: true; info: EmulatorInfo }
+  | { ok: false; reason: string }
+
+/**
+ * Reads and checks the emulator's JSON line.
+ *
+ * @param raw - The value of `VITE_EMULATOR_INFO`.
+ * @returns The info, or a sentence saying what is wrong.
+ */
+export function readEmulatorInfo(raw: string | undefined): ReadResult {
+  if (raw === undefined || raw.trim() === '')
+    return { ok: false, reason: 'VITE_EMULATOR_INFO is not set.' }
+  let value: unknown
+  try {
+    value = JSON.parse(raw)
+  } catch {
+    return { ok: false, reason: 'VITE_EMULATOR_INFO is not valid JSON.' }
+  }
+  if (!isInfo(value))
+    return {
+      ok: false,
+      reason: 'VITE_EMULATOR_INFO lacks chainId, rpcUrl, contracts or mailbox.',
+    }
+  return { ok: true, info: value }
+}
+
+function isInfo(value: unknown): value is EmulatorInfo {
+  if (typeof value !== 'object' || value === null) return false
+  const info = value as Record<string, unknown>
+  return (
+    Number.isSafeInteger(info.chainId) &&
+    typeof info.rpcUrl === 'string' &&
+    typeof info.mailbox === 'string' &&
+    typeof info.contracts === 'object' &&
+    info.contracts !== null &&
+    Object.values(info.contracts).every((v) => typeof v === 'string')
+  )
+}

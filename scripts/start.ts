@@ -1,0 +1,133 @@
+/**
+ * `npm start`: starts the emulator and serves the playground with Vite, until
+ * Ctrl-C (SIGINT) or SIGTERM, which stop both and exit 0.
+ *
+ * Prints on stdout `Playground: <url>` and then the emulator's JSON line, and
+ * nothing else (Vite logs to stderr). The playground gets that line in the
+ * `VITE_EMULATOR_INFO` environment variable.
+ *
+ * Flags: --port-base, --anvil-port, --chain-id (as the emulator) and
+ * --playground-port (default 5173).
+ */
+import { Console } from 'node:console'
+import { fileURLToPath } from 'node:url'
+import { createLogger, createServer, type ViteDevServer } from 'vite'
+import {
+  type Command,
+  emulatorFlags,
+  parseArgs,
+  UsageError,
+  usage,
+} from '../src/emulator/cli.js'
+import { type Emulator, startEmulator } from '../src/emulator/index.js'
+
+const flags = {
+  ...emulatorFlags,
+  playgroundPort: {
+    name: '--playground-port',
+    default: 5173,
+    kind: 'port',
+    description: 'Port of the playground (Vite dev server)',
+  },
+} as const
+
+const command: Command = {
+  usage: 'npm start -- [options]',
+  summary:
+    'Starts the emulator and the playground, prints the playground URL and the emulator JSON line, and runs until Ctrl-C.',
+}
+
+const playgroundRoot = fileURLToPath(new URL('../playground/', import.meta.url))
+const host = '127.0.0.1'
+
+async function main(argv: readonly string[]): Promise<void> {
+  let args: parseArgs.ReturnType<typeof flags>
+  try {
+    args = parseArgs(argv, { flags, command })
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    process.stderr.write(`${error.message}\n\n${error.usage}`)
+    process.exitCode = 2
+    return
+  }
+  if (args.help) {
+    process.stdout.write(usage({ flags, command }))
+    return
+  }
+
+  let emulator: Emulator | undefined
+  let vite: ViteDevServer | undefined
+  let stopping: Promise<void> | undefined
+  const stop = () => {
+    stopping ??= (async () => {
+      const failures: unknown[] = []
+      await vite?.close().catch((error: unknown) => failures.push(error))
+      await emulator?.stop().catch((error: unknown) => failures.push(error))
+      if (failures.length > 0)
+        throw new AggregateError(failures, 'Stopping did not go cleanly.')
+    })()
+    return stopping
+  }
+  // Listen for signals before starting: a signal during the start is acted
+  // on once the piece being started is up, so nothing is left running.
+  let started = false
+  let signalled: NodeJS.Signals | undefined
+  const shutdown = (signal: NodeJS.Signals) => {
+    process.stderr.write(`Received ${signal}, stopping…\n`)
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`${describe(error)}\n`)
+        process.exit(1)
+      },
+    )
+  }
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) return
+    signalled = signal
+    if (started) shutdown(signal)
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+
+  try {
+    const { portBase, anvilPort, chainId, playgroundPort } = args
+    emulator = await startEmulator({ portBase, anvilPort, chainId, host })
+    if (signalled) return shutdown(signalled)
+
+    process.env.VITE_EMULATOR_INFO = JSON.stringify(emulator.info)
+    vite = await createServer({
+      root: playgroundRoot,
+      configFile: fileURLToPath(
+        new URL('../playground/vite.config.ts', import.meta.url),
+      ),
+      server: { host, port: playgroundPort, strictPort: true },
+      // Vite's logs go to stderr: stdout carries only the two lines above.
+      customLogger: createLogger('info', {
+        allowClearScreen: false,
+        console: new Console({ stdout: process.stderr }),
+      }),
+    })
+    await vite.listen()
+    if (signalled) return shutdown(signalled)
+
+    started = true
+    process.stdout.write(
+      `Playground: http://${host}:${playgroundPort}/\n${JSON.stringify(emulator.info)}\n`,
+    )
+  } catch (error) {
+    await stop().catch(() => {})
+    throw error
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof AggregateError)
+    return [error.message, ...error.errors.map(describe)].join('\n')
+  return error instanceof Error ? error.message : String(error)
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`npm start failed: ${describe(error)}\n`)
+  process.exit(1)
+})

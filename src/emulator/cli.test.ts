@@ -1,0 +1,155 @@
+import { describe, expect, test } from 'vitest'
+import {
+  emulatorCommand,
+  emulatorFlags,
+  parseArgs,
+  UsageError,
+  usage,
+} from './cli.js'
+
+const emulatorUsage = usage({ flags: emulatorFlags, command: emulatorCommand })
+
+function usageError(argv: readonly string[]): UsageError {
+  try {
+    parseArgs(argv)
+  } catch (error) {
+    if (error instanceof UsageError) return error
+    throw error
+  }
+  throw new Error(`parseArgs(${JSON.stringify(argv)}) did not throw`)
+}
+
+describe('parseArgs', () => {
+  test('default: no arguments give the defaults', () => {
+    expect(parseArgs([])).toEqual({
+      help: false,
+      portBase: 4400,
+      anvilPort: 8545,
+      chainId: 31337,
+    })
+  })
+
+  test('param: flags with separate values', () => {
+    expect(
+      parseArgs([
+        '--port-base',
+        '5000',
+        '--anvil-port',
+        '9545',
+        '--chain-id',
+        '1337',
+      ]),
+    ).toEqual({ help: false, portBase: 5000, anvilPort: 9545, chainId: 1337 })
+  })
+
+  test('param: flags with = values', () => {
+    expect(parseArgs(['--anvil-port=65535', '--port-base=1'])).toEqual({
+      help: false,
+      portBase: 1,
+      anvilPort: 65_535,
+      chainId: 31337,
+    })
+  })
+
+  test('param: --help and -h', () => {
+    expect(parseArgs(['--help']).help).toBe(true)
+    expect(parseArgs(['--chain-id', '5', '-h'])).toEqual({
+      help: true,
+      portBase: 4400,
+      anvilPort: 8545,
+      chainId: 5,
+    })
+  })
+
+  test('param: extra flags', () => {
+    const flags = {
+      ...emulatorFlags,
+      playgroundPort: {
+        name: '--playground-port',
+        default: 5173,
+        kind: 'port',
+        description: 'Port of the playground',
+      },
+    } as const
+    const command = { usage: 'start [options]', summary: 'Starts.' }
+    expect(parseArgs([], { flags, command })).toEqual({
+      help: false,
+      portBase: 4400,
+      anvilPort: 8545,
+      chainId: 31337,
+      playgroundPort: 5173,
+    })
+    expect(
+      parseArgs(['--playground-port', '6000'], { flags, command })
+        .playgroundPort,
+    ).toBe(6000)
+  })
+
+  test('behavior: the last of a repeated flag wins', () => {
+    expect(
+      parseArgs(['--anvil-port', '1', '--anvil-port', '2']).anvilPort,
+    ).toBe(2)
+  })
+
+  test('error: unknown flag', () => {
+    const error = usageError(['--port', '1'])
+    expect(error.name).toBe('Cli.UsageError')
+    expect(error.message).toBe('Unknown argument --port.')
+    expect(error.usage).toBe(emulatorUsage)
+  })
+
+  test('error: positional argument', () => {
+    expect(usageError(['emulator']).message).toBe('Unknown argument emulator.')
+  })
+
+  test('error: missing value', () => {
+    expect(usageError(['--anvil-port']).message).toBe(
+      '--anvil-port needs a value.',
+    )
+    expect(usageError(['--anvil-port', '--chain-id', '1']).message).toBe(
+      '--anvil-port needs a value.',
+    )
+  })
+
+  test('error: ports outside 1..65535 or not integers', () => {
+    expect(usageError(['--anvil-port', '0']).message).toBe(
+      '--anvil-port must be a TCP port: an integer from 1 to 65535, got "0".',
+    )
+    expect(usageError(['--anvil-port=65536']).message).toBe(
+      '--anvil-port must be a TCP port: an integer from 1 to 65535, got "65536".',
+    )
+    for (const value of ['-1', '85.5', '1e3', '0x10', 'abc', ''])
+      expect(usageError([`--anvil-port=${value}`]).message).toBe(
+        `--anvil-port must be a TCP port: an integer from 1 to 65535, got ${JSON.stringify(value)}.`,
+      )
+  })
+
+  test('error: a port base that leaves no room for the services', () => {
+    expect(usageError(['--port-base', '65529']).message).toBe(
+      '--port-base must be a port base: an integer from 1 to 65528, got "65529".',
+    )
+  })
+
+  test('error: chain id zero', () => {
+    expect(usageError(['--chain-id', '0']).message).toBe(
+      `--chain-id must be a chain id: an integer from 1 to ${Number.MAX_SAFE_INTEGER}, got "0".`,
+    )
+  })
+})
+
+describe('usage', () => {
+  test('default: lists every flag with its default', () => {
+    expect(emulatorUsage).toMatchInlineSnapshot(`
+      "Usage: embedded-wallets emulator [options]
+
+      Starts Anvil, deploys the contracts, starts the emulated services, prints one JSON line describing them on stdout, and runs until Ctrl-C.
+
+      Options:
+        --port-base <n>   Port of the dev mailbox; the other services take the next 7 ports (default 4400)
+        --anvil-port <n>  Port of the Anvil JSON-RPC node (default 8545)
+        --chain-id <n>    Chain id of the local chain (default 31337)
+        -h, --help        Show this help
+      "
+    `)
+  })
+})

@@ -1,0 +1,182 @@
+/**
+ * Command-line flags of the emulator (`embedded-wallets emulator`) and of
+ * `npm start`, parsed by one pure function.
+ *
+ * @packageDocumentation
+ */
+import { BaseError } from '../core/Errors.js'
+import { defaultPortBase, maxPortBase } from './ports.js'
+
+/** How a flag's value is checked. */
+export type Kind = 'port' | 'portBase' | 'chainId'
+
+/** A numeric command-line flag. */
+export type Flag = {
+  /** The flag as typed, e.g. `'--port-base'`. */
+  readonly name: `--${string}`
+  /** The value when the flag is absent. */
+  readonly default: number
+  /** How the value is checked. */
+  readonly kind: Kind
+  /** One line for the usage text. */
+  readonly description: string
+}
+
+/** Flags by the key they are returned under. */
+export type Flags = { readonly [key: string]: Flag }
+
+/** The emulator's flags. */
+export const emulatorFlags = {
+  portBase: {
+    name: '--port-base',
+    default: defaultPortBase,
+    kind: 'portBase',
+    description:
+      'Port of the dev mailbox; the other services take the next 7 ports',
+  },
+  anvilPort: {
+    name: '--anvil-port',
+    default: 8545,
+    kind: 'port',
+    description: 'Port of the Anvil JSON-RPC node',
+  },
+  chainId: {
+    name: '--chain-id',
+    default: 31337,
+    kind: 'chainId',
+    description: 'Chain id of the local chain',
+  },
+} as const satisfies Flags
+
+/** The emulator command's usage header. */
+export const emulatorCommand = {
+  usage: 'embedded-wallets emulator [options]',
+  summary:
+    'Starts Anvil, deploys the contracts, starts the emulated services, prints one JSON line describing them on stdout, and runs until Ctrl-C.',
+} as const
+
+/**
+ * Parses command-line flags (`--name value` or `--name=value`, and `--help`
+ * or `-h`). Pure: it reads nothing but `argv` and prints nothing.
+ *
+ * @example
+ * ```ts
+ * import { parseArgs } from './cli.js'
+ *
+ * parseArgs(['--port-base', '5000'])
+ * // { help: false, portBase: 5000, anvilPort: 8545, chainId: 31337 }
+ * ```
+ *
+ * @param argv - The arguments after the command, e.g. `process.argv.slice(3)`.
+ * @param options.flags - The accepted flags. @default emulatorFlags
+ * @param options.command - The usage header. @default emulatorCommand
+ * @returns `help` and each flag's value under its key.
+ * @throws {UsageError} On an unknown flag, a missing value or an invalid value.
+ */
+export function parseArgs<const flags extends Flags = typeof emulatorFlags>(
+  argv: readonly string[],
+  options: parseArgs.Options<flags> = {},
+): parseArgs.ReturnType<flags> {
+  const flags = (options.flags ?? emulatorFlags) as flags
+  const text = usage({ flags, command: options.command ?? emulatorCommand })
+  const values: Record<string, number> = {}
+  for (const [key, flag] of Object.entries(flags)) values[key] = flag.default
+  let help = false
+
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index]!
+    if (argument === '--help' || argument === '-h') {
+      help = true
+      continue
+    }
+    const separator = argument.indexOf('=')
+    const name = separator === -1 ? argument : argument.slice(0, separator)
+    const entry = Object.entries(flags).find(([, flag]) => flag.name === name)
+    if (!entry || !argument.startsWith('--'))
+      throw new UsageError(`Unknown argument ${argument}.`, { usage: text })
+    const [key, flag] = entry
+    let raw: string | undefined
+    if (separator !== -1) raw = argument.slice(separator + 1)
+    else {
+      raw = argv[index + 1]
+      if (raw === undefined || /^-\D/.test(raw))
+        throw new UsageError(`${name} needs a value.`, { usage: text })
+      index++
+    }
+    values[key] = parseValue(flag, raw, text)
+  }
+
+  return { help, ...values } as parseArgs.ReturnType<flags>
+}
+
+export declare namespace parseArgs {
+  type Options<flags extends Flags = typeof emulatorFlags> = {
+    /** The accepted flags. @default emulatorFlags */
+    flags?: flags | undefined
+    /** The usage header. @default emulatorCommand */
+    command?: Command | undefined
+  }
+  type ReturnType<flags extends Flags = typeof emulatorFlags> = {
+    /** Whether `--help` or `-h` was given. */
+    help: boolean
+  } & { [key in keyof flags]: number }
+}
+
+/** A command's usage header. */
+export type Command = {
+  /** The synopsis, e.g. `'embedded-wallets emulator [options]'`. */
+  readonly usage: string
+  /** One sentence on what the command does. */
+  readonly summary: string
+}
+
+/**
+ * Builds the usage text of a command from its flags.
+ *
+ * @param options.flags - The accepted flags.
+ * @param options.command - The usage header.
+ * @returns The text, ending with a newline.
+ */
+export function usage(options: { flags: Flags; command: Command }): string {
+  const { flags, command } = options
+  const rows = [
+    ...Object.values(flags).map((flag) => [
+      `${flag.name} <n>`,
+      `${flag.description} (default ${flag.default})`,
+    ]),
+    ['-h, --help', 'Show this help'],
+  ]
+  const width = Math.max(...rows.map(([left]) => left!.length))
+  const lines = rows.map(
+    ([left, right]) => `  ${left!.padEnd(width)}  ${right}`,
+  )
+  return `Usage: ${command.usage}\n\n${command.summary}\n\nOptions:\n${lines.join('\n')}\n`
+}
+
+function parseValue(flag: Flag, raw: string, text: string): number {
+  const [min, max, what] = ranges[flag.kind]
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new UsageError(
+      `${flag.name} must be ${what}: an integer from ${min} to ${max}, got ${JSON.stringify(raw)}.`,
+      { usage: text },
+    )
+  return value
+}
+
+const ranges = {
+  port: [1, 65_535, 'a TCP port'],
+  portBase: [1, maxPortBase, 'a port base'],
+  chainId: [1, Number.MAX_SAFE_INTEGER, 'a chain id'],
+} as const satisfies Record<Kind, readonly [number, number, string]>
+
+/** Thrown on invalid command-line arguments; carries the usage text. */
+export class UsageError extends BaseError<undefined> {
+  override readonly name = 'Cli.UsageError'
+  /** The usage text of the command. */
+  readonly usage: string
+  constructor(message: string, options: { usage: string }) {
+    super(message)
+    this.usage = options.usage
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * The local emulator of the wallets' backends (Node only): an Anvil chain
+ * with the wallet contracts deployed, and the emulated services, each on its
+ * own origin.
+ *
+ * @packageDocumentation
+ */
+import { BaseError } from '../core/Errors.js'
+import { startAnvil } from './chain/anvil.js'
+import { type Contracts, deployContracts } from './chain/deploy.js'
+import { createApp as createDevApp } from './mailbox/app.js'
+import * as Mailbox from './mailbox/store.js'
+import { isPortFree } from './net.js'
+import { defaultPortBase, getPorts } from './ports.js'
+import { PortInUseError, startServer } from './server.js'
+
+export type { Contracts } from './chain/deploy.js'
+export type { Message, Store as MailboxStore } from './mailbox/store.js'
+export { getPorts, type Ports, type Service } from './ports.js'
+
+/**
+ * What the emulator prints as its one JSON line: everything a dApp or a test
+ * needs to reach the chain and the services.
+ */
+export type Info = {
+  /** The local chain's id. */
+  chainId: number
+  /** The Anvil JSON-RPC endpoint. */
+  rpcUrl: string
+  /** The deployed contracts' checksummed addresses. */
+  contracts: Contracts
+  /** The dev mailbox's JSON endpoint (`/view` appended: the page). */
+  mailbox: string
+}
+
+/** A running emulator. */
+export type Emulator = {
+  /** The emulator's description, as printed on its JSON line. */
+  readonly info: Info
+  /** The dev mailbox the services deliver codes and links to. */
+  readonly mailbox: Mailbox.Store
+  /** Stops everything the emulator started, Anvil included. Idempotent. */
+  stop(): Promise<void>
+}
+
+/**
+ * Starts Anvil, deploys the contracts and starts the emulated services on
+ * their ports (see `getPorts`). If a piece fails to start, the pieces already
+ * started are stopped before the error is thrown.
+ *
+ * @example
+ * ```ts
+ * import { startEmulator } from 'embedded-wallets/emulator'
+ *
+ * const emulator = await startEmulator({ portBase: 4400 })
+ * console.log(JSON.stringify(emulator.info))
+ * await emulator.stop()
+ * ```
+ *
+ * @param options.portBase - The dev mailbox's port; the other services follow. @default 4400
+ * @param options.anvilPort - Anvil's port. @default 8545
+ * @param options.chainId - The local chain's id. @default 31337
+ * @param options.host - The interface everything binds. @default '127.0.0.1'
+ * @returns The running emulator.
+ * @throws {StartError} If a piece fails to start (the cause says which).
+ */
+export async function startEmulator(
+  options: startEmulator.Options = {},
+): Promise<startEmulator.ReturnType> {
+  const {
+    portBase = defaultPortBase,
+    anvilPort = 8545,
+    chainId = 31337,
+    host = '127.0.0.1',
+  } = options
+
+  const started: { name: string; stop: () => Promise<void> }[] = []
+  const stopAll = async () => {
+    const failures: unknown[] = []
+    for (const piece of started.toReversed()) {
+      try {
+        await piece.stop()
+      } catch (error) {
+        failures.push(new Error(`Cannot stop ${piece.name}`, { cause: error }))
+      }
+    }
+    started.length = 0
+    if (failures.length > 0)
+      throw new AggregateError(failures, 'The emulator did not stop cleanly.')
+  }
+
+  let step = `use the port base ${portBase}`
+  try {
+    const ports = getPorts(portBase)
+    // Fail before the slow part (Anvil, deployment) if a port is taken.
+    step = `start the dev service on ${host}:${ports.dev}`
+    if (!(await isPortFree({ port: ports.dev, host })))
+      throw new PortInUseError({ port: ports.dev, host, name: 'dev (mailbox)' })
+    step = `start Anvil on ${host}:${anvilPort}`
+    const anvil = await startAnvil({ port: anvilPort, chainId, host })
+    started.push({ name: 'Anvil', stop: () => anvil.stop() })
+
+    step = `deploy the contracts to ${anvil.rpcUrl}`
+    const contracts = await deployContracts({ rpcUrl: anvil.rpcUrl, chainId })
+
+    step = `start the dev service on ${host}:${ports.dev}`
+    const mailbox = Mailbox.create()
+    const dev = await startServer({
+      fetch: createDevApp({ mailbox }).fetch,
+      port: ports.dev,
+      host,
+      name: 'dev (mailbox)',
+    })
+    started.push({ name: 'the dev service', stop: () => dev.stop() })
+
+    const info = buildInfo({ anvil, contracts, urls: { dev: dev.url } })
+    let stopping: Promise<void> | undefined
+    return {
+      info,
+      mailbox,
+      stop() {
+        stopping ??= stopAll()
+        return stopping
+      },
+    }
+  } catch (error) {
+    const cleanup = await stopAll().then(
+      () => undefined,
+      (stopError: unknown) => stopError,
+    )
+    throw new StartError({ step, cause: error, cleanup })
+  }
+}
+
+export declare namespace startEmulator {
+  type Options = {
+    /** The dev mailbox's port; the other services follow. @default 4400 */
+    portBase?: number | undefined
+    /** Anvil's port. @default 8545 */
+    anvilPort?: number | undefined
+    /** The local chain's id. @default 31337 */
+    chainId?: number | undefined
+    /** The interface everything binds. @default '127.0.0.1' */
+    host?: string | undefined
+  }
+  type ReturnType = Emulator
+}
+
+/**
+ * Builds the emulator's JSON-line description. The one place to extend when
+ * a service joins (its URL goes under its own key).
+ */
+function buildInfo(parts: {
+  anvil: { chainId: number; rpcUrl: string }
+  contracts: Contracts
+  urls: { dev: string }
+}): Info {
+  const { anvil, contracts, urls } = parts
+  return {
+    chainId: anvil.chainId,
+    rpcUrl: anvil.rpcUrl,
+    contracts: { ...contracts },
+    mailbox: `${urls.dev}/mailbox`,
+  }
+}
+
+/**
+ * Thrown when the emulator cannot start. The short message names the step
+ * that failed; the details say why. What had started is stopped first.
+ */
+export class StartError extends BaseError<Error | undefined> {
+  override readonly name = 'Emulator.StartError'
+  constructor(options: {
+    step: string
+    cause: unknown
+    cleanup?: unknown
+  }) {
+    const { step, cause, cleanup } = options
+    super(`The emulator could not ${step}.`, {
+      cause: cause instanceof Error ? cause : undefined,
+      details: describe(cause),
+      metaMessages:
+        cleanup === undefined
+          ? undefined
+          : [`Stopping what had started failed too: ${describe(cleanup)}`],
+    })
+  }
+}
+
+/** One line from an error and its causes, short messages first. */
+function describe(error: unknown): string {
+  if (error instanceof AggregateError)
+    return [error.message, ...error.errors.map(describe)].join(' ')
+  if (!(error instanceof Error)) return String(error)
+  const own = error instanceof BaseError ? error.shortMessage : error.message
+  return error.cause === undefined ? own : `${own} ${describe(error.cause)}`
+}

@@ -1,0 +1,121 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { getAddress, isAddress } from 'viem'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { predictContracts } from '../../src/emulator/chain/deploy.js'
+import { findFreePort } from '../../src/emulator/net.js'
+import { canConnect, type Spawned, start, tsx } from './process.js'
+
+/** The file the package's `bin` maps `embedded-wallets` to (built). */
+const bin: string = JSON.parse(readFileSync('package.json', 'utf8')).bin[
+  'embedded-wallets'
+]
+
+/**
+ * Two ways in: the source as `npm run emulator` runs it (`tsx`, minus npm's
+ * wrapper process: `npm exec` exits on SIGTERM without passing the signal on,
+ * so a test could not check the emulator's own shutdown through it), and the
+ * built `embedded-wallets` command of the package, executed through its
+ * shebang as an installed package runs it (`npm test` builds before Vitest).
+ */
+const launchers = [
+  {
+    name: 'npm run emulator',
+    command: process.execPath,
+    args: [tsx, 'src/emulator/bin.ts'],
+  },
+  { name: 'the built embedded-wallets bin', command: bin, args: [] },
+]
+
+describe.each(launchers)('$name emulator', ({ command, args }) => {
+  let emulator: Spawned | undefined
+  let portBase: number
+  let anvilPort: number
+  let line: string
+
+  beforeAll(async () => {
+    portBase = await findFreePort()
+    anvilPort = await findFreePort()
+    if (!existsSync(command))
+      throw new Error(`${command} is missing: run \`npm run build\` first`)
+    emulator = start(command, [
+      ...args,
+      'emulator',
+      '--port-base',
+      String(portBase),
+      '--anvil-port',
+      String(anvilPort),
+    ])
+    line = await emulator.nextLine({ timeout: 30_000 })
+  })
+
+  afterAll(() => emulator?.kill())
+
+  test('default: prints the emulator info as one JSON line', () => {
+    const info = JSON.parse(line)
+    expect(info).toEqual({
+      chainId: 31337,
+      rpcUrl: `http://127.0.0.1:${anvilPort}`,
+      contracts: predictContracts(),
+      mailbox: `http://127.0.0.1:${portBase}/mailbox`,
+    })
+    expect(Object.keys(info.contracts)).toEqual([
+      'factory',
+      'mainModule',
+      'mainModuleUpgradable',
+      'guestModule',
+      'sequenceUtils',
+      'erc20',
+      'erc721',
+      'erc1155',
+    ])
+    for (const address of Object.values<string>(info.contracts)) {
+      expect(isAddress(address, { strict: true })).toBe(true)
+      expect(address).toBe(getAddress(address))
+    }
+  })
+
+  test('behavior: the RPC URL answers with chain id 31337', async () => {
+    const response = await fetch(`http://127.0.0.1:${anvilPort}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }),
+    })
+    expect(await response.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: '0x7a69',
+    })
+  })
+
+  test('behavior: the deployed factory has code', async () => {
+    const response = await fetch(`http://127.0.0.1:${anvilPort}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'eth_getCode',
+        params: [predictContracts().factory, 'latest'],
+      }),
+    })
+    const { result } = (await response.json()) as { result: string }
+    expect(result).toMatch(/^0x[0-9a-f]{2,}$/)
+  })
+
+  test('behavior: the mailbox answers an empty list', async () => {
+    const response = await fetch(`http://127.0.0.1:${portBase}/mailbox`)
+    expect(response.status).toBe(200)
+    expect(await response.text()).toBe('[]')
+  })
+
+  test('behavior: SIGTERM stops everything and exits 0', async () => {
+    emulator!.child.kill('SIGTERM')
+    expect(await emulator!.exited({ timeout: 20_000 })).toEqual({
+      code: 0,
+      signal: null,
+    })
+    expect(emulator!.lines).toEqual([line])
+    expect(await canConnect(anvilPort)).toBe(false)
+    expect(await canConnect(portBase)).toBe(false)
+  })
+})

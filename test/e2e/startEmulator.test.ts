@@ -1,0 +1,127 @@
+import { createServer, type Server } from 'node:net'
+import { afterEach, describe, expect, test } from 'vitest'
+import { predictContracts } from '../../src/emulator/chain/deploy.js'
+import {
+  type Emulator,
+  StartError,
+  startEmulator,
+} from '../../src/emulator/index.js'
+import { findFreePort } from '../../src/emulator/net.js'
+import { canConnect } from './process.js'
+
+const cleanups: (() => Promise<unknown>)[] = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup().catch(() => {})
+})
+
+async function start(options: startEmulator.Options): Promise<Emulator> {
+  const emulator = await startEmulator(options)
+  cleanups.push(() => emulator.stop())
+  return emulator
+}
+
+async function hold(port: number): Promise<Server> {
+  const server = createServer()
+  await new Promise<void>((resolve) =>
+    server.listen(port, '127.0.0.1', resolve),
+  )
+  cleanups.push(
+    () => new Promise<void>((resolve) => server.close(() => resolve())),
+  )
+  return server
+}
+
+describe('startEmulator', () => {
+  test('default: serves the info it returns; stop is idempotent', async () => {
+    const portBase = await findFreePort()
+    const anvilPort = await findFreePort()
+    const emulator = await start({ portBase, anvilPort, chainId: 1337 })
+    expect(emulator.info).toEqual({
+      chainId: 1337,
+      rpcUrl: `http://127.0.0.1:${anvilPort}`,
+      contracts: predictContracts(),
+      mailbox: `http://127.0.0.1:${portBase}/mailbox`,
+    })
+
+    const delivered = emulator.mailbox.deliver({
+      to: 'Ada@Example.com',
+      kind: 'email-otp',
+      code: '654321',
+    })
+    const response = await fetch(
+      `${emulator.info.mailbox}?to=ada@example.com`,
+      { headers: { origin: 'http://127.0.0.1:5173' } },
+    )
+    expect(response.headers.get('access-control-allow-origin')).toBe('*')
+    expect(await response.json()).toEqual([
+      {
+        to: 'ada@example.com',
+        kind: 'email-otp',
+        code: '654321',
+        at: delivered.at,
+      },
+    ])
+
+    await Promise.all([emulator.stop(), emulator.stop()])
+    await emulator.stop()
+    expect(await canConnect(anvilPort)).toBe(false)
+    expect(await canConnect(portBase)).toBe(false)
+  })
+
+  test('error: a taken dev port is named, and Anvil is not left running', async () => {
+    const portBase = await findFreePort()
+    const anvilPort = await findFreePort()
+    await hold(portBase)
+    const error = await startEmulator({ portBase, anvilPort }).then(
+      () => expect.unreachable(),
+      (error: unknown) => error,
+    )
+    expect(error).toBeInstanceOf(StartError)
+    expect((error as StartError).message).toBe(
+      `The emulator could not start the dev service on 127.0.0.1:${portBase}.\n\nDetails: Cannot start the dev (mailbox) service: port ${portBase} on 127.0.0.1 is already in use. Free it or choose other ports (--port-base).`,
+    )
+    expect(await canConnect(anvilPort)).toBe(false)
+  })
+
+  test('error: a failure after Anvil started stops Anvil', async () => {
+    const portBase = await findFreePort()
+    const anvilPort = await findFreePort()
+    const starting = startEmulator({ portBase, anvilPort }).then(
+      () => expect.unreachable(),
+      (error: unknown) => error,
+    )
+    // Take the dev port once Anvil listens, while the contracts deploy.
+    while (!(await canConnect(anvilPort)))
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    await hold(portBase)
+    const error = await starting
+    expect(error).toBeInstanceOf(StartError)
+    expect((error as StartError).shortMessage).toBe(
+      `The emulator could not start the dev service on 127.0.0.1:${portBase}.`,
+    )
+    expect((error as StartError).walk()).toMatchObject({ code: 'EADDRINUSE' })
+    expect(await canConnect(anvilPort)).toBe(false)
+  })
+
+  test('error: a taken Anvil port is named, and nothing is left running', async () => {
+    const portBase = await findFreePort()
+    const anvilPort = await findFreePort()
+    await hold(anvilPort)
+    const error = await startEmulator({ portBase, anvilPort }).then(
+      () => expect.unreachable(),
+      (error: unknown) => error,
+    )
+    expect(error).toBeInstanceOf(StartError)
+    expect((error as StartError).shortMessage).toBe(
+      `The emulator could not start Anvil on 127.0.0.1:${anvilPort}.`,
+    )
+    expect((error as StartError).details).toContain(`port ${anvilPort}`)
+    expect(await canConnect(portBase)).toBe(false)
+  })
+
+  test('error: an invalid port base starts nothing', async () => {
+    await expect(startEmulator({ portBase: 65_530 })).rejects.toThrowError(
+      'The emulator could not use the port base 65530.',
+    )
+  })
+})
