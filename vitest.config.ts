@@ -41,6 +41,9 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['src/**/*.browser.test.ts', 'test/browser/**/*.test.ts'],
+          globalSetup: ['test/browser/globalSetup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
           browser: {
             enabled: true,
             headless: true,
