@@ -15,9 +15,7 @@ import { createLogger, createServer, type ViteDevServer } from 'vite'
 import {
   type Command,
   emulatorFlags,
-  parseArgs,
-  UsageError,
-  usage,
+  parseCommandLine,
 } from '../src/emulator/cli.js'
 import { type Emulator, startEmulator } from '../src/emulator/index.js'
 
@@ -41,19 +39,8 @@ const playgroundRoot = fileURLToPath(new URL('../playground/', import.meta.url))
 const host = '127.0.0.1'
 
 async function main(argv: readonly string[]): Promise<void> {
-  let args: parseArgs.ReturnType<typeof flags>
-  try {
-    args = parseArgs(argv, { flags, command })
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error
-    process.stderr.write(`${error.message}\n\n${error.usage}`)
-    process.exitCode = 2
-    return
-  }
-  if (args.help) {
-    process.stdout.write(usage({ flags, command }))
-    return
-  }
+  const args = parseCommandLine(argv, { flags, command })
+  if (!args) return
 
   let emulator: Emulator | undefined
   let vite: ViteDevServer | undefined

@@ -7,13 +7,7 @@
  *
  * @packageDocumentation
  */
-import {
-  emulatorCommand,
-  emulatorFlags,
-  parseArgs,
-  UsageError,
-  usage,
-} from './cli.js'
+import { emulatorCommand, emulatorFlags, parseCommandLine } from './cli.js'
 import type { Emulator } from './index.js'
 
 /** The emulator's optional peer dependencies (see package.json). */
@@ -63,21 +57,11 @@ async function main(argv: readonly string[]): Promise<void> {
     return
   }
 
-  let args: parseArgs.ReturnType<typeof emulatorFlags>
-  try {
-    args = parseArgs(rest)
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error
-    process.stderr.write(`${error.message}\n\n${error.usage}`)
-    process.exitCode = 2
-    return
-  }
-  if (args.help) {
-    process.stdout.write(
-      usage({ flags: emulatorFlags, command: emulatorCommand }),
-    )
-    return
-  }
+  const args = parseCommandLine(rest, {
+    flags: emulatorFlags,
+    command: emulatorCommand,
+  })
+  if (!args) return
 
   // Listen for signals before starting, so that a signal during the start
   // still stops what started (Anvil is a child process).

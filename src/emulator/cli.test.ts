@@ -1,8 +1,9 @@
-import { describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import {
   emulatorCommand,
   emulatorFlags,
   parseArgs,
+  parseCommandLine,
   UsageError,
   usage,
 } from './cli.js'
@@ -151,5 +152,38 @@ describe('usage', () => {
         -h, --help        Show this help
       "
     `)
+  })
+})
+
+describe('parseCommandLine', () => {
+  const options = { flags: emulatorFlags, command: emulatorCommand }
+
+  afterEach(() => {
+    vi.restoreAllMocks()
+    process.exitCode = undefined
+  })
+
+  test('default: returns the parsed flags and prints nothing', () => {
+    const stdout = vi.spyOn(process.stdout, 'write').mockReturnValue(true)
+    expect(parseCommandLine(['--anvil-port', '9000'], options)).toEqual(
+      parseArgs(['--anvil-port', '9000']),
+    )
+    expect(stdout).not.toHaveBeenCalled()
+  })
+
+  test('behavior: --help prints the usage on stdout and returns nothing', () => {
+    const stdout = vi.spyOn(process.stdout, 'write').mockReturnValue(true)
+    expect(parseCommandLine(['--help'], options)).toBeUndefined()
+    expect(stdout).toHaveBeenCalledWith(emulatorUsage)
+    expect(process.exitCode).toBeUndefined()
+  })
+
+  test('error: a bad flag prints message and usage on stderr, exit code 2', () => {
+    const stderr = vi.spyOn(process.stderr, 'write').mockReturnValue(true)
+    expect(parseCommandLine(['--nope'], options)).toBeUndefined()
+    expect(stderr).toHaveBeenCalledWith(
+      `${usageError(['--nope']).message}\n\n${emulatorUsage}`,
+    )
+    expect(process.exitCode).toBe(2)
   })
 })

@@ -153,6 +153,35 @@ export function usage(options: { flags: Flags; command: Command }): string {
   return `Usage: ${command.usage}\n\n${command.summary}\n\nOptions:\n${lines.join('\n')}\n`
 }
 
+/**
+ * {@link parseArgs} for a program's `main`: on `--help` it prints the usage
+ * on stdout, on a usage error the message and usage on stderr with exit code
+ * 2, and in both cases returns `undefined` so the caller simply returns.
+ *
+ * @example
+ * const args = parseCommandLine(process.argv.slice(2), { flags, command })
+ * if (!args) return
+ */
+export function parseCommandLine<const flags extends Flags>(
+  argv: readonly string[],
+  options: { flags: flags; command: Command },
+): parseArgs.ReturnType<flags> | undefined {
+  let args: parseArgs.ReturnType<flags>
+  try {
+    args = parseArgs(argv, options)
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    process.stderr.write(`${error.message}\n\n${error.usage}`)
+    process.exitCode = 2
+    return undefined
+  }
+  if (args.help) {
+    process.stdout.write(usage(options))
+    return undefined
+  }
+  return args
+}
+
 function parseValue(flag: Flag, raw: string, text: string): number {
   const [min, max, what] = ranges[flag.kind]
   const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN
