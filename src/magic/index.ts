@@ -1,7 +1,73 @@
 /**
  * The iframe wallet: a client for the passwordless-login provider's hidden
- * iframe, with the published magic-sdk's public API. Filled in by issue 3.
+ * iframe, with the published magic-sdk's public API (switching is an import
+ * change) plus EIP-6963 announcement and third-party wallets.
  *
  * @packageDocumentation
  */
-export {}
+import { Magic } from './Magic.js'
+
+export {
+  MagicExtensionError,
+  MagicExtensionWarning,
+  MagicRPCError,
+  MagicSDKError,
+  MagicSDKWarning,
+  type SdkWarningCode,
+} from './errors.js'
+export { type Compat, Extension } from './extensions/Extension.js'
+export { type OpenIdConfiguration, OpenIdExtension } from './extensions/oidc.js'
+export {
+  type ExtensionsOption,
+  Magic,
+  type MagicOptions,
+  MagicSDK,
+  version,
+} from './Magic.js'
+export type {
+  AuthModule,
+  LoginWithCredentialConfiguration,
+  LoginWithEmailOTPConfiguration,
+  LoginWithMagicLinkConfiguration,
+  LoginWithSmsConfiguration,
+  UpdateEmailConfiguration,
+} from './modules/auth.js'
+export { isDeprecatedMagicLink } from './modules/auth.js'
+export type {
+  NFTCheckoutRequest,
+  NFTModule,
+  NFTPurchaseRequest,
+  NFTResponse,
+  NFTTransferRequest,
+} from './modules/nft.js'
+export type {
+  Callback as JsonRpcRequestCallback,
+  Payload as JsonRpcRequestPayload,
+  ResponsePayload as JsonRpcResponsePayload,
+  RPCProviderModule,
+} from './modules/rpcProvider.js'
+export type {
+  GenerateIdTokenConfiguration,
+  GetIdTokenConfiguration,
+  MagicUserMetadata,
+  MFAConfiguration,
+  RecoverAccountConfiguration,
+  RequestUserInfoScope,
+  ShowSettingsConfiguration,
+  UserModule,
+} from './modules/user.js'
+export type {
+  ConnectWithUIOptions,
+  Send7702TransactionRequest,
+  Send7702TransactionResponse,
+  ShowUIConfiguration,
+  Sign7702AuthorizationRequest,
+  Sign7702AuthorizationResponse,
+} from './modules/wallet.js'
+export type { Handle as PromiEvent } from './request.js'
+export type {
+  ExternalProvider,
+  ThirdPartyWalletsModule,
+} from './thirdParty.js'
+
+export default Magic

@@ -38,6 +38,8 @@ export const methods = {
   disconnect: 'mc_disconnect',
   sendGaslessTransaction: 'eth_sendGaslessTransaction',
   getMultichainPublicAddress: 'magic_get_multichain_public_address',
+  sign7702Authorization: 'magic_wallet_sign_7702_authorization',
+  send7702Transaction: 'eth_send7702Transaction',
 } as const
 
 export type Method = (typeof methods)[keyof typeof methods]

@@ -1,0 +1,258 @@
+/**
+ * The iframe wallet's errors and warnings, with the published SDK's message
+ * formats and texts. The errors extend the core `BaseError` (no details or
+ * docs are passed, so `message` is exactly the published one-line format).
+ */
+import { BaseError } from '../core/Errors.js'
+import type * as Rpc from '../core/Rpc.js'
+import {
+  isKnownRpcCode,
+  rpcCodes,
+  type SdkErrorCode,
+  type SdkWarningCode,
+} from './wire/codes.js'
+
+export type { SdkWarningCode }
+
+/** What an extension error or warning needs to know of its extension. */
+type Named = { readonly name: string }
+
+/**
+ * An SDK error: a developer mistake or an execution error of the SDK.
+ * `message` is `Magic SDK Error: [CODE] rawMessage`.
+ *
+ * @example
+ * ```ts
+ * import { MagicSDKError } from 'embedded-wallets/magic'
+ *
+ * new MagicSDKError('MODAL_NOT_READY', 'Modal is not ready').message
+ * // 'Magic SDK Error: [MODAL_NOT_READY] Modal is not ready'
+ * ```
+ */
+export class MagicSDKError extends BaseError {
+  override name = 'MagicSDKError'
+  /** The SDK error code, e.g. `'MISSING_API_KEY'`. */
+  code: SdkErrorCode
+  /** The message without the prefix. */
+  rawMessage: string
+  constructor(code: SdkErrorCode, rawMessage: string) {
+    super(`Magic SDK Error: [${code}] ${rawMessage}`)
+    this.code = code
+    this.rawMessage = rawMessage
+  }
+}
+
+/**
+ * An error answered by the iframe. The code is kept when it is a known RPC
+ * code (standard JSON-RPC or provider-specific), otherwise it becomes -32603;
+ * the message defaults to `Internal error`. `message` is
+ * `Magic RPC Error: [code] rawMessage`.
+ *
+ * @example
+ * ```ts
+ * import { MagicRPCError } from 'embedded-wallets/magic'
+ *
+ * new MagicRPCError({ code: -10003, message: 'Already logged in' }).message
+ * // 'Magic RPC Error: [-10003] Already logged in'
+ * ```
+ */
+export class MagicRPCError extends BaseError {
+  override name = 'MagicRPCError'
+  /** A known RPC code, else -32603. */
+  code: number
+  /** The message without the prefix. */
+  rawMessage: string
+  /** The wire error's `data`. */
+  data: unknown
+  constructor(
+    source?: Partial<Rpc.ErrorObject> | null | undefined,
+    options: { cause?: Error | undefined } = {},
+  ) {
+    const number = Number(source?.code)
+    const code = isKnownRpcCode(number) ? number : rpcCodes.InternalError
+    const rawMessage = source?.message || 'Internal error'
+    super(`Magic RPC Error: [${code}] ${rawMessage}`, {
+      cause: options.cause,
+      details: '',
+      docsPath: '',
+    })
+    this.code = code
+    this.rawMessage = rawMessage
+    this.data = source?.data ?? undefined
+  }
+}
+
+/**
+ * A warning: logged, not thrown. `message` is
+ * `Magic SDK Warning: [CODE] rawMessage`.
+ */
+export class MagicSDKWarning {
+  /** The warning code. */
+  code: SdkWarningCode
+  /** The message without the prefix. */
+  rawMessage: string
+  /** The full message. */
+  message: string
+  constructor(code: SdkWarningCode, rawMessage: string) {
+    this.code = code
+    this.rawMessage = rawMessage
+    this.message = `Magic SDK Warning: [${code}] ${rawMessage}`
+  }
+  /** Writes the message with `console.warn`. */
+  log(): void {
+    console.warn(this.message)
+  }
+}
+
+/**
+ * An error of an extension. `message` is
+ * `Magic Extension Error (name): [code] rawMessage`.
+ */
+export class MagicExtensionError<data = unknown> extends BaseError {
+  override name = 'MagicExtensionError'
+  code: string | number
+  rawMessage: string
+  data: data
+  constructor(
+    extension: Named,
+    code: string | number,
+    rawMessage: string,
+    data: data,
+  ) {
+    super(`Magic Extension Error (${extension.name}): [${code}] ${rawMessage}`)
+    this.code = code
+    this.rawMessage = rawMessage
+    this.data = data
+  }
+}
+
+/**
+ * A warning of an extension. `message` is
+ * `Magic Extension Warning (name): [code] rawMessage`.
+ */
+export class MagicExtensionWarning {
+  code: string | number
+  rawMessage: string
+  message: string
+  constructor(extension: Named, code: string | number, rawMessage: string) {
+    this.code = code
+    this.rawMessage = rawMessage
+    this.message = `Magic Extension Warning (${extension.name}): [${code}] ${rawMessage}`
+  }
+  /** Writes the message with `console.warn`. */
+  log(): void {
+    console.warn(this.message)
+  }
+}
+
+/** `MISSING_API_KEY`. */
+export function createMissingApiKeyError(): MagicSDKError {
+  return new MagicSDKError(
+    'MISSING_API_KEY',
+    'Please provide an API key that you acquired from the Magic developer dashboard.',
+  )
+}
+
+/** `MODAL_NOT_READY`. */
+export function createModalNotReadyError(): MagicSDKError {
+  return new MagicSDKError('MODAL_NOT_READY', 'Modal is not ready')
+}
+
+/** `MALFORMED_RESPONSE`: a response with neither `result` nor `error`. */
+export function createMalformedResponseError(): MagicSDKError {
+  return new MagicSDKError(
+    'MALFORMED_RESPONSE',
+    'Response from the Magic iframe is malformed.',
+  )
+}
+
+/** `EXTENSION_NOT_INITIALIZED`: `member` was read before `init`. */
+export function createExtensionNotInitializedError(
+  member: string,
+): MagicSDKError {
+  return new MagicSDKError(
+    'EXTENSION_NOT_INITIALIZED',
+    `Extensions must be initialized with a Magic SDK instance before \`Extension.${member}\` can be accessed. Do not invoke \`Extension.${member}\` inside an extension constructor.`,
+  )
+}
+
+/** `INCOMPATIBLE_EXTENSIONS`, one line per incompatible extension. */
+export function createIncompatibleExtensionsError(
+  extensions: readonly (Named & { compat?: unknown })[],
+  platform: { sdkName: string; version: string; platform: string },
+): MagicSDKError {
+  let message = `Some extensions are incompatible with \`${platform.sdkName}@${platform.version}\`:`
+  for (const extension of extensions) {
+    const compat = extension.compat as Record<string, unknown> | undefined
+    if (compat === undefined || compat === null) continue
+    const supported = compat[platform.sdkName]
+    if (typeof supported === 'string')
+      message += `\n  - Extension \`${extension.name}\` supports version(s) \`${supported}\``
+    else if (!supported)
+      message += `\n  - Extension \`${extension.name}\` does not support ${platform.platform} environments.`
+  }
+  return new MagicSDKError('INCOMPATIBLE_EXTENSIONS', message)
+}
+
+/**
+ * `INVALID_ARGUMENT`. `argument` is the zero-based index (0 → "1st").
+ */
+export function createInvalidArgumentError(options: {
+  procedure: string
+  argument: number
+  expected: string
+  received: string
+}): MagicSDKError {
+  const { argument, expected, procedure, received } = options
+  return new MagicSDKError(
+    'INVALID_ARGUMENT',
+    `Invalid ${ordinal(argument + 1)} argument given to \`${procedure}\`.\n  Expected: \`${expected}\`\n  Received: \`${received}\``,
+  )
+}
+
+/** `DUPLICATE_IFRAME`. */
+export function createDuplicateIframeWarning(): MagicSDKWarning {
+  return new MagicSDKWarning('DUPLICATE_IFRAME', 'Duplicate iframes found.')
+}
+
+/** `SYNC_WEB3_METHOD`: the synchronous `send(payload)` form. */
+export function createSynchronousWeb3MethodWarning(): MagicSDKWarning {
+  return new MagicSDKWarning(
+    'SYNC_WEB3_METHOD',
+    'Non-async web3 methods are deprecated in web3 > 1.0 and are not supported by the Magic web3 provider. Please use an async method instead.',
+  )
+}
+
+/** `REACT_NATIVE_ENDPOINT_CONFIGURATION`. */
+export function createReactNativeEndpointConfigurationWarning(
+  defaultEndpoint: string,
+): MagicSDKWarning {
+  return new MagicSDKWarning(
+    'REACT_NATIVE_ENDPOINT_CONFIGURATION',
+    `CUSTOM DOMAINS ARE NOT SUPPORTED WHEN USING MAGIC SDK WITH REACT NATIVE! The \`endpoint\` parameter SHOULD NOT be provided. The Magic \`<iframe>\` is automatically wrapped by a WebView pointed at \`${defaultEndpoint}\`. Changing this default behavior will lead to unexpected results and potentially security-threatening bugs.`,
+  )
+}
+
+/** `DEPRECATION_NOTICE` for `method`, removed in `removalVersion`. */
+export function createDeprecationWarning(options: {
+  method: string
+  sdkName: string
+  removalVersion: string
+  useInstead?: string | undefined
+}): MagicSDKWarning {
+  const { method, removalVersion, sdkName, useInstead } = options
+  const instead = useInstead ? ` Use \`${useInstead}\` instead.` : ''
+  return new MagicSDKWarning(
+    'DEPRECATION_NOTICE',
+    `\`${method}\` will be removed from \`${sdkName}\` in version \`${removalVersion}\`.${instead}`,
+  )
+}
+
+function ordinal(n: number): string {
+  const last = n % 10
+  const lastTwo = n % 100
+  if (last === 1 && lastTwo !== 11) return `${n}st`
+  if (last === 2 && lastTwo !== 12) return `${n}nd`
+  if (last === 3 && lastTwo !== 13) return `${n}rd`
+  return `${n}th`
+}

@@ -1,0 +1,137 @@
+import { describe, expect, test } from 'vitest'
+import * as Rpc from '../../core/Rpc.js'
+import { createFakeTransport, resultOf } from '../_test/transport.js'
+import { MagicSDKError } from '../errors.js'
+import { type ExtensionsOption, Magic, type MagicOptions } from '../Magic.js'
+import { Extension, isCompatible, satisfies } from './Extension.js'
+import { OpenIdExtension } from './oidc.js'
+
+class HelloExtension extends Extension.Internal<'hello', { greeting: string }> {
+  name = 'hello' as const
+  config = { greeting: 'hi' }
+  hello() {
+    return this.request<string>(this.utils.createJsonRpcRequestPayload('hello'))
+  }
+  peek() {
+    return this.sdk
+  }
+  fail() {
+    return this.createError('E1', 'failed', { x: 1 })
+  }
+}
+
+function magic<const extensions extends ExtensionsOption = []>(
+  options: MagicOptions<extensions> = {},
+) {
+  const fake = createFakeTransport(resultOf('ok'))
+  const sdk: Magic<extensions> = new Magic('pk_test', {
+    ...options,
+    transport: fake.transport,
+    deferPreload: true,
+  })
+  return { fake, magic: sdk }
+}
+
+describe('Extension', () => {
+  test('default: init mounts the extension at magic[name] and requests go through the SDK', async () => {
+    const { fake, magic: sdk } = magic({ extensions: [new HelloExtension()] })
+    await expect(sdk.hello.hello()).resolves.toBe('ok')
+    expect(fake.sent()).toEqual([{ method: 'hello', params: [] }])
+  })
+
+  test('behavior: a non-empty config goes to params.ext under the extension name', () => {
+    const { magic: sdk } = magic({
+      extensions: {
+        greeter: new HelloExtension(),
+        openid: new OpenIdExtension(),
+      },
+    })
+    expect(sdk.params.ext).toEqual({ hello: { greeting: 'hi' } })
+    expect(sdk.networkHash).toBe('pk_test_{"hello":{"greeting":"hi"}}')
+    expect(typeof sdk.greeter.hello).toBe('function')
+    expect(typeof sdk.openid.loginWithOIDC).toBe('function')
+  })
+
+  test('behavior: createError names the extension', () => {
+    const error = new HelloExtension().fail()
+    expect(error.message).toBe('Magic Extension Error (hello): [E1] failed')
+    expect(error.data).toEqual({ x: 1 })
+  })
+
+  test('error: request and sdk before init throw EXTENSION_NOT_INITIALIZED', () => {
+    const extension = new HelloExtension()
+    expect(() => extension.hello()).toThrow(MagicSDKError)
+    expect(() => extension.peek()).toThrowErrorMatchingInlineSnapshot(
+      `[MagicSDKError: Magic SDK Error: [EXTENSION_NOT_INITIALIZED] Extensions must be initialized with a Magic SDK instance before \`Extension.sdk\` can be accessed. Do not invoke \`Extension.sdk\` inside an extension constructor.]`,
+    )
+  })
+
+  test('error: an incompatible extension makes the constructor throw INCOMPATIBLE_EXTENSIONS', () => {
+    const old = new HelloExtension()
+    old.compat = { 'magic-sdk': '>=30.0.0', '@magic-sdk/react-native': true }
+    const web = new OpenIdExtension()
+    web.compat = { 'magic-sdk': false }
+    expect(() =>
+      magic({ extensions: [old, web] }),
+    ).toThrowErrorMatchingInlineSnapshot(`
+      [MagicSDKError: Magic SDK Error: [INCOMPATIBLE_EXTENSIONS] Some extensions are incompatible with \`magic-sdk@29.0.6\`:
+        - Extension \`hello\` supports version(s) \`>=30.0.0\`
+        - Extension \`openid\` does not support web environments.]
+    `)
+  })
+})
+
+describe('isCompatible', () => {
+  test('default: a missing compat or entry is compatible; booleans are the answer', () => {
+    const platform = { sdkName: 'magic-sdk', version: '29.0.6' }
+    expect([
+      isCompatible({}, platform),
+      isCompatible({ compat: { '@magic-sdk/react-native': false } }, platform),
+      isCompatible({ compat: { 'magic-sdk': true } }, platform),
+      isCompatible({ compat: { 'magic-sdk': false } }, platform),
+      isCompatible({ compat: { 'magic-sdk': '^29.0.0' } }, platform),
+    ]).toEqual([true, true, true, false, true])
+  })
+})
+
+describe('satisfies', () => {
+  test.each([
+    ['29.0.6', '*', true],
+    ['29.0.6', '29.0.6', true],
+    ['29.0.7', '29.0.6', false],
+    ['29.0.6', '29', true],
+    ['29.1.0', '29.0', false],
+    ['29.0.6', '>=29.0.0', true],
+    ['28.9.9', '>=29.0.0', false],
+    ['29.0.6', '>29', false],
+    ['30.0.0', '>29', true],
+    ['29.0.6', '<29.0.6', false],
+    ['29.0.6', '<=29', true],
+    ['29.9.0', '^29.0.0', true],
+    ['30.0.0', '^29.0.0', false],
+    ['0.2.9', '^0.2.3', true],
+    ['0.3.0', '^0.2.3', false],
+    ['29.0.9', '~29.0.1', true],
+    ['29.1.0', '~29.0.1', false],
+    ['29.5.0', '~29', true],
+    ['29.0.6', '^20.0.0 || ^29.0.0', true],
+    ['25.0.0', '>=20.0.0 <25.0.0', false],
+    ['24.1.0', '>=20.0.0 <25.0.0', true],
+  ] as const)('%s in %s → %s', (version, range, expected) => {
+    expect(satisfies(version, range)).toBe(expected)
+  })
+})
+
+describe('OpenIdExtension', () => {
+  test('default: loginWithOIDC sends magic_auth_login_with_oidc', async () => {
+    const { fake, magic: sdk } = magic({ extensions: [new OpenIdExtension()] })
+    await sdk.openid.loginWithOIDC({ jwt: 'j', providerId: 'p', lifespan: 60 })
+    expect(fake.sent()).toEqual([
+      {
+        method: 'magic_auth_login_with_oidc',
+        params: [{ jwt: 'j', providerId: 'p', lifespan: 60 }],
+      },
+    ])
+    expect(Rpc.createRequest('x').id).toBeGreaterThan(fake.requests[0]?.id ?? 0)
+  })
+})

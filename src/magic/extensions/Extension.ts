@@ -1,0 +1,257 @@
+/**
+ * The extension API of the published SDK: `class X extends
+ * Extension.Internal<'name'>` with `name`, `config` and an optional
+ * `compat`. The SDK checks `compat`, calls `init(sdk)`, mounts the extension
+ * at `magic[name]` and puts a non-empty `config` into the iframe params.
+ */
+import * as PromiEvent from '../../core/PromiEvent.js'
+import * as Rpc from '../../core/Rpc.js'
+import type * as Storage from '../../core/Storage.js'
+import {
+  createExtensionNotInitializedError,
+  MagicExtensionError,
+  MagicExtensionWarning,
+} from '../errors.js'
+import {
+  clientOf,
+  type Handle,
+  type Platform,
+  type RequestOptions,
+  request,
+} from '../request.js'
+
+/** Supported versions per SDK flavour: `true`, `false` or a semver range. */
+export type Compat = {
+  'magic-sdk'?: boolean | string | undefined
+  '@magic-sdk/react-native'?: boolean | string | undefined
+  '@magic-sdk/react-native-bare'?: boolean | string | undefined
+  '@magic-sdk/react-native-expo'?: boolean | string | undefined
+}
+
+const notInitialized = Symbol('notInitialized')
+
+/** Base of every extension. */
+abstract class BaseExtension<name extends string, config = unknown> {
+  /** Platforms and versions this extension supports; missing = all. */
+  compat?: Compat | undefined
+  /** Where the extension is mounted: `magic[name]`. */
+  abstract readonly name: name
+  /** Sent to the iframe in the params' `ext[name]` when not empty. */
+  abstract readonly config: config
+  #sdk: object | typeof notInitialized = notInitialized
+
+  /** Helpers for extension authors. */
+  protected utils = {
+    createPromiEvent: PromiEvent.create,
+    isPromiEvent: PromiEvent.isPromiEvent,
+    createJsonRpcRequestPayload: Rpc.createRequest,
+    standardizeJsonRpcRequestPayload: Rpc.standardize,
+    storage: {
+      getItem: (key: string) => this.#client().storage.getItem(key),
+      setItem: (key: string, value: unknown) =>
+        this.#client().storage.setItem(key, value),
+      removeItem: (key: string) => this.#client().storage.removeItem(key),
+    } satisfies Pick<Storage.Storage, 'getItem' | 'setItem' | 'removeItem'>,
+  }
+
+  /** The SDK instance; throws `EXTENSION_NOT_INITIALIZED` before `init`. */
+  protected get sdk(): object {
+    if (this.#sdk === notInitialized)
+      throw createExtensionNotInitializedError('sdk')
+    return this.#sdk
+  }
+
+  /**
+   * Sends a JSON-RPC request through the SDK (iframe or third-party
+   * wallet); throws `EXTENSION_NOT_INITIALIZED` before `init`.
+   */
+  protected get request(): <result = unknown, names extends string = never>(
+    payload: Rpc.Request,
+    options?: RequestOptions,
+  ) => Handle<result, names> {
+    if (this.#sdk === notInitialized)
+      throw createExtensionNotInitializedError('request')
+    const client = clientOf(this.#sdk)
+    return (payload, options) => request(client, payload, options)
+  }
+
+  /** Registers the SDK instance (called by the SDK). @internal */
+  init(sdk: object): void {
+    if (this.#sdk === notInitialized) this.#sdk = sdk
+  }
+
+  /** A warning in the extension's name. */
+  protected createWarning(
+    code: string | number,
+    message: string,
+  ): MagicExtensionWarning {
+    return new MagicExtensionWarning(this, code, message)
+  }
+
+  /** A deprecation warning in the extension's name. */
+  protected createDeprecationWarning(options: {
+    method: string
+    removalVersion: string
+    useInstead?: string | undefined
+  }): MagicExtensionWarning {
+    const { method, removalVersion, useInstead } = options
+    const instead = useInstead ? ` Use \`${useInstead}\` instead.` : ''
+    return new MagicExtensionWarning(
+      this,
+      'DEPRECATION_NOTICE',
+      `\`${method}\` will be removed from this Extension in version \`${removalVersion}\`.${instead}`,
+    )
+  }
+
+  /** An error in the extension's name. */
+  protected createError<data = unknown>(
+    code: string | number,
+    message: string,
+    data: data,
+  ): MagicExtensionError<data> {
+    return new MagicExtensionError(this, code, message, data)
+  }
+
+  #client() {
+    return clientOf(this.sdk)
+  }
+}
+
+/** Base of the provider's own ("internal") extensions. */
+abstract class InternalExtension<
+  name extends string,
+  config = unknown,
+> extends BaseExtension<name, config> {}
+
+/**
+ * The extension namespace: subclass `Extension.Internal<'name', Config>`.
+ *
+ * @example
+ * ```ts
+ * import { Extension } from 'embedded-wallets/magic'
+ *
+ * class HelloExtension extends Extension.Internal<'hello'> {
+ *   name = 'hello' as const
+ *   config = {}
+ *   hello() {
+ *     return this.request(this.utils.createJsonRpcRequestPayload('hello'))
+ *   }
+ * }
+ * ```
+ */
+// biome-ignore lint/complexity/noStaticOnlyClass: the published API is `Extension.Internal` on a class.
+export class Extension {
+  static Internal = InternalExtension
+}
+
+/** Any extension instance. */
+export type AnyExtension = BaseExtension<string, unknown>
+
+/**
+ * Whether an extension supports this SDK flavour and version: a missing
+ * `compat` (or entry) means yes, a boolean is the answer, a string is a
+ * semver range.
+ */
+export function isCompatible(
+  extension: Pick<AnyExtension, 'compat'>,
+  platform: Pick<Platform, 'sdkName' | 'version'>,
+): boolean {
+  const entry = (extension.compat as Record<string, unknown> | undefined)?.[
+    platform.sdkName
+  ]
+  if (entry === undefined || entry === null) return true
+  if (typeof entry === 'string') return satisfies(platform.version, entry)
+  return Boolean(entry)
+}
+
+/**
+ * A small semver range check: `*`, `x.y.z`, `=`, `>`, `>=`, `<`, `<=`,
+ * `^x`, `~x` (partial versions allowed), space-separated comparators (all
+ * must hold) and `||` alternatives.
+ *
+ * @example
+ * ```ts
+ * satisfies('29.0.6', '^29.0.0 || >=30') // true
+ * ```
+ */
+export function satisfies(version: string, range: string): boolean {
+  const target = parse(version)
+  if (!target) return false
+  return range.split('||').some((set) => {
+    const comparators = set.trim().split(/\s+/).filter(Boolean)
+    return comparators.every((comparator) => test(target, comparator))
+  })
+}
+
+type Version = [number, number, number]
+
+function parse(text: string): Version | undefined {
+  const match = /^v?(\d+)\.(\d+)\.(\d+)/.exec(text.trim())
+  if (!match) return undefined
+  return [Number(match[1]), Number(match[2]), Number(match[3])]
+}
+
+function compare(a: Version, b: Version): number {
+  for (let i = 0; i < 3; i++)
+    if (a[i] !== b[i]) return (a[i] ?? 0) - (b[i] ?? 0)
+  return 0
+}
+
+function test(version: Version, comparator: string): boolean {
+  const match =
+    /^(\^|~|>=|<=|>|<|=)?v?(\*|x|\d+)(?:\.(\*|x|\d+))?(?:\.(\*|x|\d+))?/i.exec(
+      comparator,
+    )
+  if (!match) return false
+  const [, operator = '', ...parts] = match
+  const numbers = parts.map((part) =>
+    part === undefined || /^[*x]$/i.test(part) ? undefined : Number(part),
+  )
+  const given = numbers.indexOf(undefined)
+  const precision = given === -1 ? 3 : given
+  const low: Version = [numbers[0] ?? 0, numbers[1] ?? 0, numbers[2] ?? 0]
+  if (precision === 0)
+    return (
+      operator === '' ||
+      operator === '=' ||
+      operator.includes('>') ||
+      operator === '^' ||
+      operator === '~'
+    )
+  const order = compare(version, low)
+  const bump = (index: number): Version => {
+    const next: Version = [...low]
+    next[index] = (next[index] ?? 0) + 1
+    for (let i = index + 1; i < 3; i++) next[i] = 0
+    return next
+  }
+  switch (operator) {
+    case '>':
+      return precision === 3
+        ? order > 0
+        : compare(version, bump(precision - 1)) >= 0
+    case '>=':
+      return order >= 0
+    case '<':
+      return order < 0
+    case '<=':
+      return precision === 3
+        ? order <= 0
+        : compare(version, bump(precision - 1)) < 0
+    case '^': {
+      const index =
+        low[0] > 0 || precision === 1
+          ? 0
+          : low[1] > 0 || precision === 2
+            ? 1
+            : 2
+      return order >= 0 && compare(version, bump(index)) < 0
+    }
+    case '~':
+      return order >= 0 && compare(version, bump(precision === 1 ? 0 : 1)) < 0
+    default:
+      return precision === 3
+        ? order === 0
+        : order >= 0 && compare(version, bump(precision - 1)) < 0
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Base64 helpers shared by the DPoP proof and the device-share cipher. They
+ * use only `btoa`/`atob` and typed arrays, which exist in browsers and Node.
+ */
+
+/** Standard base64 (`+ / =`) of `bytes`. */
+export function fromBytes(bytes: Uint8Array): string {
+  let binary = ''
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return btoa(binary)
+}
+
+/** The bytes of standard base64 `text`; throws on anything that is not. */
+export function toBytes(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text)
+  const bytes = new Uint8Array(binary.length)
+  for (let index = 0; index < binary.length; index++)
+    bytes[index] = binary.charCodeAt(index)
+  return bytes
+}
+
+/** Base64url without padding (RFC 7515 §2) of `bytes`. */
+export function urlFromBytes(bytes: Uint8Array): string {
+  return fromBytes(bytes)
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
+}
+
+/** Base64url without padding of the UTF-8 bytes of `text`. */
+export function urlFromString(text: string): string {
+  return urlFromBytes(new TextEncoder().encode(text))
+}

@@ -1,0 +1,232 @@
+/**
+ * `magic.auth`: the login flows (email OTP, SMS, magic link, credential),
+ * `setAuthorizationToken` and `updateEmailWithUI`.
+ */
+import * as Rpc from '../../core/Rpc.js'
+import { createDeprecationWarning } from '../errors.js'
+import { type Client, type Handle, request } from '../request.js'
+import * as Events from '../wire/events.js'
+import { methods, wireMethod } from '../wire/methods.js'
+import * as Passkey from './passkey.js'
+
+/** `loginWithMagicLink` options. */
+export type LoginWithMagicLinkConfiguration = {
+  email: string
+  /** @default true */
+  showUI?: boolean | undefined
+  redirectURI?: string | undefined
+  overrides?: { variation?: string | undefined } | undefined
+  /** DID token lifespan in seconds. */
+  lifespan?: number | undefined
+}
+
+/** `loginWithSMS` options. */
+export type LoginWithSmsConfiguration = {
+  phoneNumber: string
+  /** @default true */
+  showUI?: boolean | undefined
+  lifespan?: number | undefined
+}
+
+/** `loginWithEmailOTP` options. */
+export type LoginWithEmailOTPConfiguration = {
+  email: string
+  showUI?: boolean | undefined
+  deviceCheckUI?: boolean | undefined
+  overrides?:
+    | {
+        variation?: string | undefined
+        appName?: string | undefined
+        assetUrl?: string | undefined
+      }
+    | undefined
+  lifespan?: number | undefined
+}
+
+/** `loginWithCredential` options. */
+export type LoginWithCredentialConfiguration = {
+  /** A credential, or a query string starting with `?` or `#`. */
+  credentialOrQueryString?: string | undefined
+  lifespan?: number | undefined
+}
+
+/** `updateEmailWithUI` options. */
+export type UpdateEmailConfiguration = {
+  email: string
+  /** @default true */
+  showUI?: boolean | undefined
+}
+
+type Names<
+  flow extends { received: readonly string[]; emit: readonly string[] },
+> = flow['received'][number] | flow['emit'][number]
+
+/** Events of the email OTP flow. */
+export type EmailOtpEvents =
+  | Names<typeof Events.emailOtp>
+  | Names<typeof Events.device>
+  | typeof Events.idTokenCreated
+  | 'Wallet/wallet-info-fetched'
+  | 'mfa-passkey-options'
+/** Events of the SMS flow. */
+export type SmsEvents = Names<typeof Events.sms> | Names<typeof Events.device>
+/** Events of the magic link flow. */
+export type MagicLinkEvents =
+  | Names<typeof Events.magicLink>
+  | Names<typeof Events.device>
+/** Events of the update-email flow. */
+export type UpdateEmailEvents = Names<typeof Events.updateEmail>
+
+/** The `auth` module. */
+export type AuthModule = ReturnType<typeof create>
+
+/** The removal versions of `loginWithMagicLink` per SDK flavour. */
+export const magicLinkRemovalVersions: Record<string, string> = {
+  'magic-sdk': 'v18.0.0',
+  '@magic-sdk/react-native': 'v14.0.0',
+  '@magic-sdk/react-native-bare': 'v19.0.0',
+  '@magic-sdk/react-native-expo': 'v19.0.0',
+}
+
+const reactNative = new Set([
+  '@magic-sdk/react-native',
+  '@magic-sdk/react-native-bare',
+  '@magic-sdk/react-native-expo',
+])
+
+/**
+ * Whether `loginWithMagicLink` is gone or going for an SDK flavour:
+ * `'removed'` on React Native from major version 19 (the call throws),
+ * `'deprecated'` on older React Native (a warning is logged), `false` on web.
+ */
+export function isDeprecatedMagicLink(
+  sdkName: string,
+  version: string,
+): 'removed' | 'deprecated' | false {
+  if (!reactNative.has(sdkName)) return false
+  const major = Number(version.split('.')[0])
+  return major >= 19 ? 'removed' : 'deprecated'
+}
+
+/** Builds the `auth` module of a client. */
+export function create(client: Client) {
+  const method = (name: string) => wireMethod(name, client.testMode)
+  return {
+    /** Logs in with a link sent by email; resolves to a DID token. */
+    loginWithMagicLink(
+      configuration: LoginWithMagicLinkConfiguration,
+    ): Handle<string | null, MagicLinkEvents> {
+      const { sdkName, version } = client.platform
+      const deprecated = isDeprecatedMagicLink(sdkName, version)
+      if (deprecated === 'removed')
+        throw new Error(
+          'loginWithMagicLink() is deprecated for this package, please utilize a passcode method like loginWithSMS or loginWithEmailOTP instead.',
+        )
+      if (deprecated === 'deprecated')
+        createDeprecationWarning({
+          method: 'auth.loginWithMagicLink()',
+          sdkName,
+          removalVersion: magicLinkRemovalVersions[sdkName] ?? '',
+          useInstead: 'auth.loginWithEmailOTP()',
+        }).log()
+      const {
+        email,
+        showUI = true,
+        redirectURI,
+        overrides,
+        lifespan,
+      } = configuration
+      return request(
+        client,
+        Rpc.createRequest(method(methods.loginWithMagicLink), [
+          { email, showUI, redirectURI, overrides, lifespan },
+        ]),
+      )
+    },
+
+    /** Logs in with a passcode sent by SMS; resolves to a DID token. */
+    loginWithSMS(
+      configuration: LoginWithSmsConfiguration,
+    ): Handle<string | null, SmsEvents> {
+      const { phoneNumber, showUI = true, lifespan } = configuration
+      return request(
+        client,
+        Rpc.createRequest(method(methods.loginWithSms), [
+          { phoneNumber, showUI, lifespan },
+        ]),
+        { forward: showUI ? [] : Events.sms.emit },
+      )
+    },
+
+    /** Logs in with a passcode sent by email; resolves to a DID token. */
+    loginWithEmailOTP(
+      configuration: LoginWithEmailOTPConfiguration,
+    ): Handle<string | null, EmailOtpEvents> {
+      const { email, showUI, deviceCheckUI, overrides, lifespan } =
+        configuration
+      const payload = Rpc.createRequest(method(methods.loginWithEmailOtp), [
+        { email, showUI, deviceCheckUI, overrides, lifespan },
+      ])
+      const handle = request<string | null, EmailOtpEvents>(client, payload, {
+        forward: [
+          ...(deviceCheckUI ? [] : Events.device.emit),
+          ...(showUI ? [] : Events.emailOtp.emit),
+        ],
+      })
+      handle.on(
+        'mfa-passkey-options',
+        (options: { webauthnOptions: unknown }) =>
+          Passkey.answer(client, payload.id, options.webauthnOptions),
+      )
+      return handle
+    },
+
+    /**
+     * Completes a redirect login with a one-time credential. On the web,
+     * without one, the page's query string is used and then removed from
+     * the address bar.
+     */
+    loginWithCredential(
+      configuration?: LoginWithCredentialConfiguration,
+    ): Handle<string | null> {
+      const { credentialOrQueryString, lifespan } = configuration ?? {}
+      let credential = credentialOrQueryString ?? ''
+      if (
+        !credentialOrQueryString &&
+        client.platform.platform === 'web' &&
+        typeof window !== 'undefined'
+      ) {
+        const { location, history } = window
+        credential = location.search
+        history.replaceState(null, '', location.origin + location.pathname)
+      }
+      return request(
+        client,
+        Rpc.createRequest(method(methods.loginWithCredential), [
+          credential,
+          lifespan,
+        ]),
+      )
+    },
+
+    /** Logs in with a JWT issued by the app's own identity provider. */
+    setAuthorizationToken(jwt: string): Handle<boolean> {
+      return request(
+        client,
+        Rpc.createRequest(methods.setAuthorizationToken, [{ jwt }]),
+      )
+    },
+
+    /** Changes the user's email, verifying both addresses. */
+    updateEmailWithUI(
+      configuration: UpdateEmailConfiguration,
+    ): Handle<string | null, UpdateEmailEvents> {
+      const { email, showUI = true } = configuration
+      return request(
+        client,
+        Rpc.createRequest(method(methods.updateEmail), [{ email, showUI }]),
+        { forward: showUI ? [] : Events.updateEmail.emit },
+      )
+    },
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * `magic.nft`: NFT purchase, checkout and transfer. In third-party wallet
+ * mode the checkout's transaction is sent by the connected wallet.
+ */
+import * as Rpc from '../../core/Rpc.js'
+import {
+  type Client,
+  type Handle,
+  intermediary,
+  type Listener,
+  request,
+} from '../request.js'
+import type * as Events from '../wire/events.js'
+import { methods } from '../wire/methods.js'
+
+/** How an NFT flow ended. */
+export type NFTResponse = {
+  status: 'cancelled' | 'pending' | 'processed' | 'declined' | 'expired'
+}
+
+/** `purchase` parameters (passed through as they are). */
+export type NFTPurchaseRequest = {
+  nft: Record<string, string>
+  identityPrefill: Record<string, unknown>
+}
+
+/** `checkout` parameters. */
+export type NFTCheckoutRequest = {
+  contractId: string
+  tokenId: string
+  name: string
+  imageUrl: string
+  quantity?: number | undefined
+  walletAddress?: string | undefined
+  isCryptoCheckoutEnabled?: boolean | undefined
+}
+
+/** `transfer` parameters. */
+export type NFTTransferRequest = {
+  tokenId: string
+  contractAddress: string
+  quantity?: number | undefined
+  recipient?: string | undefined
+}
+
+/** Events of `checkout`. */
+export type NFTCheckoutEvents =
+  | (typeof Events.nftCheckout.received)[number]
+  | (typeof Events.nftCheckout.emit)[number]
+
+/** The `nft` module. */
+export type NFTModule = ReturnType<typeof create>
+
+/** Builds the `nft` module of a client. */
+export function create(
+  client: Client,
+  thirdParty: { readonly isConnected: boolean; reset(): void },
+) {
+  return {
+    /** Buys an NFT with fiat. */
+    purchase(
+      options: NFTPurchaseRequest,
+    ): Handle<NFTResponse & { errorMessage?: string | undefined }> {
+      return request(client, Rpc.createRequest(methods.nftPurchase, [options]))
+    },
+
+    /**
+     * Checks out an NFT. `walletProvider` is `'web3modal'` while a
+     * third-party wallet is connected (which then sends the transaction),
+     * else `'magic'`.
+     */
+    checkout(
+      options: NFTCheckoutRequest,
+    ): Handle<NFTResponse, NFTCheckoutEvents> {
+      const external = thirdParty.isConnected
+      const payload = Rpc.createRequest(methods.nftCheckout, [
+        { ...options, walletProvider: external ? 'web3modal' : 'magic' },
+      ])
+      const handle = request<NFTResponse, NFTCheckoutEvents>(client, payload)
+      if (!external) return handle
+      const on = handle.on as (event: string, listener: Listener) => unknown
+      on('nft-checkout-initiated', async (rawTransaction: unknown) => {
+        try {
+          const hash = await request(
+            client,
+            Rpc.createRequest('eth_sendTransaction', [rawTransaction]),
+          )
+          intermediary(client, payload.id, 'nft-checkout-success', hash)
+        } catch {
+          intermediary(client, payload.id, 'nft-checkout-failure')
+        }
+      })
+      on('disconnect', () => thirdParty.reset())
+      return handle
+    },
+
+    /** Transfers an NFT. */
+    transfer(options: NFTTransferRequest): Handle<NFTResponse> {
+      return request(client, Rpc.createRequest(methods.nftTransfer, [options]))
+    },
+  }
+}

@@ -1,0 +1,232 @@
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import * as Storage from '../../core/Storage.js'
+import {
+  createClient,
+  createFakeTransport,
+  flush,
+  resultOf,
+} from '../_test/transport.js'
+import { create } from './user.js'
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+describe('user', () => {
+  test('default: each method sends its method name and params encoding', async () => {
+    const fake = createFakeTransport(resultOf(true))
+    const user = create(createClient(fake))
+    await user.getIdToken({ lifespan: 60 })
+    await user.generateIdToken({ attachment: 'x' })
+    await user.getInfo()
+    await user.requestInfoWithUI({ scope: { email: 'required' } })
+    await user.requestInfoWithUI()
+    await user.showSettings({ page: 'mfa' })
+    await user.recoverAccount({ email: 'a@b.c', showUI: true })
+    await user.revealEVMPrivateKey()
+    await user.enableMFA({ showUI: false })
+    await user.disableMFA()
+    expect(fake.sent()).toMatchInlineSnapshot(`
+      [
+        {
+          "method": "magic_auth_get_id_token",
+          "params": [
+            {
+              "lifespan": 60,
+            },
+          ],
+        },
+        {
+          "method": "magic_auth_generate_id_token",
+          "params": [
+            {
+              "attachment": "x",
+            },
+          ],
+        },
+        {
+          "method": "magic_get_info",
+          "params": [],
+        },
+        {
+          "method": "mc_request_user_info",
+          "params": [
+            {
+              "scope": {
+                "email": "required",
+              },
+            },
+          ],
+        },
+        {
+          "method": "mc_request_user_info",
+          "params": [],
+        },
+        {
+          "method": "magic_auth_settings",
+          "params": [
+            {
+              "page": "mfa",
+            },
+          ],
+        },
+        {
+          "method": "magic_auth_recover_account",
+          "params": [
+            {
+              "email": "a@b.c",
+              "showUI": true,
+            },
+          ],
+        },
+        {
+          "method": "magic_reveal_key",
+          "params": [
+            {
+              "chain": "ETH",
+            },
+          ],
+        },
+        {
+          "method": "magic_auth_enable_mfa_flow",
+          "params": [
+            {
+              "showUI": false,
+            },
+          ],
+        },
+        {
+          "method": "magic_auth_disable_mfa_flow",
+          "params": [
+            {
+              "showUI": true,
+            },
+          ],
+        },
+      ]
+    `)
+  })
+
+  test('behavior: test mode renames only the methods that have a testing-mode variant', async () => {
+    const fake = createFakeTransport(resultOf(true))
+    const user = create(createClient(fake, { testMode: true }))
+    await user.getIdToken()
+    await user.generateIdToken()
+    await user.getInfo()
+    await user.isLoggedIn()
+    await user.logout()
+    await user.showSettings()
+    await user.recoverAccount({ email: 'a@b.c' })
+    await user.revealEVMPrivateKey()
+    await user.enableMFA()
+    expect(fake.requests.map((r) => r.method)).toEqual([
+      'magic_auth_get_id_token_testing_mode',
+      'magic_auth_generate_id_token_testing_mode',
+      'magic_get_info',
+      'magic_auth_is_logged_in_testing_mode',
+      'magic_auth_logout_testing_mode',
+      'magic_auth_settings_testing_mode',
+      'magic_auth_recover_account_testing_mode',
+      'magic_reveal_key',
+      'magic_auth_enable_mfa_flow',
+    ])
+  })
+
+  test('behavior: headless MFA, settings and recovery forward their answers', async () => {
+    const fake = createFakeTransport(resultOf(true))
+    const user = create(createClient(fake))
+    const enable = user.enableMFA({ showUI: false })
+    enable.emit('verify-mfa-code', '111111')
+    const disable = user.disableMFA({ showUI: false })
+    disable.emit('lost-device')
+    const settings = user.showSettings({ showUI: false })
+    settings.emit('send-new-phone-number', '+1')
+    const recover = user.recoverAccount({ email: 'a@b.c', showUI: false })
+    recover.emit('verify-otp-code', '222')
+    const shown = user.enableMFA({ showUI: true })
+    shown.emit('verify-mfa-code', '333')
+    await Promise.all([enable, disable, settings, recover, shown])
+    expect(
+      fake.requests
+        .filter((r) => r.method === 'magic_intermediary_event')
+        .map((r) => (r.params as { eventType: string; args: unknown }[])[0])
+        .map((event) => [event?.eventType, event?.args]),
+    ).toEqual([
+      ['verify-mfa-code', '111111'],
+      ['lost-device', undefined],
+      ['send-new-phone-number', '+1'],
+      ['verify-otp-code', '222'],
+    ])
+  })
+
+  test('behavior: isLoggedIn without the cache asks the iframe and stores nothing', async () => {
+    const fake = createFakeTransport(resultOf(true))
+    const storage = Storage.memory()
+    const user = create(createClient(fake, { storage }))
+    await expect(user.isLoggedIn()).resolves.toBe(true)
+    expect(await storage.keys()).toEqual([])
+    expect(fake.requests.map((r) => r.method)).toEqual(['magic_is_logged_in'])
+  })
+
+  test('behavior: with useStorageCache a stored "true" answers at once, then the iframe confirms', async () => {
+    const fake = createFakeTransport()
+    const storage = Storage.memory()
+    await storage.setItem('magic_auth_is_logged_in', 'true')
+    const user = create(createClient(fake, { storage, useStorageCache: true }))
+    await expect(user.isLoggedIn()).resolves.toBe(true)
+    expect(fake.requests.map((r) => r.method)).toEqual(['magic_is_logged_in'])
+  })
+
+  test('behavior: with useStorageCache a true answer stores the string "true"', async () => {
+    const fake = createFakeTransport(resultOf(true))
+    const storage = Storage.memory()
+    const user = create(createClient(fake, { storage, useStorageCache: true }))
+    await user.isLoggedIn()
+    expect(await storage.getItem('magic_auth_is_logged_in')).toBe('true')
+  })
+
+  test('behavior: a false answer after a cached true clears the flag and calls onUserLoggedOut', async () => {
+    const fake = createFakeTransport()
+    const storage = Storage.memory()
+    await storage.setItem('magic_auth_is_logged_in', 'true')
+    const user = create(createClient(fake, { storage, useStorageCache: true }))
+    const calls: boolean[] = []
+    user.onUserLoggedOut((value) => calls.push(value))
+    await user.isLoggedIn()
+    await flush()
+    const request = fake.requests[0]
+    if (!request) throw new Error('no request')
+    fake.respond(request.id, { result: false })
+    await flush()
+    expect(calls).toEqual([true])
+    expect(await storage.getItem('magic_auth_is_logged_in')).toBeNull()
+  })
+
+  test('behavior: logout first removes the flag, rt and every ds_ share, then asks the iframe', async () => {
+    const storage = Storage.memory()
+    for (const key of ['magic_auth_is_logged_in', 'rt', 'ds_a', 'ds_b', 'ek'])
+      await storage.setItem(key, 'x')
+    let keysWhenSent: string[] = []
+    const fake = createFakeTransport(() => undefined)
+    const user = create(createClient(fake, { storage, useStorageCache: true }))
+    const calls: boolean[] = []
+    user.onUserLoggedOut((value) => calls.push(value))
+    const logout = user.logout()
+    await flush()
+    keysWhenSent = await storage.keys()
+    const request = fake.requests[0]
+    if (!request) throw new Error('no request')
+    expect(request.method).toBe('magic_auth_logout')
+    fake.respond(request.id, { result: true })
+    await expect(logout).resolves.toBe(true)
+    expect(keysWhenSent).toEqual(['ek'])
+    expect(calls).toEqual([true])
+  })
+
+  test('error: revealPrivateKey is decommissioned', () => {
+    const user = create(createClient(createFakeTransport()))
+    expect(() => user.revealPrivateKey()).toThrowErrorMatchingInlineSnapshot(
+      `[Error: revealPrivateKey() has been decommissioned. For EVM chains, use \`user.revealEVMPrivateKey()\` instead. For non-EVM chains, use \`[extension].revealPrivateKey()\` instead.]`,
+    )
+  })
+})

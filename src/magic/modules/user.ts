@@ -1,0 +1,245 @@
+/**
+ * `magic.user`: the logged-in user's info, tokens, session, settings,
+ * account recovery, key reveal and MFA.
+ */
+import * as PromiEvent from '../../core/PromiEvent.js'
+import * as Rpc from '../../core/Rpc.js'
+import { type Client, type EventsOf, type Handle, request } from '../request.js'
+import * as Events from '../wire/events.js'
+import { methods, wireMethod } from '../wire/methods.js'
+
+/** `getIdToken` options. */
+export type GetIdTokenConfiguration = {
+  /** Token lifespan in seconds. */
+  lifespan?: number | undefined
+}
+
+/** `generateIdToken` options. */
+export type GenerateIdTokenConfiguration = GetIdTokenConfiguration & {
+  /** Data to sign with the token. */
+  attachment?: string | undefined
+}
+
+/** The user's info as `getInfo` returns it. */
+export type MagicUserMetadata = {
+  issuer: string | null
+  email: string | null
+  phoneNumber: string | null
+  isMfaEnabled: boolean
+  recoveryFactors: { type: string; value: string }[]
+  firstLoginAt?: string | null | undefined
+  wallets?:
+    | Record<
+        string,
+        | {
+            publicAddress: string | null
+            subAccounts: { name: string; publicAddress: string }[]
+          }
+        | undefined
+      >
+    | undefined
+  /** Third-party wallet mode only. */
+  publicAddress?: string | null | undefined
+  walletType?: string | undefined
+}
+
+/** `requestInfoWithUI` scope. */
+export type RequestUserInfoScope = {
+  scope?: { email?: 'required' | 'optional' | undefined } | undefined
+}
+
+/** `showSettings` options. */
+export type ShowSettingsConfiguration = {
+  page?: 'update-email' | 'mfa' | 'recovery' | undefined
+  /** @default true */
+  showUI?: boolean | undefined
+}
+
+/** `recoverAccount` options. */
+export type RecoverAccountConfiguration = {
+  email: string
+  showUI?: boolean | undefined
+}
+
+/** `enableMFA` / `disableMFA` options. */
+export type MFAConfiguration = {
+  /** @default true */
+  showUI?: boolean | undefined
+}
+
+/** Called with `true` when the user turns out to be logged out. */
+export type UserLoggedOutCallback = (loggedOut: boolean) => void
+
+type Names<
+  flow extends { received: readonly string[]; emit: readonly string[] },
+> = flow['received'][number] | flow['emit'][number]
+
+/** The `user` module. */
+export type UserModule = ReturnType<typeof create>
+
+/** Storage key of the logged-in flag (with `useStorageCache`). */
+export const isLoggedInKey = 'magic_auth_is_logged_in'
+
+/** Builds the `user` module of a client. */
+export function create(client: Client) {
+  const method = (name: string) => wireMethod(name, client.testMode)
+  const callbacks: UserLoggedOutCallback[] = []
+  const loggedOut = (value: boolean) => {
+    for (const callback of [...callbacks]) callback(value)
+  }
+  /** Runs an async body as a handle (for methods with local steps). */
+  const handle = <result>(body: () => Promise<result>): Handle<result> =>
+    PromiEvent.create<result, EventsOf<never>>(async (resolve) => {
+      resolve(await body())
+    }) as unknown as Handle<result>
+
+  return {
+    /** A DID token of the logged-in user. */
+    getIdToken(configuration?: GetIdTokenConfiguration): Handle<string> {
+      return request(
+        client,
+        Rpc.createRequest(method(methods.getIdToken), [configuration]),
+      )
+    },
+
+    /** A new DID token, optionally signing `attachment`. */
+    generateIdToken(
+      configuration?: GenerateIdTokenConfiguration,
+    ): Handle<string> {
+      return request(
+        client,
+        Rpc.createRequest(method(methods.generateIdToken), [configuration]),
+      )
+    },
+
+    /** The logged-in user's info. */
+    getInfo(): Handle<MagicUserMetadata> {
+      return request(client, Rpc.createRequest(methods.getInfo, []))
+    },
+
+    /**
+     * Whether a user is logged in. With `useStorageCache`, a stored flag
+     * answers `true` at once; the iframe's answer then updates the flag,
+     * and a `false` after a cached `true` calls the `onUserLoggedOut`
+     * callbacks.
+     */
+    isLoggedIn(): Handle<boolean> {
+      return PromiEvent.create<boolean, EventsOf<never>>(async (resolve) => {
+        let cached = false
+        if (client.useStorageCache) {
+          cached = (await client.storage.getItem(isLoggedInKey)) === 'true'
+          if (cached) resolve(true)
+        }
+        const payload = Rpc.createRequest(method(methods.isLoggedIn), [])
+        const loggedIn = await request<boolean>(client, payload)
+        if (client.useStorageCache) {
+          if (loggedIn) await client.storage.setItem(isLoggedInKey, 'true')
+          else {
+            await client.storage.removeItem(isLoggedInKey)
+            if (cached) loggedOut(true)
+          }
+        }
+        resolve(loggedIn)
+      }) as unknown as Handle<boolean>
+    },
+
+    /**
+     * Logs out: first removes the logged-in flag, the refresh token and
+     * every device share from storage, then asks the iframe.
+     */
+    logout(): Handle<boolean> {
+      return handle(async () => {
+        const { storage } = client
+        await storage.removeItem(isLoggedInKey)
+        await storage.removeItem('rt')
+        for (const key of await storage.keys())
+          if (key.startsWith('ds_')) await storage.removeItem(key)
+        const payload = Rpc.createRequest(method(methods.logout), [])
+        const result = await request<boolean>(client, payload)
+        if (client.useStorageCache) loggedOut(result)
+        return result
+      })
+    },
+
+    /** Asks the user to share their info (e.g. email) with the app. */
+    requestInfoWithUI(
+      scope?: RequestUserInfoScope,
+    ): Handle<{ email?: string | undefined }> {
+      return request(
+        client,
+        Rpc.createRequest(methods.requestUserInfo, scope ? [scope] : []),
+      )
+    },
+
+    /** Opens the settings (email, MFA, recovery factors). */
+    showSettings(
+      configuration?: ShowSettingsConfiguration,
+    ): Handle<string | null, Names<typeof Events.recoveryFactor>> {
+      const { showUI = true } = configuration ?? {}
+      return request(
+        client,
+        Rpc.createRequest(method(methods.settings), [configuration]),
+        { forward: showUI ? [] : Events.recoveryFactor.emit },
+      )
+    },
+
+    /** Recovers an account with its recovery factor. */
+    recoverAccount(
+      configuration: RecoverAccountConfiguration,
+    ): Handle<
+      string | boolean | null,
+      Names<typeof Events.recoverAccount> | Names<typeof Events.updateEmail>
+    > {
+      const { email, showUI } = configuration
+      return request(
+        client,
+        Rpc.createRequest(method(methods.recoverAccount), [{ email, showUI }]),
+        { forward: showUI ? [] : Events.recoverAccount.emit },
+      )
+    },
+
+    /** Shows the user's EVM private key in the iframe. */
+    revealEVMPrivateKey(): Handle<boolean> {
+      return request(
+        client,
+        Rpc.createRequest(methods.revealKey, [{ chain: 'ETH' }]),
+      )
+    },
+
+    /** Decommissioned: always throws. */
+    revealPrivateKey(): never {
+      throw new Error(
+        'revealPrivateKey() has been decommissioned. For EVM chains, use `user.revealEVMPrivateKey()` instead. For non-EVM chains, use `[extension].revealPrivateKey()` instead.',
+      )
+    },
+
+    /** Adds a callback for logouts noticed with `useStorageCache`. */
+    onUserLoggedOut(callback: UserLoggedOutCallback): void {
+      callbacks.push(callback)
+    },
+
+    /** Turns MFA on. */
+    enableMFA(
+      configuration: MFAConfiguration = {},
+    ): Handle<string | boolean | null, Names<typeof Events.enableMfa>> {
+      const { showUI = true } = configuration
+      return request(
+        client,
+        Rpc.createRequest(methods.enableMfa, [{ showUI }]),
+        { forward: showUI ? [] : Events.enableMfa.emit },
+      )
+    },
+
+    /** Turns MFA off. */
+    disableMFA(
+      configuration: MFAConfiguration = {},
+    ): Handle<string | boolean | null, Names<typeof Events.disableMfa>> {
+      const { showUI = true } = configuration
+      return request(
+        client,
+        Rpc.createRequest(methods.disableMfa, [{ showUI }]),
+        { forward: showUI ? [] : Events.disableMfa.emit },
+      )
+    },
+  }
+}

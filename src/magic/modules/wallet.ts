@@ -1,0 +1,124 @@
+/**
+ * `magic.wallet`: the wallet UI (connect, wallet home, address, balances,
+ * send, on-ramp, NFTs) and EIP-7702 authorization and transactions.
+ */
+import * as Rpc from '../../core/Rpc.js'
+import { type Client, type Handle, request } from '../request.js'
+import { methods } from '../wire/methods.js'
+
+/** `connectWithUI` options. */
+export type ConnectWithUIOptions = {
+  autoPromptThirdPartyWallets?: boolean | undefined
+}
+
+/** `showUI` options. */
+export type ShowUIConfiguration = {
+  onramperParams?: Record<string, string> | undefined
+}
+
+/** `sign7702Authorization` parameters. */
+export type Sign7702AuthorizationRequest = {
+  /** The implementation the account delegates to. */
+  contractAddress: string
+  /** 0 for every chain. */
+  chainId: number
+  nonce?: number | undefined
+}
+
+/** A signed EIP-7702 authorization. */
+export type Sign7702AuthorizationResponse = {
+  contractAddress: string
+  chainId: number
+  nonce: number
+  v: number
+  r: string
+  s: string
+}
+
+/** `send7702Transaction` parameters. */
+export type Send7702TransactionRequest = {
+  to: string
+  data?: string | undefined
+  value?: string | undefined
+  gas?: string | undefined
+  maxFeePerGas?: string | undefined
+  maxPriorityFeePerGas?: string | undefined
+  authorizationList: readonly Sign7702AuthorizationResponse[]
+}
+
+/** `send7702Transaction` result. */
+export type Send7702TransactionResponse = { transactionHash: string }
+
+/** Events of `connectWithUI`. */
+export type ConnectWithUIEvents =
+  | 'id-token-created'
+  | 'wallet_connected'
+  | 'wallet_rejected'
+  | 'web3modal_selected'
+
+/** The `wallet` module. */
+export type WalletModule = ReturnType<typeof create>
+
+/** Builds the `wallet` module of a client. */
+export function create(
+  client: Client,
+  thirdParty: {
+    enabledWallets: Record<string, boolean>
+    eventListeners: readonly {
+      event: string
+      callback: (payloadId: number | string) => unknown
+    }[]
+  },
+) {
+  const show = (method: string, params: unknown[] = []) =>
+    request<boolean>(client, Rpc.createRequest(method, params))
+  return {
+    /** Opens the login UI; resolves to the connected accounts. */
+    connectWithUI(
+      options?: ConnectWithUIOptions,
+    ): Handle<string[], ConnectWithUIEvents> {
+      const payload = Rpc.createRequest(methods.login, [
+        { enabledWallets: thirdParty.enabledWallets, ...options },
+      ])
+      const handle = request<string[], ConnectWithUIEvents>(client, payload)
+      for (const { event, callback } of thirdParty.eventListeners)
+        (handle.on as (event: string, listener: () => void) => unknown)(
+          event,
+          () => callback(payload.id),
+        )
+      return handle
+    },
+    /** Opens the wallet home. */
+    showUI(config?: ShowUIConfiguration): Handle<boolean, 'disconnect'> {
+      return show(methods.showUi, [config])
+    },
+    /** Shows the wallet address (receive screen). */
+    showAddress: (): Handle<boolean> => show(methods.showAddress),
+    /** Shows the token balances. */
+    showBalances: (): Handle<boolean> => show(methods.showBalances),
+    /** Shows the send-tokens screen. */
+    showSendTokensUI: (): Handle<boolean> => show(methods.showSendTokensUi),
+    /** Shows the fiat on-ramp. */
+    showOnRamp: (): Handle<boolean> => show(methods.showOnRamp),
+    /** Shows the user's NFTs. */
+    showNFTs: (): Handle<boolean> => show(methods.showNfts),
+    /** Signs an EIP-7702 authorization delegating the account. */
+    sign7702Authorization(
+      params: Sign7702AuthorizationRequest,
+    ): Handle<Sign7702AuthorizationResponse> {
+      return request(
+        client,
+        Rpc.createRequest(methods.sign7702Authorization, [params]),
+      )
+    },
+    /** Sends an EIP-7702 (type 4) transaction. */
+    send7702Transaction(
+      params: Send7702TransactionRequest,
+    ): Handle<Send7702TransactionResponse> {
+      return request(
+        client,
+        Rpc.createRequest(methods.send7702Transaction, [params]),
+      )
+    },
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * Third-party wallet (3PW) mode: while an external EIP-1193 provider is
+ * connected with `magic.thirdPartyWallets.connect(provider, { name })`,
+ * requests other than `magic_intermediary_event`, `magic_nft_checkout` and
+ * `mc_login` are overridden: Ethereum JSON-RPC goes to that provider,
+ * `magic_get_info` and `magic_is_logged_in` are answered from its state,
+ * `mc_login` and logout reset the mode. The state is mirrored in
+ * `localStorage` under the published SDK's keys.
+ */
+import type * as Rpc from '../core/Rpc.js'
+import { MagicRPCError } from './errors.js'
+import { rpcCodes, userDeniedAccountAccess } from './wire/codes.js'
+import { fromTestMode, methods } from './wire/methods.js'
+
+/** The `localStorage` keys of 3PW mode. */
+export const storageKeys = {
+  provider: 'magic_3pw_provider',
+  address: 'magic_3pw_address',
+  chainId: 'magic_3pw_chainId',
+} as const
+
+/** Methods that always go to the iframe. */
+export const iframeMethods: readonly string[] = [
+  methods.intermediaryEvent,
+  methods.nftCheckout,
+  methods.login,
+]
+
+/**
+ * Whether the external wallet answers `method`: Ethereum JSON-RPC
+ * (`eth_`, `wallet_`, `net_`, `web3_`, `personal_sign`), as the published
+ * SDK's wallet-kit path does. Other methods (the provider's own `magic_*`
+ * screens and flows) still go to the iframe.
+ */
+export function isWalletMethod(method: string): boolean {
+  return /^(eth|wallet|net|web3)_/.test(method) || method === 'personal_sign'
+}
+
+/** An external EIP-1193 provider (e.g. an injected wallet). */
+export type ExternalProvider = {
+  request(args: { method: string; params?: unknown }): Promise<unknown>
+  on?:
+    | ((event: string, listener: (...args: never[]) => void) => unknown)
+    | undefined
+  removeListener?:
+    | ((event: string, listener: (...args: never[]) => void) => unknown)
+    | undefined
+}
+
+/** What 3PW mode tells the SDK when the wallet's accounts or chain change. */
+export type Update = {
+  accounts: readonly string[]
+  chainId: string | undefined
+}
+
+/** The `thirdPartyWallets` module. */
+export type ThirdPartyWalletsModule = ReturnType<typeof create>['module']
+
+/**
+ * Creates the 3PW module and its router. `route(request)` returns the
+ * promise of the external wallet's answer, or `undefined` when the request
+ * goes to the iframe.
+ */
+export function create(
+  options: { onUpdate?: ((update: Update) => void) | undefined } = {},
+) {
+  const { onUpdate } = options
+  let provider: ExternalProvider | undefined
+  let walletType = ''
+  let address: string | undefined
+  let chainId: string | undefined
+  let detach = () => {}
+
+  function save() {
+    const storage = globalThis.localStorage as Storage | undefined
+    if (!storage) return
+    if (!provider) {
+      for (const key of Object.values(storageKeys)) storage.removeItem(key)
+      return
+    }
+    storage.setItem(storageKeys.provider, walletType)
+    storage.setItem(storageKeys.address, address ?? '')
+    storage.setItem(storageKeys.chainId, chainId ?? '')
+  }
+
+  function update() {
+    save()
+    onUpdate?.({ accounts: address ? [address] : [], chainId })
+  }
+
+  function reset() {
+    const wasConnected = provider !== undefined
+    detach()
+    detach = () => {}
+    provider = undefined
+    address = undefined
+    chainId = undefined
+    save()
+    if (wasConnected) onUpdate?.({ accounts: [], chainId: undefined })
+  }
+
+  async function forward(request: Rpc.Request, method: string) {
+    const external = provider as ExternalProvider
+    try {
+      return await external.request({ method, params: request.params })
+    } catch (error) {
+      const { code, data, message } = (error ?? {}) as Partial<Rpc.ErrorObject>
+      if (code === 4900) {
+        reset()
+        throw new MagicRPCError({
+          code: rpcCodes.AccessDeniedToUser,
+          message: userDeniedAccountAccess,
+        })
+      }
+      throw new MagicRPCError(
+        { code: code ?? rpcCodes.InternalError, data, message: message ?? '' },
+        { cause: error instanceof Error ? error : undefined },
+      )
+    }
+  }
+
+  function route(request: Rpc.Request): Promise<unknown> | undefined {
+    if (!provider) return undefined
+    const method = fromTestMode(request.method) ?? request.method
+    if (method === methods.login) reset()
+    if (!provider || iframeMethods.includes(method)) return undefined
+    if (method === methods.logout) {
+      reset()
+      return undefined
+    }
+    if (method === methods.isLoggedIn) return Promise.resolve(true)
+    if (method === methods.getInfo)
+      return Promise.resolve({
+        publicAddress: address ?? null,
+        issuer: `did:ethr:${address}`,
+        email: null,
+        phoneNumber: null,
+        isMfaEnabled: false,
+        recoveryFactors: [],
+        firstLoginAt: null,
+        walletType,
+        wallets: {
+          ethereum: { publicAddress: address ?? null, subAccounts: [] },
+        },
+      })
+    if (isWalletMethod(method)) return forward(request, method)
+    return undefined
+  }
+
+  const module = {
+    /** Callbacks run on `connectWithUI` events, with the request id. */
+    eventListeners: [] as {
+      event: string
+      callback: (payloadId: number | string) => unknown
+    }[],
+    /** Sent as `enabledWallets` with `connectWithUI`. */
+    enabledWallets: {} as Record<string, boolean>,
+    /** Whether an external wallet answers the requests now. */
+    get isConnected(): boolean {
+      return provider !== undefined
+    },
+    /**
+     * Connects an external EIP-1193 wallet: asks it for its accounts and
+     * chain, stores them, and routes requests to it until it disconnects,
+     * `mc_login` or `logout` runs, or {@link resetThirdPartyWalletState}.
+     *
+     * @example
+     * ```ts
+     * await magic.thirdPartyWallets.connect(window.ethereum, { name: 'metamask' })
+     * await magic.user.getInfo() // { publicAddress, walletType: 'metamask', … }
+     * ```
+     */
+    async connect(
+      external: ExternalProvider,
+      parameters: { name: string },
+    ): Promise<Update> {
+      reset()
+      const accounts = (await external.request({
+        method: 'eth_requestAccounts',
+      })) as string[]
+      const chain = await external.request({ method: 'eth_chainId' })
+      provider = external
+      walletType = parameters.name
+      address = accounts[0]
+      chainId =
+        typeof chain === 'number' ? `0x${chain.toString(16)}` : String(chain)
+      const onAccounts = (next: readonly string[]) => {
+        if (!next.length) return reset()
+        address = next[0]
+        update()
+      }
+      const onChain = (next: string) => {
+        chainId = next
+        update()
+      }
+      const listeners = {
+        accountsChanged: onAccounts,
+        chainChanged: onChain,
+        disconnect: () => reset(),
+      } as Record<string, (...args: never[]) => void>
+      for (const [event, listener] of Object.entries(listeners))
+        external.on?.(event, listener)
+      detach = () => {
+        for (const [event, listener] of Object.entries(listeners))
+          external.removeListener?.(event, listener)
+      }
+      update()
+      return { accounts: address ? [address] : [], chainId }
+    },
+    /** Forgets the external wallet; requests go to the iframe again. */
+    resetThirdPartyWalletState(): void {
+      reset()
+    },
+    /** Answers a request with the external wallet (as the router does). */
+    requestOverride(request: Rpc.Request): Promise<unknown> {
+      const answer = route(request)
+      if (answer) return answer
+      return Promise.reject(
+        new MagicRPCError({
+          code: rpcCodes.InternalError,
+          message: 'The third-party wallet does not answer this request.',
+        }),
+      )
+    },
+  }
+  return { module, route, reset }
+}

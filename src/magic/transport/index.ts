@@ -1,0 +1,205 @@
+import type * as Rpc from '../../core/Rpc.js'
+import type * as Storage from '../../core/Storage.js'
+import { createModalNotReadyError, MagicSDKWarning } from '../errors.js'
+import * as Messages from '../wire/messages.js'
+import * as Channel from './channel.js'
+import * as Envelope from './envelope.js'
+import * as Match from './match.js'
+import type { Transport } from './types.js'
+
+export type { Transport } from './types.js'
+
+/** The provider's default endpoint origin; only it gets a heartbeat. */
+export const defaultOrigin = 'https://auth.magic.link'
+
+/**
+ * Creates the iframe transport of one client. Clients whose encoded
+ * parameters are equal share one iframe (and its ready state and
+ * heartbeat); each keeps its own storage, pending requests and listeners.
+ * Nothing touches the DOM until the first request or `preload()`.
+ *
+ * @example
+ * ```ts
+ * import * as Transport from './transport/index.js'
+ *
+ * const transport = Transport.create({ endpoint, params, storage, networkHash })
+ * await transport.preload()
+ * const response = await transport.post(Rpc.createRequest('magic_get_info'))
+ * ```
+ * @param options - See {@link create.Options}.
+ * @returns The {@link Transport}.
+ */
+export function create(options: create.Options): Transport {
+  const { endpoint, networkHash, params, storage } = options
+  const { now = () => Date.now(), warn = logWarning } = options
+  const origin = new URL(endpoint).origin
+  const encodedParams = Messages.encodeParams(params)
+  const context: Envelope.Context = { networkHash, now, storage }
+  const channel = Channel.acquire({
+    encodedParams,
+    heartbeat: options.heartbeat ?? origin === defaultOrigin,
+    now,
+    origin,
+    warn,
+  })
+
+  /** Answer handlers of pending request ids (`Map` keys compare strictly). */
+  const waiting = new Map<unknown, (message: Channel.Message) => void>()
+  const rejects = new Set<(error: Error) => void>()
+  const eventListeners = new Map<unknown, Set<onEvent.Listener>>()
+  const typeListeners = new Set<{
+    type: Messages.IncomingType
+    listener: (data: Record<string, unknown>) => void
+  }>()
+  const responseType = Messages.messageType(
+    'MAGIC_HANDLE_RESPONSE',
+    encodedParams,
+  )
+  const eventType = Messages.messageType('MAGIC_HANDLE_EVENT', encodedParams)
+
+  const unsubscribe = channel.subscribe((message) => {
+    const { msgType, response } = message
+    if (msgType === responseType) waiting.get(response.id)?.(message)
+    else if (msgType === eventType) routeEvent(response)
+    for (const entry of [...typeListeners])
+      if (Match.matches(msgType, entry.type, encodedParams))
+        safely(() => entry.listener(message))
+  })
+
+  function routeEvent(response: Record<string, unknown>) {
+    const result = response.result as Record<string, unknown> | undefined
+    if (typeof result?.event !== 'string') return
+    const params = Array.isArray(result.params) ? result.params : []
+    const { event } = result
+    for (const listener of [...(eventListeners.get(response.id) ?? [])])
+      safely(() => listener(event, params))
+  }
+
+  function request<result>(
+    payload: Rpc.Request | readonly Rpc.Request[],
+    ids: readonly Rpc.Request['id'][],
+    settle: (responses: Partial<Rpc.Response>[]) => result,
+  ): Promise<result> {
+    if (isOffline()) return Promise.reject(createModalNotReadyError())
+    return new Promise<result>((resolve, reject) => {
+      const responses: Partial<Rpc.Response>[] = []
+      const absorbed: Promise<void>[] = []
+      let remaining = ids.length
+      const fail = (error: Error) => {
+        for (const id of ids) waiting.delete(id)
+        rejects.delete(fail)
+        reject(error)
+      }
+      rejects.add(fail)
+      ids.forEach((id, index) => {
+        waiting.set(id, (message) => {
+          waiting.delete(id)
+          responses[index] = message.response as Partial<Rpc.Response>
+          absorbed.push(Envelope.absorb(message, context))
+          if (--remaining > 0) return
+          rejects.delete(fail)
+          void Promise.all(absorbed).then(() => resolve(settle(responses)))
+        })
+      })
+      const msgType = Messages.messageType(
+        'MAGIC_HANDLE_REQUEST',
+        encodedParams,
+      )
+      channel
+        .post(() => Envelope.build(msgType, payload, context))
+        .catch((error: Error) => fail(error))
+    })
+  }
+
+  return {
+    post(payload) {
+      return request(payload, [payload.id], ([response]) => response ?? {})
+    },
+    async postBatch(payloads) {
+      if (payloads.length === 0) return []
+      return request(
+        payloads,
+        payloads.map((payload) => payload.id),
+        (responses) => responses,
+      )
+    },
+    onEvent(id, listener) {
+      const listeners = eventListeners.get(id) ?? new Set()
+      listeners.add(listener)
+      eventListeners.set(id, listeners)
+      return () => {
+        listeners.delete(listener)
+        if (listeners.size === 0) eventListeners.delete(id)
+      }
+    },
+    on(type, listener) {
+      const entry = { type, listener }
+      typeListeners.add(entry)
+      return () => typeListeners.delete(entry)
+    },
+    send(type, data) {
+      const msgType = Messages.messageType(type, encodedParams)
+      channel.post(async () => ({ ...data, msgType })).catch(() => {})
+    },
+    preload() {
+      return channel.ready()
+    },
+    destroy() {
+      unsubscribe()
+      for (const fail of [...rejects]) fail(createModalNotReadyError())
+      waiting.clear()
+      eventListeners.clear()
+      typeListeners.clear()
+      channel.release()
+    },
+  }
+}
+
+export declare namespace create {
+  type Options = {
+    /** The provider endpoint; only its origin is used. */
+    endpoint: string
+    /** The parameters encoded into the iframe `src` and every `msgType`. */
+    params: Messages.Params
+    /** Where the keys, the refresh token and device shares live. */
+    storage: Storage.Storage
+    /** The device-share slot (`ds_<networkHash>`) of this client. */
+    networkHash: string
+    /**
+     * Receives warnings (`DUPLICATE_IFRAME`, `ANNOUNCEMENT`, reloads).
+     * @default logs `Magic SDK Warning: [CODE] message` with console.warn
+     */
+    warn?: ((warning: Channel.Warning) => void) | undefined
+    /** Clock in milliseconds (proof `iat`, pong times). @default Date.now */
+    now?: (() => number) | undefined
+    /**
+     * Whether to run the heartbeat (set by the first client of an iframe).
+     * @default the endpoint origin is `https://auth.magic.link`
+     */
+    heartbeat?: boolean | undefined
+  }
+}
+
+export declare namespace onEvent {
+  type Listener = (event: string, params: readonly unknown[]) => void
+}
+
+/** Runs a caller's listener; its error is reported, not propagated. */
+function safely(run: () => void) {
+  try {
+    run()
+  } catch (error) {
+    queueMicrotask(() => {
+      throw error
+    })
+  }
+}
+
+function isOffline(): boolean {
+  return typeof navigator !== 'undefined' && navigator.onLine === false
+}
+
+function logWarning({ code, message }: Channel.Warning) {
+  if (code) new MagicSDKWarning(code, message).log()
+  else console.warn(message)
+}
