@@ -21,6 +21,9 @@ export default defineConfig([
       'emulator/bin': 'src/emulator/bin.ts',
     },
     platform: 'node',
+    // rolldown is imported only to bundle the iframe app when running from
+    // source (src/emulator/assets.ts); keep it out of the build.
+    deps: { neverBundle: ['rolldown'] },
     // `.js`, not `.mjs`: the package is `"type": "module"` and its exports
     // map names `.js` files for every entry.
     fixedExtension: false,
@@ -28,5 +31,18 @@ export default defineConfig([
     dts: true,
     clean: false,
     sourcemap: true,
+  },
+  {
+    // The emulated iframe wallet's `/send` app, served by the emulator
+    // (see src/emulator/assets.ts).
+    entry: { 'emulator/app/magic': 'src/emulator/magic/app/main.ts' },
+    platform: 'browser',
+    target: 'es2022',
+    format: 'esm',
+    fixedExtension: false,
+    minify: true,
+    dts: false,
+    clean: false,
+    sourcemap: false,
   },
 ])

@@ -8,10 +8,13 @@
 import { BaseError } from '../core/Errors.js'
 import { startAnvil } from './chain/anvil.js'
 import { type Contracts, deployContracts } from './chain/deploy.js'
+import { defaultApiKey } from './magic/protocol.js'
+import { createMagicService } from './magic/service.js'
 import { createApp as createDevApp } from './mailbox/app.js'
 import * as Mailbox from './mailbox/store.js'
 import { isPortFree } from './net.js'
 import { defaultPortBase, getPorts } from './ports.js'
+import { createRegistry, type Registry } from './registry/index.js'
 import { PortInUseError, startServer } from './server.js'
 
 export type { Contracts } from './chain/deploy.js'
@@ -31,6 +34,8 @@ export type Info = {
   contracts: Contracts
   /** The dev mailbox's JSON endpoint (`/view` appended: the page). */
   mailbox: string
+  /** The emulated iframe wallet: its origin (the SDK's `endpoint`) and key. */
+  magic: { endpoint: string; apiKey: string }
 }
 
 /** A running emulator. */
@@ -39,6 +44,8 @@ export type Emulator = {
   readonly info: Info
   /** The dev mailbox the services deliver codes and links to. */
   readonly mailbox: Mailbox.Store
+  /** The users and their custody keys, shared by the services. */
+  readonly registry: Registry
   /** Stops everything the emulator started, Anvil included. Idempotent. */
   stop(): Promise<void>
 }
@@ -96,6 +103,9 @@ export async function startEmulator(
     step = `start the dev service on ${host}:${ports.dev}`
     if (!(await isPortFree({ port: ports.dev, host })))
       throw new PortInUseError({ port: ports.dev, host, name: 'dev (mailbox)' })
+    step = `start the magic service on ${host}:${ports.magic}`
+    if (!(await isPortFree({ port: ports.magic, host })))
+      throw new PortInUseError({ port: ports.magic, host, name: 'magic' })
     step = `start Anvil on ${host}:${anvilPort}`
     const anvil = await startAnvil({ port: anvilPort, chainId, host })
     started.push({ name: 'Anvil', stop: () => anvil.stop() })
@@ -113,11 +123,35 @@ export async function startEmulator(
     })
     started.push({ name: 'the dev service', stop: () => dev.stop() })
 
-    const info = buildInfo({ anvil, contracts, urls: { dev: dev.url } })
+    step = `start the magic service on ${host}:${ports.magic}`
+    const registry = createRegistry({ rpcUrl: anvil.rpcUrl })
+    const magic = await startServer({
+      fetch: createMagicService({
+        mailbox,
+        registry,
+        chain: { rpcUrl: anvil.rpcUrl, chainId: anvil.chainId },
+        tokens: {
+          erc20: contracts.erc20,
+          erc721: contracts.erc721,
+          erc1155: contracts.erc1155,
+        },
+      }).fetch,
+      port: ports.magic,
+      host,
+      name: 'magic',
+    })
+    started.push({ name: 'the magic service', stop: () => magic.stop() })
+
+    const info = buildInfo({
+      anvil,
+      contracts,
+      urls: { dev: dev.url, magic: magic.url },
+    })
     let stopping: Promise<void> | undefined
     return {
       info,
       mailbox,
+      registry,
       stop() {
         stopping ??= stopAll()
         return stopping
@@ -153,7 +187,7 @@ export declare namespace startEmulator {
 function buildInfo(parts: {
   anvil: { chainId: number; rpcUrl: string }
   contracts: Contracts
-  urls: { dev: string }
+  urls: { dev: string; magic: string }
 }): Info {
   const { anvil, contracts, urls } = parts
   return {
@@ -161,6 +195,7 @@ function buildInfo(parts: {
     rpcUrl: anvil.rpcUrl,
     contracts: { ...contracts },
     mailbox: `${urls.dev}/mailbox`,
+    magic: { endpoint: urls.magic, apiKey: defaultApiKey },
   }
 }
 

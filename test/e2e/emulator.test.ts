@@ -57,6 +57,10 @@ describe.each(launchers)('$name emulator', ({ command, args }) => {
       rpcUrl: `http://127.0.0.1:${anvilPort}`,
       contracts: predictContracts(),
       mailbox: `http://127.0.0.1:${portBase}/mailbox`,
+      magic: {
+        endpoint: `http://127.0.0.1:${portBase + 1}`,
+        apiKey: 'pk_live_EMULATOR0000000000',
+      },
     })
     expect(Object.keys(info.contracts)).toEqual([
       'factory',

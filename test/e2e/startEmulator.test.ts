@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:net'
+import { type Address, createPublicClient, http, parseEther } from 'viem'
 import { afterEach, describe, expect, test } from 'vitest'
 import { predictContracts } from '../../src/emulator/chain/deploy.js'
 import {
@@ -6,6 +7,11 @@ import {
   StartError,
   startEmulator,
 } from '../../src/emulator/index.js'
+import {
+  call,
+  createDevice,
+  loginByEmail,
+} from '../../src/emulator/magic/testkit.js'
 import { findFreePort } from '../../src/emulator/net.js'
 import { canConnect } from './process.js'
 
@@ -41,6 +47,10 @@ describe('startEmulator', () => {
       rpcUrl: `http://127.0.0.1:${anvilPort}`,
       contracts: predictContracts(),
       mailbox: `http://127.0.0.1:${portBase}/mailbox`,
+      magic: {
+        endpoint: `http://127.0.0.1:${portBase + 1}`,
+        apiKey: 'pk_live_EMULATOR0000000000',
+      },
     })
 
     const delivered = emulator.mailbox.deliver({
@@ -66,6 +76,30 @@ describe('startEmulator', () => {
     await emulator.stop()
     expect(await canConnect(anvilPort)).toBe(false)
     expect(await canConnect(portBase)).toBe(false)
+  })
+
+  test('behavior: the magic service logs a user in by email OTP and funds them on Anvil', async () => {
+    const portBase = await findFreePort()
+    const anvilPort = await findFreePort()
+    const emulator = await start({ portBase, anvilPort })
+    const target = {
+      request: (path: string, init?: RequestInit) =>
+        fetch(`${emulator.info.magic.endpoint}${path}`, init),
+    }
+    const device = await createDevice()
+    expect(
+      (await call(target, 'magic_is_logged_in', [], { device })).result,
+    ).toBe(false)
+    await loginByEmail(target, emulator.mailbox, 'ada@example.com', device)
+    const info = (await call(target, 'magic_get_info', [], { device }))
+      .result as { publicAddress: Address }
+    const balance = await createPublicClient({
+      transport: http(emulator.info.rpcUrl),
+    }).getBalance({ address: info.publicAddress })
+    expect(balance).toBe(parseEther('100'))
+    expect(emulator.registry.find({ email: 'ada@example.com' })?.address).toBe(
+      info.publicAddress,
+    )
   })
 
   test('error: a taken dev port is named, and Anvil is not left running', async () => {

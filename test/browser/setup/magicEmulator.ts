@@ -1,8 +1,64 @@
 import type { TestProject } from 'vitest/node'
+import { type Emulator, startEmulator } from '../../../src/emulator/index.js'
+import { findFreePort } from '../../../src/emulator/net.js'
+import { services } from '../../../src/emulator/ports.js'
 
-/** Starts this setup's server and provides its URL; returns its teardown. */
+/** What the iframe wallet's browser tests need to reach the emulator. */
+export type MagicEmulatorContext = {
+  /** The emulated provider's origin (the client's `endpoint`). */
+  endpoint: string
+  /** An API key the emulated provider accepts. */
+  apiKey: string
+  /** The dev mailbox's JSON endpoint (CORS-enabled). */
+  mailbox: string
+  /** The Anvil JSON-RPC endpoint. */
+  rpcUrl: string
+  /** The local chain's id. */
+  chainId: number
+}
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    /** The emulator the iframe wallet's browser tests run against. */
+    magicEmulator: MagicEmulatorContext
+  }
+}
+
+/**
+ * Starts the emulator (Anvil, contracts, dev mailbox, the iframe wallet's
+ * provider) on free ports and provides `magicEmulator`; returns its
+ * teardown.
+ */
 export default async function setup(
-  _project: TestProject,
+  project: TestProject,
 ): Promise<() => Promise<void>> {
-  return async () => {}
+  const emulator = await start()
+  const { info } = emulator
+  project.provide('magicEmulator', {
+    endpoint: info.magic.endpoint,
+    apiKey: info.magic.apiKey,
+    mailbox: info.mailbox,
+    rpcUrl: info.rpcUrl,
+    chainId: info.chainId,
+  })
+  return () => emulator.stop()
+}
+
+/**
+ * Starts the emulator on free ports. The services take consecutive ports
+ * from the port base, and another process may grab one meanwhile, so a few
+ * attempts are made.
+ */
+async function start(): Promise<Emulator> {
+  let failure: unknown
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const portBase = await findFreePort()
+    if (portBase + services.length - 1 > 65_535) continue
+    try {
+      return await startEmulator({ portBase, anvilPort: await findFreePort() })
+    } catch (error) {
+      failure = error
+    }
+  }
+  throw failure
 }

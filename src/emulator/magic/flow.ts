@@ -1,0 +1,201 @@
+/**
+ * The flow runner: a flow is an async function that streams events, overlay
+ * and screen lines to the iframe app (NDJSON, see protocol.ts), waits for
+ * intermediary answers, and ends with one `response` line.
+ */
+import { failures, RpcFailure } from './errors.js'
+import type { FlowLine, Screen, ScreenData } from './protocol.js'
+
+/** An answer posted to a running flow. */
+export type Answer<type extends string = string> = {
+  eventType: type
+  args: unknown
+}
+
+/** What a flow can do while it runs. */
+export type Controls = {
+  /** The flow id (also the `x-flow-id` header). */
+  readonly id: string
+  /** Whether the request asked for the provider UI. */
+  readonly showUI: boolean
+  /** Sends a flow event to the host (`MAGIC_HANDLE_EVENT`). */
+  emit(event: string, ...params: unknown[]): void
+  /** Shows or hides the iframe overlay. */
+  overlay(show: boolean): void
+  /** Renders an iframe screen; does nothing when `showUI` is false. */
+  screen<screen extends Screen>(screen: screen, data: ScreenData<screen>): void
+  /**
+   * Waits for the next answer of one of `types` (answers of other types
+   * are dropped). Rejects with -10014 on time-out or when the stream closes.
+   */
+  waitFor<const type extends string>(
+    types: readonly type[],
+    options?: { timeout?: number | undefined },
+  ): Promise<Answer<type>>
+}
+
+/** The last line of a flow, without its `kind`. */
+export type Final = Omit<Extract<FlowLine, { kind: 'response' }>, 'kind'>
+
+type Running = {
+  deliver(answer: Answer): void
+  close(): void
+}
+
+/** A registry of running flows. */
+export type Runner = {
+  /**
+   * Starts a flow; the returned stream carries its NDJSON lines. Errors
+   * the flow throws must be turned into a `Final` by `run` itself.
+   */
+  start(
+    run: (controls: Controls) => Promise<Final>,
+    options: { showUI: boolean },
+  ): { id: string; body: ReadableStream<Uint8Array> }
+  /** Delivers an answer; `false` if the flow is unknown or finished. */
+  answer(id: string, answer: Answer): boolean
+  /** How many flows are running. */
+  size(): number
+}
+
+/**
+ * Creates a flow runner.
+ *
+ * @param options.timeout - How long `waitFor` waits by default (ms). @default 600_000
+ */
+export function createRunner(
+  options: { timeout?: number | undefined } = {},
+): Runner {
+  const { timeout: defaultTimeout = 600_000 } = options
+  const flows = new Map<string, Running>()
+
+  return {
+    start(run, { showUI }) {
+      const id = crypto.randomUUID()
+      const encoder = new TextEncoder()
+      let controller!: ReadableStreamDefaultController<Uint8Array>
+      let closed = false
+      let overlayShown = false
+      const buffered: Answer[] = []
+      let waiter:
+        | {
+            types: readonly string[]
+            resolve: (answer: Answer) => void
+            reject: (error: unknown) => void
+          }
+        | undefined
+
+      const write = (line: FlowLine) => {
+        if (closed) return
+        controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`))
+      }
+      const finish = () => {
+        closed = true
+        flows.delete(id)
+        const pending = waiter
+        waiter = undefined
+        pending?.reject(failures.cancelled())
+      }
+
+      const body = new ReadableStream<Uint8Array>({
+        start(c) {
+          controller = c
+        },
+        cancel() {
+          finish()
+        },
+      })
+
+      flows.set(id, {
+        deliver(answer) {
+          if (waiter?.types.includes(answer.eventType)) {
+            const { resolve } = waiter
+            waiter = undefined
+            resolve(answer)
+          } else buffered.push(answer)
+        },
+        close: finish,
+      })
+
+      const controls: Controls = {
+        id,
+        showUI,
+        emit(event, ...params) {
+          write({ kind: 'event', event, params })
+        },
+        overlay(show) {
+          overlayShown = show
+          write({ kind: 'overlay', show })
+        },
+        screen(screen, data) {
+          if (!showUI) return
+          if (!overlayShown) controls.overlay(true)
+          write({ kind: 'screen', screen, data } as FlowLine)
+        },
+        waitFor(types, options = {}) {
+          if (closed) return Promise.reject(failures.cancelled())
+          const index = buffered.findIndex((answer) =>
+            types.includes(answer.eventType as never),
+          )
+          if (index !== -1) {
+            const [answer] = buffered.splice(0, index + 1).slice(-1)
+            return Promise.resolve(answer as Answer<never>)
+          }
+          buffered.length = 0
+          return new Promise((resolve, reject) => {
+            const timer = setTimeout(() => {
+              waiter = undefined
+              reject(failures.timedOut())
+            }, options.timeout ?? defaultTimeout)
+            waiter = {
+              types,
+              resolve: (answer) => {
+                clearTimeout(timer)
+                resolve(answer as Answer<never>)
+              },
+              reject: (error) => {
+                clearTimeout(timer)
+                reject(error)
+              },
+            }
+          })
+        },
+      }
+
+      void run(controls)
+        .catch(
+          (error: unknown): Final => ({
+            response: {
+              jsonrpc: '2.0',
+              id: null,
+              error: toErrorObject(error),
+            },
+          }),
+        )
+        .then((final) => {
+          if (overlayShown) write({ kind: 'overlay', show: false })
+          write({ kind: 'response', ...final })
+          if (!closed) controller.close()
+          finish()
+        })
+
+      return { id, body }
+    },
+    answer(id, answer) {
+      const flow = flows.get(id)
+      if (!flow) return false
+      flow.deliver(answer)
+      return true
+    },
+    size: () => flows.size,
+  }
+}
+
+/** Any thrown value as a JSON-RPC error object (-32603 unless RpcFailure). */
+export function toErrorObject(error: unknown) {
+  if (error instanceof RpcFailure) return error.toObject()
+  const reason = error instanceof Error ? error.message : String(error)
+  return failures
+    .internal(`Internal error: ${reason.split('\n')[0]}`)
+    .toObject()
+}

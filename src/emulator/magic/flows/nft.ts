@@ -1,0 +1,143 @@
+/**
+ * NFT methods on the emulator's test tokens. Purchase and checkout mint
+ * one test NFT to the user (the user's key sends the public `mint`);
+ * transfer really transfers. Each shows the `nft-checkout` screen; `close`
+ * resolves `{ status: 'cancelled' }`, success `{ status: 'processed' }`.
+ */
+import { type Address, isAddress, isAddressEqual } from 'viem'
+import { methods } from '../../../magic/wire/methods.js'
+import { calls, sendAs } from '../chain.js'
+import type { Context, Handler } from '../context.js'
+import { failures } from '../errors.js'
+import { requireSigner } from '../session.js'
+import { rpcUrlOf } from './eth.js'
+
+type Target = {
+  contract: Address
+  standard: 'ERC721' | 'ERC1155'
+  tokenId: bigint
+  quantity: bigint
+}
+
+/** Reads `{ contractAddress, tokenId, quantity }` (purchase: under `nft`). */
+function targetOf(ctx: Context, minting: boolean): Target {
+  const source = (
+    typeof ctx.options.nft === 'object' && ctx.options.nft !== null
+      ? ctx.options.nft
+      : ctx.options
+  ) as Record<string, unknown>
+  const { erc721, erc1155 } = ctx.deps.tokens
+  const given = source.contractAddress ?? source.contractId
+  const contract =
+    typeof given === 'string' && isAddress(given)
+      ? given
+      : minting
+        ? erc721
+        : undefined
+  const standard =
+    contract &&
+    erc1155 &&
+    isAddressEqual(contract as Address, erc1155 as Address)
+      ? 'ERC1155'
+      : contract &&
+          erc721 &&
+          isAddressEqual(contract as Address, erc721 as Address)
+        ? 'ERC721'
+        : undefined
+  if (!contract || !standard)
+    throw failures.invalidParams(
+      `${ctx.method}: the contract must be one of the emulator's test NFTs (${erc721}, ${erc1155}).`,
+    )
+  let tokenId: bigint
+  let quantity: bigint
+  try {
+    tokenId = BigInt((source.tokenId as string | number | undefined) ?? 1)
+    quantity = BigInt((source.quantity as string | number | undefined) ?? 1)
+  } catch {
+    throw failures.invalidParams(
+      `${ctx.method}: tokenId/quantity are not integers.`,
+    )
+  }
+  if (quantity < 1n)
+    throw failures.invalidParams(`${ctx.method}: quantity must be at least 1.`)
+  return { contract: contract as Address, standard, tokenId, quantity }
+}
+
+async function confirm(
+  ctx: Context,
+  action: 'purchase' | 'checkout' | 'transfer',
+  target: Target,
+  recipient?: string,
+): Promise<boolean> {
+  ctx.screen('nft-checkout', {
+    action,
+    contractAddress: target.contract,
+    tokenId: target.tokenId.toString(),
+    quantity: target.quantity.toString(),
+    ...(recipient === undefined ? {} : { recipient }),
+  })
+  const answer = await ctx.waitFor(['confirm', 'close'])
+  return answer.eventType === 'confirm'
+}
+
+function mintWith(action: 'purchase' | 'checkout'): Handler {
+  return async (ctx) => {
+    const user = requireSigner(ctx)
+    const target = targetOf(ctx, true)
+    if (!(await confirm(ctx, action, target))) return { status: 'cancelled' }
+    await sendAs(
+      {
+        rpcUrl: rpcUrlOf(ctx),
+        registry: ctx.deps.registry,
+        userId: user.id,
+        from: user.address,
+      },
+      {
+        to: target.contract,
+        data:
+          target.standard === 'ERC721'
+            ? calls.mint721(user.address)
+            : calls.mint1155(user.address, target.tokenId, target.quantity),
+      },
+    )
+    return { status: 'processed' }
+  }
+}
+
+const transfer: Handler = async (ctx) => {
+  const user = requireSigner(ctx)
+  const target = targetOf(ctx, false)
+  const { recipient } = ctx.options
+  if (typeof recipient !== 'string' || !isAddress(recipient))
+    throw failures.invalidParams('magic_nft_transfer: expected a recipient.')
+  if (!(await confirm(ctx, 'transfer', target, recipient)))
+    return { status: 'cancelled' }
+  await sendAs(
+    {
+      rpcUrl: rpcUrlOf(ctx),
+      registry: ctx.deps.registry,
+      userId: user.id,
+      from: user.address,
+    },
+    {
+      to: target.contract,
+      data:
+        target.standard === 'ERC721'
+          ? calls.transfer721(user.address, recipient, target.tokenId)
+          : calls.transfer1155(
+              user.address,
+              recipient,
+              target.tokenId,
+              target.quantity,
+            ),
+    },
+  )
+  return { status: 'processed' }
+}
+
+/** NFT methods by name. */
+export const nftHandlers: Record<string, Handler> = {
+  [methods.nftPurchase]: mintWith('purchase'),
+  [methods.nftCheckout]: mintWith('checkout'),
+  [methods.nftTransfer]: transfer,
+}

@@ -1,0 +1,168 @@
+import { describe, expect, test } from 'vitest'
+import { decodeDidToken } from './didToken.js'
+import {
+  call,
+  codeOf,
+  createDevice,
+  createTestService,
+  eventsOf,
+  open,
+} from './testkit.js'
+
+const setup = createTestService
+
+const _names = (lines: Parameters<typeof eventsOf>[0]) =>
+  eventsOf(lines).map(([name]) => name)
+
+describe('magic_auth_login_with_sms', () => {
+  test('behavior: the SMS code logs in (invalid-sms-otp, expired-sms-otp, sms-verified)', async () => {
+    const { app, mailbox, registry, advance, now } = setup()
+    const device = await createDevice({ now })
+    const first = await open(
+      app,
+      'magic_auth_login_with_sms',
+      [{ phoneNumber: '+1 555 010 0000', showUI: false }],
+      { device },
+    )
+    await first.event('sms-otp-sent')
+    advance(10 * 60 * 1000)
+    await first.answer(
+      'verify-sms-otp',
+      codeOf(mailbox, '+15550100000', 'sms-otp'),
+    )
+    await first.event('expired-sms-otp')
+    await first.answer('cancel')
+    await first.done()
+
+    const flow = await open(
+      app,
+      'magic_auth_login_with_sms',
+      [{ phoneNumber: '+15550100000', showUI: false }],
+      { device },
+    )
+    await flow.event('sms-otp-sent')
+    const code = codeOf(mailbox, '+15550100000', 'sms-otp')!
+    await flow.answer('verify-sms-otp', code === '000000' ? '000001' : '000000')
+    await flow.event('invalid-sms-otp')
+    await flow.answer('verify-sms-otp', code)
+    await flow.event('sms-verified')
+    const { response } = await flow.done()
+    const user = registry.find({ phoneNumber: '+15550100000' })!
+    expect(decodeDidToken(response.result as string).parsed.sub).toBe(user.id)
+    expect(
+      (
+        (await call(app, 'magic_get_info', [], { device })).result as {
+          phoneNumber: string
+        }
+      ).phoneNumber,
+    ).toBe('+15550100000')
+  })
+})
+
+describe('magic_auth_login_with_magic_link', () => {
+  test('behavior: opening the link logs the waiting flow in', async () => {
+    const { app, mailbox } = setup()
+    const flow = await open(app, 'magic_auth_login_with_magic_link', [
+      { email: 'ada@example.com', showUI: false },
+    ])
+    await flow.event('email-sent')
+    const { kind, link } = mailbox.list({ to: 'ada@example.com' })[0]!
+    expect(kind).toBe('magic-link')
+    const page = await app.request(link!)
+    expect(await page.text()).toContain('You are logged in.')
+    expect(typeof (await flow.done()).response.result).toBe('string')
+    expect((await app.request(link!)).status).toBe(410)
+  })
+
+  test('behavior: with redirectURI the link redirects with a one-time credential that logs in once', async () => {
+    const { app, mailbox, advance, now } = setup()
+    const flow = await open(app, 'magic_auth_login_with_magic_link', [
+      {
+        email: 'ada@example.com',
+        showUI: false,
+        redirectURI: 'http://127.0.0.1:5173/callback',
+      },
+    ])
+    await flow.event('email-sent')
+    const opened = await app.request(
+      mailbox.list({ to: 'ada@example.com' })[0]!.link!,
+    )
+    expect(opened.status).toBe(302)
+    const target = new URL(opened.headers.get('location')!)
+    expect(target.origin + target.pathname).toBe(
+      'http://127.0.0.1:5173/callback',
+    )
+    await flow.done()
+    const device = await createDevice({ now })
+    const login = await call(
+      app,
+      'magic_auth_login_with_credential',
+      [target.search, 60],
+      { device },
+    )
+    const claim = decodeDidToken(login.result as string).parsed
+    expect(claim.ext - claim.iat).toBe(60)
+    expect(
+      (await call(app, 'magic_auth_login_with_credential', [target.search]))
+        .error,
+    ).toEqual({
+      code: -10000,
+      message: 'The credential is unknown or was already used.',
+    })
+
+    // A second credential, used too late.
+    const late = await open(app, 'magic_auth_login_with_magic_link', [
+      { email: 'ada@example.com', redirectURI: 'http://127.0.0.1:5173/cb' },
+    ])
+    await late.event('email-sent')
+    const redirect = await app.request(
+      mailbox.list({ to: 'ada@example.com' })[0]!.link!,
+    )
+    const credential = new URL(
+      redirect.headers.get('location')!,
+    ).searchParams.get('magic_credential')!
+    advance(10 * 60 * 1000)
+    expect(
+      (await call(app, 'magic_auth_login_with_credential', [credential])).error,
+    ).toEqual({ code: -10001, message: 'The credential expired.' })
+  })
+
+  test('error: an expired link ends the flow with -10001', async () => {
+    const { app, mailbox, advance } = setup()
+    const flow = await open(app, 'magic_auth_login_with_magic_link', [
+      { email: 'ada@example.com', showUI: false },
+    ])
+    await flow.event('email-sent')
+    advance(15 * 60 * 1000)
+    const page = await app.request(
+      mailbox.list({ to: 'ada@example.com' })[0]!.link!,
+    )
+    expect(page.status).toBe(410)
+    expect((await flow.done()).response.error).toEqual({
+      code: -10001,
+      message: 'The magic link expired.',
+    })
+  })
+
+  test('error: a sixth magic link within 10 minutes is -10002', async () => {
+    const { app } = setup()
+    for (let sent = 0; sent < 5; sent++) {
+      const flow = await open(app, 'magic_auth_login_with_magic_link', [
+        { email: 'ada@example.com', showUI: false },
+      ])
+      await flow.event('email-sent')
+      await flow.answer('cancel')
+      await flow.done()
+    }
+    expect(
+      (
+        await call(app, 'magic_auth_login_with_magic_link', [
+          { email: 'ada@example.com', showUI: false },
+        ])
+      ).error,
+    ).toEqual({
+      code: -10002,
+      message: 'Too many magic links were requested: try again later.',
+    })
+  })
+})

@@ -1,0 +1,180 @@
+/**
+ * The emulator's user registry: users keyed by email, phone number or OIDC
+ * issuer + subject, each owning a secp256k1 key. Keys never leave this
+ * module (custody); it signs on request. New users are funded on the chain.
+ *
+ * @packageDocumentation
+ */
+import type {
+  Address,
+  Hex,
+  SignableMessage,
+  TransactionSerializable,
+  TypedDataDefinition,
+} from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { normalizeAddress } from '../mailbox/store.js'
+
+/** A user as the services see it (no key material). */
+export type User = {
+  /** Stable id (the DID token's `sub`). */
+  readonly id: string
+  /** The user's checksummed address. */
+  readonly address: Address
+  email: string | undefined
+  phoneNumber: string | undefined
+  readonly oidc: { issuer: string; subject: string } | undefined
+  /** When the user was created (ISO 8601). */
+  readonly createdAt: string
+  /** Base32 TOTP secret when MFA is on. */
+  mfaSecret: string | undefined
+  /** SHA-256 hex hashes of the unused MFA recovery codes. */
+  recoveryCodeHashes: string[]
+  /** The phone number recovery factor. */
+  recoveryPhone: string | undefined
+  /** Whether new devices must be approved by email. */
+  deviceApprovalRequired: boolean
+  /** Thumbprints of approved device keys. */
+  readonly approvedDevices: Set<string>
+}
+
+/** Who a user is looked up by. */
+export type Identity =
+  | { email: string }
+  | { phoneNumber: string }
+  | { oidc: { issuer: string; subject: string } }
+
+/** The registry. */
+export type Registry = {
+  /** The user of `identity`, if any. */
+  find(identity: Identity): User | undefined
+  /** The user of `identity`, created (and funded) if new. */
+  findOrCreate(identity: Identity): Promise<User>
+  /** The user with this id. */
+  get(id: string): User | undefined
+  /** Changes a user's email (the old address no longer finds them). */
+  setEmail(id: string, email: string): void
+  /** Signs with the user's key. */
+  signMessage(id: string, message: SignableMessage): Promise<Hex>
+  signTypedData(id: string, typedData: TypedDataDefinition): Promise<Hex>
+  signTransaction(
+    id: string,
+    transaction: TransactionSerializable,
+  ): Promise<Hex>
+  /** The user's private key, for the reveal-key screen only. */
+  revealKey(id: string): Hex
+}
+
+/** What a new user is funded with on Anvil: 100 ETH. */
+export const defaultFunding = 100n * 10n ** 18n
+
+/**
+ * Creates an in-memory registry.
+ *
+ * @param options.rpcUrl - Anvil's URL; new users get `funding` wei there
+ *   (`anvil_setBalance`). No funding without it.
+ * @param options.funding - Wei per new user. @default 100 ETH
+ * @param options.now - The clock. @default () => new Date()
+ */
+export function createRegistry(options: createRegistry.Options = {}): Registry {
+  const { rpcUrl, funding = defaultFunding, now = () => new Date() } = options
+  const users = new Map<string, User>()
+  const keys = new Map<string, Hex>()
+  const index = new Map<string, string>()
+
+  const keyOf = (identity: Identity) => {
+    if ('email' in identity) return `email:${normalizeAddress(identity.email)}`
+    if ('phoneNumber' in identity)
+      return `phone:${normalizeAddress(identity.phoneNumber)}`
+    return `oidc:${identity.oidc.issuer}\n${identity.oidc.subject}`
+  }
+  const account = (id: string) => {
+    const key = keys.get(id)
+    if (!key) throw new Error(`Unknown user ${id}.`)
+    return privateKeyToAccount(key)
+  }
+
+  const registry: Registry = {
+    find(identity) {
+      const id = index.get(keyOf(identity))
+      return id === undefined ? undefined : users.get(id)
+    },
+    async findOrCreate(identity) {
+      const found = registry.find(identity)
+      if (found) return found
+      const privateKey = generatePrivateKey()
+      const user: User = {
+        id: Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString(
+          'base64url',
+        ),
+        address: privateKeyToAccount(privateKey).address,
+        email:
+          'email' in identity ? normalizeAddress(identity.email) : undefined,
+        phoneNumber:
+          'phoneNumber' in identity
+            ? normalizeAddress(identity.phoneNumber)
+            : undefined,
+        oidc: 'oidc' in identity ? identity.oidc : undefined,
+        createdAt: now().toISOString(),
+        mfaSecret: undefined,
+        recoveryCodeHashes: [],
+        recoveryPhone: undefined,
+        deviceApprovalRequired: false,
+        approvedDevices: new Set(),
+      }
+      if (rpcUrl !== undefined) await fund(rpcUrl, user.address, funding)
+      // Another request may have created the user meanwhile.
+      const raced = registry.find(identity)
+      if (raced) return raced
+      users.set(user.id, user)
+      keys.set(user.id, privateKey)
+      index.set(keyOf(identity), user.id)
+      return user
+    },
+    get: (id) => users.get(id),
+    setEmail(id, email) {
+      const user = users.get(id)
+      if (!user) return
+      if (user.email !== undefined) index.delete(keyOf({ email: user.email }))
+      user.email = normalizeAddress(email)
+      index.set(keyOf({ email }), id)
+    },
+    signMessage: (id, message) => account(id).signMessage({ message }),
+    signTypedData: (id, typedData) => account(id).signTypedData(typedData),
+    signTransaction: (id, transaction) =>
+      account(id).signTransaction(transaction),
+    revealKey(id) {
+      const key = keys.get(id)
+      if (!key) throw new Error(`Unknown user ${id}.`)
+      return key
+    },
+  }
+  return registry
+}
+
+export declare namespace createRegistry {
+  type Options = {
+    /** Anvil's URL; new users are funded there. */
+    rpcUrl?: string | undefined
+    /** Wei per new user. @default 100 ETH */
+    funding?: bigint | undefined
+    /** The clock. @default () => new Date() */
+    now?: (() => Date) | undefined
+  }
+}
+
+async function fund(rpcUrl: string, address: Address, wei: bigint) {
+  const response = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'anvil_setBalance',
+      params: [address, `0x${wei.toString(16)}`],
+    }),
+  })
+  const body = (await response.json()) as { error?: { message: string } }
+  if (body.error)
+    throw new Error(`Cannot fund ${address}: ${body.error.message}`)
+}
