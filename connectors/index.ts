@@ -3,4 +3,4 @@
  *
  * @packageDocumentation
  */
-export {}
+export { type MagicInstance, type MagicParameters, magic } from './magic.js'

@@ -1,5 +1,6 @@
 import { ChainPanel } from './components/ChainPanel.js'
 import { EmulatorPanel } from './components/EmulatorPanel.js'
+import { MagicPanel } from './components/MagicPanel.js'
 import { Panel, type PanelDefinition } from './components/Panel.js'
 import { ProvidersPanel } from './components/ProvidersPanel.js'
 import type { EmulatorInfo } from './emulator.js'
@@ -12,6 +13,12 @@ export function App(props: { info: EmulatorInfo }) {
       id: 'providers',
       title: 'Wallets announced (EIP-6963)',
       render: () => <ProvidersPanel />,
+    },
+    {
+      id: 'magic',
+      title: 'Iframe wallet (magic-sdk protocol)',
+      wide: true,
+      render: () => <MagicPanel info={props.info} />,
     },
     {
       id: 'emulator',

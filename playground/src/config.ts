@@ -1,5 +1,6 @@
 import { defineChain } from 'viem'
 import { createConfig, http } from 'wagmi'
+import { magic } from '../../connectors/magic.js'
 import type { EmulatorInfo } from './emulator.js'
 
 /**
@@ -30,6 +31,14 @@ export function createWagmiConfig(info: EmulatorInfo) {
   return createConfig({
     chains: [chain],
     transports: { [chain.id]: http(info.rpcUrl) },
+    connectors: info.magic
+      ? [
+          magic({
+            apiKey: info.magic.apiKey,
+            options: { endpoint: info.magic.endpoint },
+          }),
+        ]
+      : [],
     multiInjectedProviderDiscovery: true,
     // Anvil is local: poll often so that new blocks show at once.
     pollingInterval: 1_000,

@@ -7,6 +7,8 @@ export type EmulatorInfo = {
   rpcUrl: string
   contracts: Record<string, string>
   mailbox: string
+  /** The emulated iframe wallet provider, when the emulator runs it. */
+  magic?: { endpoint: string; apiKey: string } | undefined
 }
 
 /** The emulator info, or why the playground has none. */
@@ -46,6 +48,13 @@ function isInfo(value: unknown): value is EmulatorInfo {
     typeof info.mailbox === 'string' &&
     typeof info.contracts === 'object' &&
     info.contracts !== null &&
-    Object.values(info.contracts).every((v) => typeof v === 'string')
+    Object.values(info.contracts).every((v) => typeof v === 'string') &&
+    (info.magic === undefined || isMagicInfo(info.magic))
   )
+}
+
+function isMagicInfo(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false
+  const magic = value as Record<string, unknown>
+  return typeof magic.endpoint === 'string' && typeof magic.apiKey === 'string'
 }

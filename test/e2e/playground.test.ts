@@ -6,6 +6,10 @@ import { chromiumArgs } from '../../vitest.config.js'
 import { canConnect, type Spawned, start, tsx } from './process.js'
 
 const screenshot = new URL('../artifacts/playground.png', import.meta.url)
+const magicScreenshot = new URL(
+  '../artifacts/playground-magic.png',
+  import.meta.url,
+)
 
 // `npm start` runs `tsx scripts/start.ts`; the test runs the same without
 // npm's wrapper process, which would not pass SIGINT on.
@@ -70,9 +74,12 @@ describe('npm start', () => {
       await textOf(page, 'block-number', (text) => /^\d+$/.test(text)),
     )
     expect(before).toBe(await rpcBlockNumber(ports.anvil))
-    expect(await page.getByTestId('providers-empty').textContent()).toBe(
-      'None announced yet.',
-    )
+    // The iframe wallet's wagmi connector; the panel's own client also
+    // announces itself through EIP-6963, and wagmi skips that duplicate rdns.
+    await page.getByTestId('provider-rdns').first().waitFor()
+    expect(await page.getByTestId('provider-rdns').allTextContents()).toEqual([
+      'link.magic',
+    ])
 
     await rpc(ports.anvil, 'evm_mine')
     const after = Number(
@@ -84,6 +91,48 @@ describe('npm start', () => {
     await page.screenshot({ path: screenshot.pathname, fullPage: true })
     expect(errors).toEqual([])
   })
+
+  test('behavior: the iframe wallet panel logs in headless and sends a transaction', async () => {
+    const errors: string[] = []
+    page.on('pageerror', (error) => errors.push(error.message))
+    const email = `playground-${Date.now()}@example.com`
+    await page.getByTestId('magic-email').fill(email)
+    await page.getByTestId('magic-login-headless').click()
+    await page.getByTestId('magic-code').waitFor()
+    await page.getByTestId('magic-code').fill(await mailboxCode(email))
+    await page.getByTestId('magic-code-submit').click()
+
+    const address = await textOf(page, 'magic-user-address', (text) =>
+      /^0x[0-9a-fA-F]{40}$/.test(text),
+    )
+    expect(await page.getByTestId('magic-user-email').textContent()).toBe(email)
+
+    await page.getByTestId('magic-send').click()
+    const output = JSON.parse(
+      await textOf(page, 'magic-output', (text) => text.includes('"status"')),
+    )
+    expect(output.status).toBe('success')
+    const transaction = (await rpc(ports.anvil, 'eth_getTransactionByHash', [
+      output.hash,
+    ])) as { from: string }
+    expect(transaction.from.toLowerCase()).toBe(address.toLowerCase())
+
+    await page.screenshot({ path: magicScreenshot.pathname, fullPage: true })
+    expect(errors).toEqual([])
+  })
+
+  async function mailboxCode(to: string): Promise<string> {
+    const deadline = Date.now() + 10_000
+    while (Date.now() < deadline) {
+      const response = await fetch(
+        `http://127.0.0.1:${ports.base}/mailbox?to=${encodeURIComponent(to)}`,
+      )
+      const [message] = (await response.json()) as { code?: string }[]
+      if (message?.code) return message.code
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    throw new Error(`no code for ${to}`)
+  }
 
   test('behavior: SIGINT stops the playground and the emulator and exits 0', async () => {
     await page.close()
@@ -116,11 +165,15 @@ async function textOf(
   throw new Error(`${testId} still shows ${JSON.stringify(text)}.`)
 }
 
-async function rpc(port: number, method: string): Promise<unknown> {
+async function rpc(
+  port: number,
+  method: string,
+  params: unknown[] = [],
+): Promise<unknown> {
   const response = await fetch(`http://127.0.0.1:${port}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: [] }),
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   })
   const body = (await response.json()) as { result?: unknown; error?: unknown }
   if ('error' in body) throw new Error(JSON.stringify(body.error))

@@ -1,0 +1,229 @@
+import { ChainNotConfiguredError, createConnector } from '@wagmi/core'
+import {
+  type EIP1193Provider,
+  getAddress,
+  SwitchChainError,
+  UserRejectedRequestError,
+} from 'viem'
+
+/** What the connector uses of a `Magic` instance (the published API). */
+export type MagicInstance = {
+  rpcProvider: Pick<EIP1193Provider, 'request' | 'on' | 'removeListener'>
+  user: {
+    isLoggedIn(): PromiseLike<boolean>
+    logout(): PromiseLike<unknown>
+  }
+  wallet: { connectWithUI(): PromiseLike<unknown> }
+}
+
+export type MagicParameters = {
+  /** The publishable API key from the provider's dashboard. */
+  apiKey: string
+  /**
+   * Options of `new Magic(apiKey, options)` except `network`, which the
+   * connector sets from the wagmi chain (one client, hence one iframe, per
+   * chain: the provider serves one network per iframe).
+   */
+  options?: Record<string, unknown> | undefined
+  /**
+   * How `connect` logs a user in. By default the provider's own login
+   * screens (`magic.wallet.connectWithUI()`); pass a function to drive a
+   * headless flow from the app, e.g. email OTP with `showUI: false`.
+   */
+  login?: ((magic: MagicInstance) => Promise<unknown>) | undefined
+}
+
+/** Reverse-DNS id of the iframe wallet, shared with its EIP-6963 info. */
+export const rdns = 'link.magic'
+
+const icon =
+  'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCA0OCA0OCI+PHJlY3Qgd2lkdGg9IjQ4IiBoZWlnaHQ9IjQ4IiByeD0iMTIiIGZpbGw9IiM2ODUxZmYiLz48cGF0aCBkPSJNMTIgMzRWMTRsMTIgMTIgMTItMTJ2MjAiIHN0cm9rZT0iI2ZmZiIgc3Ryb2tlLXdpZHRoPSI0IiBmaWxsPSJub25lIi8+PC9zdmc+'
+
+type Provider = MagicInstance['rpcProvider']
+
+type Handlers = {
+  onAccountsChanged(accounts: string[]): void
+  onChainChanged(chainId: string): void
+  onDisconnect(): void
+}
+
+/**
+ * A wagmi connector for the iframe wallet. It lazy-imports the client, keeps
+ * one client per configured chain, logs in on `connect` (provider screens or
+ * the app's own headless flow) and logs out on `disconnect`.
+ *
+ * @example
+ * ```ts
+ * import { createConfig, http } from '@wagmi/core'
+ * import { magic } from 'embedded-wallets/connectors'
+ *
+ * const config = createConfig({
+ *   chains: [anvil],
+ *   connectors: [magic({ apiKey: 'pk_live_…' })],
+ *   transports: { [anvil.id]: http() },
+ * })
+ * ```
+ */
+export function magic(parameters: MagicParameters) {
+  const clients = new Map<number, Promise<MagicInstance>>()
+  let currentChainId: number | undefined
+  let listeners:
+    | {
+        provider: Provider
+        accountsChanged: (accounts: string[]) => void
+        chainChanged: (chainId: string) => void
+        disconnect: () => void
+      }
+    | undefined
+
+  return createConnector<Provider>((config) => {
+    const chainOf = (chainId: number | undefined) => {
+      const chain =
+        chainId === undefined
+          ? config.chains[0]
+          : config.chains.find((chain) => chain.id === chainId)
+      if (!chain) throw new ChainNotConfiguredError()
+      return chain
+    }
+
+    const client = (chainId?: number | undefined) => {
+      const chain = chainOf(chainId ?? currentChainId)
+      let instance = clients.get(chain.id)
+      if (!instance) {
+        instance = import('../src/magic/index.js').then(({ Magic }) => {
+          const rpcUrl = chain.rpcUrls.default.http[0]
+          if (!rpcUrl) throw new ChainNotConfiguredError()
+          return new Magic(parameters.apiKey, {
+            // The connector lists the wallet itself; announcing it through
+            // EIP-6963 too would show it twice in wagmi.
+            announceProvider: false,
+            useStorageCache: true,
+            ...parameters.options,
+            network: { rpcUrl, chainId: chain.id },
+          }) as unknown as MagicInstance
+        })
+        clients.set(chain.id, instance)
+      }
+      return instance
+    }
+
+    return {
+      id: rdns,
+      name: 'Magic',
+      type: 'magic',
+      icon,
+      rdns,
+
+      async connect({ chainId, isReconnecting } = {}) {
+        try {
+          currentChainId = chainOf(chainId ?? currentChainId).id
+          const instance = await client()
+          if (!isReconnecting && !(await instance.user.isLoggedIn())) {
+            if (parameters.login) await parameters.login(instance)
+            else await instance.wallet.connectWithUI()
+          }
+          const accounts = await this.getAccounts()
+          attach(instance.rpcProvider, this)
+          // biome-ignore lint/suspicious/noExplicitAny: wagmi widens connect's return by `withCapabilities`; this connector has none.
+          return { accounts, chainId: currentChainId } as any
+        } catch (error) {
+          if (isUserRejection(error))
+            throw new UserRejectedRequestError(error as Error)
+          throw error
+        }
+      },
+
+      async disconnect() {
+        const instance = await client()
+        detach()
+        await instance.user.logout()
+      },
+
+      async getAccounts() {
+        const provider = await this.getProvider()
+        const accounts = (await provider.request({
+          method: 'eth_accounts',
+        })) as readonly string[]
+        return accounts.map((account) => getAddress(account))
+      },
+
+      async getChainId() {
+        const provider = await this.getProvider()
+        return Number(await provider.request({ method: 'eth_chainId' }))
+      },
+
+      async getProvider({ chainId } = {}) {
+        return (await client(chainId)).rpcProvider
+      },
+
+      async isAuthorized() {
+        try {
+          return await (await client()).user.isLoggedIn()
+        } catch {
+          return false
+        }
+      },
+
+      async switchChain({ chainId }) {
+        const chain = config.chains.find((chain) => chain.id === chainId)
+        if (!chain) throw new SwitchChainError(new ChainNotConfiguredError())
+        const previous = listeners?.provider
+        currentChainId = chain.id
+        const instance = await client()
+        if (previous && previous !== instance.rpcProvider)
+          attach(instance.rpcProvider, this)
+        config.emitter.emit('change', { chainId: chain.id })
+        return chain
+      },
+
+      onAccountsChanged(accounts) {
+        if (accounts.length === 0) this.onDisconnect()
+        else
+          config.emitter.emit('change', {
+            accounts: accounts.map((account) => getAddress(account)),
+          })
+      },
+
+      onChainChanged(chain) {
+        config.emitter.emit('change', { chainId: Number(chain) })
+      },
+
+      async onDisconnect() {
+        detach()
+        config.emitter.emit('disconnect')
+      },
+    }
+
+    /** Listens as wagmi's `injected` does: to the connector's own handlers. */
+    function attach(provider: Provider, connector: Handlers) {
+      if (listeners?.provider === provider) return
+      detach()
+      listeners = {
+        provider,
+        accountsChanged: (accounts) => connector.onAccountsChanged(accounts),
+        chainChanged: (chainId) => connector.onChainChanged(chainId),
+        disconnect: () => connector.onDisconnect(),
+      }
+      provider.on('accountsChanged', listeners.accountsChanged)
+      provider.on('chainChanged', listeners.chainChanged)
+      provider.on('disconnect', listeners.disconnect)
+    }
+
+    function detach() {
+      if (!listeners) return
+      const { provider } = listeners
+      provider.removeListener('accountsChanged', listeners.accountsChanged)
+      provider.removeListener('chainChanged', listeners.chainChanged)
+      provider.removeListener('disconnect', listeners.disconnect)
+      listeners = undefined
+    }
+  })
+}
+
+magic.type = 'magic' as const
+
+/** 4001, or the provider's own "user rejected / cancelled" codes. */
+function isUserRejection(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code
+  return code === 4001 || code === -10012 || code === -10014
+}

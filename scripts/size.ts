@@ -1,0 +1,102 @@
+/**
+ * `npm run size`: what `new Magic(…)` plus its `rpcProvider` add to a dApp's
+ * browser bundle, minified and gzipped, for this package and for the
+ * published magic-sdk, measured the same way in the same run. Fails when
+ * ours is over its budget.
+ *
+ * Ours is bundled from the built package (`embedded-wallets/magic`, so run
+ * `npm run build` first) together with every dependency it pulls in, as a
+ * dApp's bundler would.
+ */
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import { rolldown } from 'rolldown'
+
+/** Size budget of ours, gzipped (issue 3). */
+export const budget = 12 * 1024
+
+export type Measurement = {
+  name: string
+  minified: number
+  gzipped: number
+}
+
+/** The code a dApp writes: construct the client, take the provider. */
+function entryFor(specifier: string): string {
+  return [
+    `import { Magic } from '${specifier}'`,
+    `const magic = new Magic('pk_live_SIZE_CHECK')`,
+    'export const provider = magic.rpcProvider',
+    '',
+  ].join('\n')
+}
+
+/** Bundles `entry` for the browser, minified, and measures it. */
+export async function measure(
+  name: string,
+  specifier: string,
+): Promise<Measurement> {
+  const id = '\0size-entry.js'
+  const bundle = await rolldown({
+    input: id,
+    platform: 'browser',
+    logLevel: 'silent',
+    transform: {
+      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    },
+    plugins: [
+      {
+        name: 'size-entry',
+        resolveId: (source) => (source === id ? id : null),
+        load: (source) => (source === id ? entryFor(specifier) : null),
+      },
+    ],
+  })
+  const { output } = await bundle.generate({ format: 'esm', minify: true })
+  await bundle.close()
+  const code = output
+    .map((chunk) => (chunk.type === 'chunk' ? chunk.code : ''))
+    .join('')
+  return {
+    name,
+    minified: Buffer.byteLength(code),
+    gzipped: gzipSync(code, { level: 9 }).byteLength,
+  }
+}
+
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(2)} KiB`
+
+async function main() {
+  // magic-sdk's exports map hides its package.json: read it by path.
+  const published = JSON.parse(
+    readFileSync(
+      fileURLToPath(
+        new URL('../node_modules/magic-sdk/package.json', import.meta.url),
+      ),
+      'utf8',
+    ),
+  ).version
+  const ours = await measure('embedded-wallets/magic', 'embedded-wallets/magic')
+  const theirs = await measure(`magic-sdk@${published}`, 'magic-sdk')
+  const rows = [ours, theirs].map(
+    (m) =>
+      `  ${m.name.padEnd(26)} ${kib(m.gzipped).padStart(10)} gzip  ${kib(m.minified).padStart(10)} minified`,
+  )
+  process.stdout.write(
+    [
+      'new Magic(…) + rpcProvider, bundled for the browser (minified, gzip -9):',
+      ...rows,
+      `  ours is ${((ours.gzipped / theirs.gzipped) * 100).toFixed(0)}% of the published SDK; budget ${kib(budget)}`,
+      '',
+    ].join('\n'),
+  )
+  if (ours.gzipped > budget) {
+    process.stderr.write(
+      `Over budget: ${kib(ours.gzipped)} > ${kib(budget)} gzipped.\n`,
+    )
+    process.exitCode = 1
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main()
