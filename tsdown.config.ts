@@ -6,14 +6,38 @@ export default defineConfig([
       'core/index': 'src/core/index.ts',
       'magic/index': 'src/magic/index.ts',
       'passport/index': 'src/passport/index.ts',
-      'connectors/index': 'connectors/index.ts',
     },
+    // One dist file per source module (dist/magic/Magic.js, …), so that a
+    // dApp's bundler applies `"sideEffects": false` per module and drops
+    // what the app does not use; one merged file per entry would keep every
+    // module's top-level classes.
+    unbundle: true,
     platform: 'browser',
     target: 'es2022',
     format: 'esm',
     dts: true,
     clean: false,
     sourcemap: true,
+  },
+  {
+    entry: { 'connectors/index': 'connectors/index.ts' },
+    platform: 'browser',
+    target: 'es2022',
+    format: 'esm',
+    dts: true,
+    clean: false,
+    sourcemap: true,
+    plugins: [
+      {
+        // The connector lazy-imports the client: import the built entry
+        // rather than bundling a second copy of it.
+        name: 'external-magic-entry',
+        resolveId: (source: string) =>
+          source === '../src/magic/index.js'
+            ? { id: '../magic/index.js', external: true }
+            : null,
+      },
+    ],
   },
   {
     entry: {

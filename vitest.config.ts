@@ -38,6 +38,21 @@ export default defineConfig({
         },
       },
       {
+        // Pre-bundle every dependency the browser tests import: on a cold
+        // cache (a fresh clone in CI) Vite would otherwise find them one by
+        // one mid-run and reload the page under a running test.
+        optimizeDeps: {
+          include: [
+            '@wagmi/core',
+            'jose',
+            'magic-sdk',
+            'mipd',
+            'otpauth',
+            'viem',
+            'viem/accounts',
+            'viem/chains',
+          ],
+        },
         test: {
           name: 'browser',
           include: ['src/**/*.browser.test.ts', 'test/browser/**/*.test.ts'],

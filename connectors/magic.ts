@@ -1,4 +1,8 @@
-import { ChainNotConfiguredError, createConnector } from '@wagmi/core'
+import {
+  ChainNotConfiguredError,
+  ConnectorNotConnectedError,
+  createConnector,
+} from '@wagmi/core'
 import {
   type EIP1193Provider,
   getAddress,
@@ -118,11 +122,16 @@ export function magic(parameters: MagicParameters) {
         try {
           currentChainId = chainOf(chainId ?? currentChainId).id
           const instance = await client()
-          if (!isReconnecting && !(await instance.user.isLoggedIn())) {
+          // With `useStorageCache`, `isLoggedIn` may answer a stale cached
+          // `true` for a session that is gone: the accounts decide.
+          const loggedIn = isReconnecting || (await instance.user.isLoggedIn())
+          let accounts = loggedIn ? await this.getAccounts() : []
+          if (!accounts.length && !isReconnecting) {
             if (parameters.login) await parameters.login(instance)
             else await instance.wallet.connectWithUI()
+            accounts = await this.getAccounts()
           }
-          const accounts = await this.getAccounts()
+          if (!accounts.length) throw new ConnectorNotConnectedError()
           attach(instance.rpcProvider, this)
           // biome-ignore lint/suspicious/noExplicitAny: wagmi widens connect's return by `withCapabilities`; this connector has none.
           return { accounts, chainId: currentChainId } as any

@@ -1,5 +1,6 @@
 import { type AnnounceProviderParameters, announceProvider } from 'mipd'
 import * as Errors from './Errors.js'
+import { randomUuid } from './internal/uuid.js'
 
 /** Any EIP-1193 provider: an object with a `request` function. */
 export type Provider = { request: (...args: never) => unknown }
@@ -76,24 +77,6 @@ function sessionUuid(rdns: string): string {
     uuids.set(rdns, uuid)
   }
   return uuid
-}
-
-/** `crypto.randomUUID`, or the same from `getRandomValues` on insecure pages. */
-function randomUuid(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
-  const bytes = crypto.getRandomValues(new Uint8Array(16))
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80
-  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0'))
-  return [
-    hex.slice(0, 4),
-    hex.slice(4, 6),
-    hex.slice(6, 8),
-    hex.slice(8, 10),
-    hex.slice(10),
-  ]
-    .map((group) => group.join(''))
-    .join('-')
 }
 
 /** Thrown when the icon is not a `data:image/` URI. */

@@ -27,12 +27,20 @@ export const version = '29.0.6'
 /** The provider's default endpoint. */
 export const defaultEndpoint = 'https://auth.magic.link/'
 
+/** The EIP-6963 icon: the provider's logo. */
+const iconSvg =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 48"><rect width="48" height="48" rx="12" fill="#6851ff"/><path d="M12 34V14l12 12 12-12v20" stroke="#fff" stroke-width="4" fill="none"/></svg>'
+
 /** What wallet pickers show for the EIP-6963 announcement. */
 export const providerInfo = {
   name: 'Magic',
   /** Reverse DNS of magic.link, the provider's domain. */
   rdns: 'link.magic',
-  icon: 'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCA0OCA0OCI+PHJlY3Qgd2lkdGg9IjQ4IiBoZWlnaHQ9IjQ4IiByeD0iMTIiIGZpbGw9IiM2ODUxZmYiLz48cGF0aCBkPSJNMTIgMzRWMTRsMTIgMTIgMTItMTJ2MjAiIHN0cm9rZT0iI2ZmZiIgc3Ryb2tlLXdpZHRoPSI0IiBmaWxsPSJub25lIi8+PC9zdmc+',
+  /**
+   * `data:image/svg+xml;base64,…` of {@link iconSvg}, encoded on load: the
+   * SVG text gzips far better than its base64.
+   */
+  icon: `data:image/svg+xml;base64,${/* @__PURE__ */ btoa(iconSvg)}`,
 } as const
 
 const platform: Platform = { sdkName: 'magic-sdk', version, platform: 'web' }
@@ -140,6 +148,7 @@ export class MagicSDK {
       onResult(method, result) {
         const patch = RpcProvider.learn(method, result)
         if (patch) store.set(patch)
+        return User.rememberLogin(client, method)
       },
     }
     this.#client = client

@@ -5,12 +5,8 @@
  */
 import { BaseError } from '../core/Errors.js'
 import type * as Rpc from '../core/Rpc.js'
-import {
-  isKnownRpcCode,
-  rpcCodes,
-  type SdkErrorCode,
-  type SdkWarningCode,
-} from './wire/codes.js'
+import type { SdkErrorCode, SdkWarningCode } from './wire/codes.js'
+import * as Codes from './wire/codes.js'
 
 export type { SdkWarningCode }
 
@@ -69,7 +65,7 @@ export class MagicRPCError extends BaseError {
     options: { cause?: Error | undefined } = {},
   ) {
     const number = Number(source?.code)
-    const code = isKnownRpcCode(number) ? number : rpcCodes.InternalError
+    const code = Codes.isKnownRpcCode(number) ? number : Codes.InternalError
     const rawMessage = source?.message || 'Internal error'
     super(`Magic RPC Error: [${code}] ${rawMessage}`, {
       cause: options.cause,
@@ -142,6 +138,21 @@ export class MagicExtensionWarning {
   /** Writes the message with `console.warn`. */
   log(): void {
     console.warn(this.message)
+  }
+}
+
+/**
+ * The error of `rpcProvider`'s EIP-1193 `disconnect` event: code 4900, with
+ * the name and short message of viem's `ProviderDisconnectedError`. It is
+ * our own class so that the client does not pull in viem's RPC error
+ * classes (about 1.6 KiB gzipped, none of them tree-shakable).
+ */
+export class ProviderDisconnectedError extends BaseError {
+  override name = 'ProviderDisconnectedError'
+  static readonly code = 4900
+  readonly code = 4900
+  constructor(details: string) {
+    super('The Provider is disconnected from all chains.', { details })
   }
 }
 

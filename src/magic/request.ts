@@ -10,7 +10,7 @@ import type * as Storage from '../core/Storage.js'
 import { createMalformedResponseError, MagicRPCError } from './errors.js'
 import type { Transport } from './transport/types.js'
 import * as Events from './wire/events.js'
-import { methods } from './wire/methods.js'
+import * as Methods from './wire/methods.js'
 
 /** The SDK flavour: its npm name, version and platform. */
 export type Platform = {
@@ -34,8 +34,11 @@ export type Client = {
    * promise of its result, or `undefined` to send it to the iframe.
    */
   route?: ((request: Rpc.Request) => Promise<unknown> | undefined) | undefined
-  /** Called with every successful result, before the handle resolves. */
-  onResult?: ((method: string, result: unknown) => void) | undefined
+  /**
+   * Called with every successful result, before the handle resolves; when
+   * it returns a promise, the handle resolves after that settles.
+   */
+  onResult?: ((method: string, result: unknown) => unknown) | undefined
 }
 
 /** A listener of a flow event. */
@@ -122,7 +125,7 @@ export function intermediary(
   eventType: string,
   args?: unknown,
 ): void {
-  const event = Rpc.createRequest(methods.intermediaryEvent, [
+  const event = Rpc.createRequest(Methods.intermediaryEvent, [
     { payloadId, eventType, args },
   ])
   client
@@ -159,7 +162,8 @@ function overlay<result, names extends string>(
     })
     try {
       const result = settle(await transport.post(payload)) as result
-      client.onResult?.(payload.method, result)
+      const pending = client.onResult?.(payload.method, result)
+      if (pending instanceof Promise) await pending
       resolve(result)
     } catch (error) {
       reject(error)
@@ -178,7 +182,8 @@ function fromPromise<result, names extends string>(
   return PromiEvent.create<result, EventsOf<names | CommonEvent>>(
     async (resolve) => {
       const result = (await promise) as result
-      client.onResult?.(payload.method, result)
+      const pending = client.onResult?.(payload.method, result)
+      if (pending instanceof Promise) await pending
       resolve(result)
     },
   )

@@ -4,13 +4,15 @@
  * requests other than `magic_intermediary_event`, `magic_nft_checkout` and
  * `mc_login` are overridden: Ethereum JSON-RPC goes to that provider,
  * `magic_get_info` and `magic_is_logged_in` are answered from its state,
- * `mc_login` and logout reset the mode. The state is mirrored in
+ * `mc_login` and logout reset the mode. Once the wallet disconnects, its
+ * requests are denied with `User denied account access.` until that reset.
+ * The state is mirrored in
  * `localStorage` under the published SDK's keys.
  */
 import type * as Rpc from '../core/Rpc.js'
 import { MagicRPCError } from './errors.js'
-import { rpcCodes, userDeniedAccountAccess } from './wire/codes.js'
-import { fromTestMode, methods } from './wire/methods.js'
+import * as Codes from './wire/codes.js'
+import * as Methods from './wire/methods.js'
 
 /** The `localStorage` keys of 3PW mode. */
 export const storageKeys = {
@@ -21,9 +23,9 @@ export const storageKeys = {
 
 /** Methods that always go to the iframe. */
 export const iframeMethods: readonly string[] = [
-  methods.intermediaryEvent,
-  methods.nftCheckout,
-  methods.login,
+  Methods.intermediaryEvent,
+  Methods.nftCheckout,
+  Methods.login,
 ]
 
 /**
@@ -69,12 +71,14 @@ export function create(
   let walletType = ''
   let address: string | undefined
   let chainId: string | undefined
+  /** The wallet emitted `disconnect` (or answered 4900): deny until reset. */
+  let disconnected = false
   let detach = () => {}
 
   function save() {
     const storage = globalThis.localStorage as Storage | undefined
     if (!storage) return
-    if (!provider) {
+    if (!provider || disconnected) {
       for (const key of Object.values(storageKeys)) storage.removeItem(key)
       return
     }
@@ -93,10 +97,32 @@ export function create(
     detach()
     detach = () => {}
     provider = undefined
+    disconnected = false
     address = undefined
     chainId = undefined
     save()
     if (wasConnected) onUpdate?.({ accounts: [], chainId: undefined })
+  }
+
+  /**
+   * The external wallet disconnected: its requests are denied with
+   * `User denied account access.` until `mc_login`, logout or a reset.
+   */
+  function disconnect() {
+    if (!provider || disconnected) return
+    detach()
+    detach = () => {}
+    disconnected = true
+    address = undefined
+    chainId = undefined
+    update()
+  }
+
+  function denied() {
+    return new MagicRPCError({
+      code: Codes.AccessDeniedToUser,
+      message: Codes.userDeniedAccountAccess,
+    })
   }
 
   async function forward(request: Rpc.Request, method: string) {
@@ -106,14 +132,11 @@ export function create(
     } catch (error) {
       const { code, data, message } = (error ?? {}) as Partial<Rpc.ErrorObject>
       if (code === 4900) {
-        reset()
-        throw new MagicRPCError({
-          code: rpcCodes.AccessDeniedToUser,
-          message: userDeniedAccountAccess,
-        })
+        disconnect()
+        throw denied()
       }
       throw new MagicRPCError(
-        { code: code ?? rpcCodes.InternalError, data, message: message ?? '' },
+        { code: code ?? Codes.InternalError, data, message: message ?? '' },
         { cause: error instanceof Error ? error : undefined },
       )
     }
@@ -121,15 +144,17 @@ export function create(
 
   function route(request: Rpc.Request): Promise<unknown> | undefined {
     if (!provider) return undefined
-    const method = fromTestMode(request.method) ?? request.method
-    if (method === methods.login) reset()
+    const method = Methods.fromTestMode(request.method) ?? request.method
+    if (method === Methods.login) reset()
     if (!provider || iframeMethods.includes(method)) return undefined
-    if (method === methods.logout) {
+    if (method === Methods.logout) {
       reset()
       return undefined
     }
-    if (method === methods.isLoggedIn) return Promise.resolve(true)
-    if (method === methods.getInfo)
+    if (method === Methods.isLoggedIn) return Promise.resolve(!disconnected)
+    if (disconnected && (method === Methods.getInfo || isWalletMethod(method)))
+      return Promise.reject(denied())
+    if (method === Methods.getInfo)
       return Promise.resolve({
         publicAddress: address ?? null,
         issuer: `did:ethr:${address}`,
@@ -157,12 +182,13 @@ export function create(
     enabledWallets: {} as Record<string, boolean>,
     /** Whether an external wallet answers the requests now. */
     get isConnected(): boolean {
-      return provider !== undefined
+      return provider !== undefined && !disconnected
     },
     /**
      * Connects an external EIP-1193 wallet: asks it for its accounts and
-     * chain, stores them, and routes requests to it until it disconnects,
-     * `mc_login` or `logout` runs, or {@link resetThirdPartyWalletState}.
+     * chain, stores them, and routes requests to it until `mc_login` or
+     * `logout` runs, or {@link resetThirdPartyWalletState}. After it emits
+     * `disconnect`, those requests reject with `User denied account access.`
      *
      * @example
      * ```ts
@@ -196,7 +222,7 @@ export function create(
       const listeners = {
         accountsChanged: onAccounts,
         chainChanged: onChain,
-        disconnect: () => reset(),
+        disconnect: () => disconnect(),
       } as Record<string, (...args: never[]) => void>
       for (const [event, listener] of Object.entries(listeners))
         external.on?.(event, listener)
@@ -217,7 +243,7 @@ export function create(
       if (answer) return answer
       return Promise.reject(
         new MagicRPCError({
-          code: rpcCodes.InternalError,
+          code: Codes.InternalError,
           message: 'The third-party wallet does not answer this request.',
         }),
       )

@@ -5,7 +5,7 @@
  * 32-byte salt.
  */
 import { MagicRPCError } from './errors.js'
-import { rpcCodes } from './wire/codes.js'
+import * as Codes from './wire/codes.js'
 
 type Field = { name: string; type: string }
 type Types = Record<string, readonly Field[]>
@@ -172,7 +172,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function invalid(reason: string): MagicRPCError {
   return new MagicRPCError({
-    code: rpcCodes.InvalidParams,
+    code: Codes.InvalidParams,
     message: `Invalid typed data: ${reason}`,
   })
 }

@@ -4,7 +4,7 @@
  */
 import * as Rpc from '../../core/Rpc.js'
 import type { Handle } from '../request.js'
-import { methods } from '../wire/methods.js'
+import * as Methods from '../wire/methods.js'
 import { Extension } from './Extension.js'
 
 /** `loginWithOIDC` options. */
@@ -36,7 +36,7 @@ export class OpenIdExtension extends Extension.Internal<'openid'> {
   loginWithOIDC(configuration: OpenIdConfiguration): Handle<string | null> {
     const { jwt, providerId, lifespan } = configuration
     return this.request<string | null>(
-      Rpc.createRequest(methods.loginWithOidc, [{ jwt, providerId, lifespan }]),
+      Rpc.createRequest(Methods.loginWithOidc, [{ jwt, providerId, lifespan }]),
     )
   }
 }

@@ -1,5 +1,6 @@
 /**
- * Base64 helpers shared by the DPoP proof and the device-share cipher. They
+ * Base64 helpers shared by the DPoP proof, the device-share cipher, passkey
+ * MFA and the iframe parameters. They
  * use only `btoa`/`atob` and typed arrays, which exist in browsers and Node.
  */
 
@@ -12,11 +13,7 @@ export function fromBytes(bytes: Uint8Array): string {
 
 /** The bytes of standard base64 `text`; throws on anything that is not. */
 export function toBytes(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text)
-  const bytes = new Uint8Array(binary.length)
-  for (let index = 0; index < binary.length; index++)
-    bytes[index] = binary.charCodeAt(index)
-  return bytes
+  return Uint8Array.from(atob(text), (char) => char.charCodeAt(0))
 }
 
 /** Base64url without padding (RFC 7515 §2) of `bytes`. */
@@ -30,4 +27,10 @@ export function urlFromBytes(bytes: Uint8Array): string {
 /** Base64url without padding of the UTF-8 bytes of `text`. */
 export function urlFromString(text: string): string {
   return urlFromBytes(new TextEncoder().encode(text))
+}
+
+/** The bytes of base64url `text`, padded or not. */
+export function urlToBytes(text: string): Uint8Array<ArrayBuffer> {
+  const base64 = text.replace(/-/g, '+').replace(/_/g, '/')
+  return toBytes(base64.padEnd(Math.ceil(base64.length / 4) * 4, '='))
 }

@@ -1,3 +1,4 @@
+import { randomUuid } from '../../core/internal/uuid.js'
 import type * as Storage from '../../core/Storage.js'
 import * as Base64 from './base64.js'
 
@@ -60,7 +61,7 @@ export async function createProof(
     JSON.stringify({ typ: 'dpop+jwt', alg: 'ES256', jwk: publicJwk }),
   )
   const claims = Base64.urlFromString(
-    JSON.stringify({ iat: Math.floor(now() / 1000), jti: uuid() }),
+    JSON.stringify({ iat: Math.floor(now() / 1000), jti: randomUuid() }),
   )
   const input = new TextEncoder().encode(`${header}.${claims}`)
   const signed = await crypto.subtle.sign(signature, privateKey, input)
@@ -128,24 +129,4 @@ function isJwk(value: unknown): value is JsonWebKey {
     value !== null &&
     (value as JsonWebKey).kty === 'EC'
   )
-}
-
-/**
- * A random UUID v4. Unlike the published SDK (whose bytes are hex-encoded
- * without zero padding, so its length varies) this is the canonical
- * 36-character form.
- */
-function uuid(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
-  const bytes = crypto.getRandomValues(new Uint8Array(16))
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80
-  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0'))
-  return [
-    hex.slice(0, 4).join(''),
-    hex.slice(4, 6).join(''),
-    hex.slice(6, 8).join(''),
-    hex.slice(8, 10).join(''),
-    hex.slice(10).join(''),
-  ].join('-')
 }

@@ -6,7 +6,7 @@ import * as Rpc from '../../core/Rpc.js'
 import { createDeprecationWarning } from '../errors.js'
 import { type Client, type Handle, request } from '../request.js'
 import * as Events from '../wire/events.js'
-import { methods, wireMethod } from '../wire/methods.js'
+import * as Methods from '../wire/methods.js'
 import * as Passkey from './passkey.js'
 
 /** `loginWithMagicLink` options. */
@@ -57,25 +57,19 @@ export type UpdateEmailConfiguration = {
   showUI?: boolean | undefined
 }
 
-type Names<
-  flow extends { received: readonly string[]; emit: readonly string[] },
-> = flow['received'][number] | flow['emit'][number]
-
 /** Events of the email OTP flow. */
 export type EmailOtpEvents =
-  | Names<typeof Events.emailOtp>
-  | Names<typeof Events.device>
+  | Events.EmailOtp
+  | Events.Device
   | typeof Events.idTokenCreated
   | 'Wallet/wallet-info-fetched'
   | 'mfa-passkey-options'
 /** Events of the SMS flow. */
-export type SmsEvents = Names<typeof Events.sms> | Names<typeof Events.device>
+export type SmsEvents = Events.Sms | Events.Device
 /** Events of the magic link flow. */
-export type MagicLinkEvents =
-  | Names<typeof Events.magicLink>
-  | Names<typeof Events.device>
+export type MagicLinkEvents = Events.MagicLink | Events.Device
 /** Events of the update-email flow. */
-export type UpdateEmailEvents = Names<typeof Events.updateEmail>
+export type UpdateEmailEvents = Events.UpdateEmail
 
 /** The `auth` module. */
 export type AuthModule = ReturnType<typeof create>
@@ -110,7 +104,7 @@ export function isDeprecatedMagicLink(
 
 /** Builds the `auth` module of a client. */
 export function create(client: Client) {
-  const method = (name: string) => wireMethod(name, client.testMode)
+  const method = (name: string) => Methods.wireMethod(name, client.testMode)
   return {
     /** Logs in with a link sent by email; resolves to a DID token. */
     loginWithMagicLink(
@@ -138,7 +132,7 @@ export function create(client: Client) {
       } = configuration
       return request(
         client,
-        Rpc.createRequest(method(methods.loginWithMagicLink), [
+        Rpc.createRequest(method(Methods.loginWithMagicLink), [
           { email, showUI, redirectURI, overrides, lifespan },
         ]),
       )
@@ -151,7 +145,7 @@ export function create(client: Client) {
       const { phoneNumber, showUI = true, lifespan } = configuration
       return request(
         client,
-        Rpc.createRequest(method(methods.loginWithSms), [
+        Rpc.createRequest(method(Methods.loginWithSms), [
           { phoneNumber, showUI, lifespan },
         ]),
         { forward: showUI ? [] : Events.sms.emit },
@@ -164,7 +158,7 @@ export function create(client: Client) {
     ): Handle<string | null, EmailOtpEvents> {
       const { email, showUI, deviceCheckUI, overrides, lifespan } =
         configuration
-      const payload = Rpc.createRequest(method(methods.loginWithEmailOtp), [
+      const payload = Rpc.createRequest(method(Methods.loginWithEmailOtp), [
         { email, showUI, deviceCheckUI, overrides, lifespan },
       ])
       const handle = request<string | null, EmailOtpEvents>(client, payload, {
@@ -202,7 +196,7 @@ export function create(client: Client) {
       }
       return request(
         client,
-        Rpc.createRequest(method(methods.loginWithCredential), [
+        Rpc.createRequest(method(Methods.loginWithCredential), [
           credential,
           lifespan,
         ]),
@@ -213,7 +207,7 @@ export function create(client: Client) {
     setAuthorizationToken(jwt: string): Handle<boolean> {
       return request(
         client,
-        Rpc.createRequest(methods.setAuthorizationToken, [{ jwt }]),
+        Rpc.createRequest(Methods.setAuthorizationToken, [{ jwt }]),
       )
     },
 
@@ -224,7 +218,7 @@ export function create(client: Client) {
       const { email, showUI = true } = configuration
       return request(
         client,
-        Rpc.createRequest(method(methods.updateEmail), [{ email, showUI }]),
+        Rpc.createRequest(method(Methods.updateEmail), [{ email, showUI }]),
         { forward: showUI ? [] : Events.updateEmail.emit },
       )
     },

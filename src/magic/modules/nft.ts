@@ -11,7 +11,7 @@ import {
   request,
 } from '../request.js'
 import type * as Events from '../wire/events.js'
-import { methods } from '../wire/methods.js'
+import * as Methods from '../wire/methods.js'
 
 /** How an NFT flow ended. */
 export type NFTResponse = {
@@ -44,9 +44,7 @@ export type NFTTransferRequest = {
 }
 
 /** Events of `checkout`. */
-export type NFTCheckoutEvents =
-  | (typeof Events.nftCheckout.received)[number]
-  | (typeof Events.nftCheckout.emit)[number]
+export type NFTCheckoutEvents = Events.NftCheckout
 
 /** The `nft` module. */
 export type NFTModule = ReturnType<typeof create>
@@ -61,7 +59,7 @@ export function create(
     purchase(
       options: NFTPurchaseRequest,
     ): Handle<NFTResponse & { errorMessage?: string | undefined }> {
-      return request(client, Rpc.createRequest(methods.nftPurchase, [options]))
+      return request(client, Rpc.createRequest(Methods.nftPurchase, [options]))
     },
 
     /**
@@ -73,7 +71,7 @@ export function create(
       options: NFTCheckoutRequest,
     ): Handle<NFTResponse, NFTCheckoutEvents> {
       const external = thirdParty.isConnected
-      const payload = Rpc.createRequest(methods.nftCheckout, [
+      const payload = Rpc.createRequest(Methods.nftCheckout, [
         { ...options, walletProvider: external ? 'web3modal' : 'magic' },
       ])
       const handle = request<NFTResponse, NFTCheckoutEvents>(client, payload)
@@ -96,7 +94,7 @@ export function create(
 
     /** Transfers an NFT. */
     transfer(options: NFTTransferRequest): Handle<NFTResponse> {
-      return request(client, Rpc.createRequest(methods.nftTransfer, [options]))
+      return request(client, Rpc.createRequest(Methods.nftTransfer, [options]))
     },
   }
 }

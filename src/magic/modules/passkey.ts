@@ -4,6 +4,7 @@
  * `mfa-passkey-assertion-response` (the credential as JSON) or
  * `mfa-passkey-assertion-error` (the error message).
  */
+import * as Base64 from '../keys/base64.js'
 import { type Client, intermediary } from '../request.js'
 
 /** WebAuthn request options as JSON (base64url binary fields). */
@@ -77,15 +78,10 @@ function toJson(credential: PublicKeyCredential): unknown {
     type: credential.type,
   }
 }
-
 function encode(buffer: ArrayBuffer): string {
-  let binary = ''
-  for (const byte of new Uint8Array(buffer)) binary += String.fromCharCode(byte)
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  return Base64.urlFromBytes(new Uint8Array(buffer))
 }
 
 function decode(text: string): ArrayBuffer {
-  const base64 = text.replace(/-/g, '+').replace(/_/g, '/')
-  const binary = atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, '='))
-  return Uint8Array.from(binary, (char) => char.charCodeAt(0)).buffer
+  return Base64.urlToBytes(text).buffer
 }

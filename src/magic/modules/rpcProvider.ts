@@ -5,16 +5,16 @@
  * and chain id from results, and each instance has its own emitter.
  */
 import * as Emitter from '../../core/Emitter.js'
-import { ProviderDisconnectedError } from '../../core/Errors.js'
 import * as PromiEvent from '../../core/PromiEvent.js'
 import * as Rpc from '../../core/Rpc.js'
 import {
   createInvalidArgumentError,
   createSynchronousWeb3MethodWarning,
+  ProviderDisconnectedError,
 } from '../errors.js'
 import { type Client, type EventsOf, type Handle, request } from '../request.js'
 import { typedDataMethods, validateParams } from '../typedData.js'
-import { fromTestMode, methods, testModeRpcMethod } from '../wire/methods.js'
+import * as Methods from '../wire/methods.js'
 
 /** What the provider knows of the wallet. */
 export type State = {
@@ -87,11 +87,11 @@ export function learn(
   method: string,
   result: unknown,
 ): Partial<State> | undefined {
-  const name = fromTestMode(method) ?? method
+  const name = Methods.fromTestMode(method) ?? method
   if (
     name === 'eth_accounts' ||
-    name === methods.requestAccounts ||
-    name === methods.login
+    name === Methods.requestAccounts ||
+    name === Methods.login
   )
     return Array.isArray(result)
       ? { accounts: result.filter((a) => typeof a === 'string') }
@@ -102,7 +102,7 @@ export function learn(
     if (typeof result === 'string') return { chainId: result }
     return undefined
   }
-  if (name === methods.logout && result === true)
+  if (name === Methods.logout && result === true)
     return { accounts: [], chainId: undefined }
   return undefined
 }
@@ -127,7 +127,7 @@ export function create(client: Client, store: StateStore) {
     if (next.chainId === undefined && previous.chainId !== undefined)
       emitter.emit(
         'disconnect',
-        new ProviderDisconnectedError(new Error('The user logged out.')),
+        new ProviderDisconnectedError('The user logged out.'),
       )
   })
 
@@ -142,7 +142,8 @@ export function create(client: Client, store: StateStore) {
         ) as unknown as Handle<unknown>
       }
     }
-    if (client.testMode) standard.method = testModeRpcMethod(standard.method)
+    if (client.testMode)
+      standard.method = Methods.testModeRpcMethod(standard.method)
     return request(client, standard)
   }
 
@@ -233,7 +234,7 @@ export function create(client: Client, store: StateStore) {
 
     /** Opens the login UI (`mc_login`); resolves to the accounts. */
     enable(): Handle<string[]> {
-      return send({ method: methods.login }) as Handle<string[]>
+      return send({ method: Methods.login }) as Handle<string[]>
     },
 
     on: chain('on'),

@@ -6,7 +6,7 @@ import {
   flush,
   resultOf,
 } from '../_test/transport.js'
-import { create } from './user.js'
+import { create, rememberLogin } from './user.js'
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -202,7 +202,7 @@ describe('user', () => {
     expect(await storage.getItem('magic_auth_is_logged_in')).toBeNull()
   })
 
-  test('behavior: logout first removes the flag, rt and every ds_ share, then asks the iframe', async () => {
+  test('behavior: logout removes the flag and every ds_ share, asks the iframe with the rt, then removes the rt', async () => {
     const storage = Storage.memory()
     for (const key of ['magic_auth_is_logged_in', 'rt', 'ds_a', 'ds_b', 'ek'])
       await storage.setItem(key, 'x')
@@ -219,8 +219,21 @@ describe('user', () => {
     expect(request.method).toBe('magic_auth_logout')
     fake.respond(request.id, { result: true })
     await expect(logout).resolves.toBe(true)
-    expect(keysWhenSent).toEqual(['ek'])
+    expect(keysWhenSent).toEqual(['rt', 'ek'])
+    expect(await storage.keys()).toEqual(['ek'])
     expect(calls).toEqual([true])
+  })
+
+  test('behavior: with useStorageCache, a login (test-mode names too) stores the logged-in flag; other methods do not', async () => {
+    const storage = Storage.memory()
+    const fake = createFakeTransport()
+    const client = createClient(fake, { storage, useStorageCache: true })
+    expect(rememberLogin(client, 'magic_get_info')).toBeUndefined()
+    expect(await storage.keys()).toEqual([])
+    await rememberLogin(client, 'magic_auth_login_with_email_otp_testing_mode')
+    expect(await storage.getItem('magic_auth_is_logged_in')).toBe('true')
+    const off = createClient(fake, { storage: Storage.memory() })
+    expect(rememberLogin(off, 'magic_auth_login_with_sms')).toBeUndefined()
   })
 
   test('error: revealPrivateKey is decommissioned', () => {

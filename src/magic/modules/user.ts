@@ -6,7 +6,7 @@ import * as PromiEvent from '../../core/PromiEvent.js'
 import * as Rpc from '../../core/Rpc.js'
 import { type Client, type EventsOf, type Handle, request } from '../request.js'
 import * as Events from '../wire/events.js'
-import { methods, wireMethod } from '../wire/methods.js'
+import * as Methods from '../wire/methods.js'
 
 /** `getIdToken` options. */
 export type GetIdTokenConfiguration = {
@@ -70,19 +70,39 @@ export type MFAConfiguration = {
 /** Called with `true` when the user turns out to be logged out. */
 export type UserLoggedOutCallback = (loggedOut: boolean) => void
 
-type Names<
-  flow extends { received: readonly string[]; emit: readonly string[] },
-> = flow['received'][number] | flow['emit'][number]
-
 /** The `user` module. */
 export type UserModule = ReturnType<typeof create>
 
 /** Storage key of the logged-in flag (with `useStorageCache`). */
 export const isLoggedInKey = 'magic_auth_is_logged_in'
 
+/** The login methods after which the logged-in flag is stored. */
+const loginMethods: ReadonlySet<string> = new Set([
+  Methods.loginWithEmailOtp,
+  Methods.loginWithSms,
+  Methods.loginWithMagicLink,
+  Methods.loginWithCredential,
+  Methods.loginWithOidc,
+])
+
+/**
+ * With `useStorageCache`, stores the logged-in flag after a successful
+ * login (`method` as sent, test-mode names included), so that the next
+ * client's `isLoggedIn` answers from the cache. Storage failures are
+ * ignored. Returns `undefined` (nothing to wait for) for other methods.
+ */
+export function rememberLogin(
+  client: Client,
+  method: string,
+): Promise<void> | undefined {
+  if (!client.useStorageCache) return undefined
+  if (!loginMethods.has(Methods.fromTestMode(method) ?? method)) return
+  return client.storage.setItem(isLoggedInKey, 'true').catch(() => {})
+}
+
 /** Builds the `user` module of a client. */
 export function create(client: Client) {
-  const method = (name: string) => wireMethod(name, client.testMode)
+  const method = (name: string) => Methods.wireMethod(name, client.testMode)
   const callbacks: UserLoggedOutCallback[] = []
   const loggedOut = (value: boolean) => {
     for (const callback of [...callbacks]) callback(value)
@@ -98,7 +118,7 @@ export function create(client: Client) {
     getIdToken(configuration?: GetIdTokenConfiguration): Handle<string> {
       return request(
         client,
-        Rpc.createRequest(method(methods.getIdToken), [configuration]),
+        Rpc.createRequest(method(Methods.getIdToken), [configuration]),
       )
     },
 
@@ -108,13 +128,13 @@ export function create(client: Client) {
     ): Handle<string> {
       return request(
         client,
-        Rpc.createRequest(method(methods.generateIdToken), [configuration]),
+        Rpc.createRequest(method(Methods.generateIdToken), [configuration]),
       )
     },
 
     /** The logged-in user's info. */
     getInfo(): Handle<MagicUserMetadata> {
-      return request(client, Rpc.createRequest(methods.getInfo, []))
+      return request(client, Rpc.createRequest(Methods.getInfo, []))
     },
 
     /**
@@ -130,7 +150,7 @@ export function create(client: Client) {
           cached = (await client.storage.getItem(isLoggedInKey)) === 'true'
           if (cached) resolve(true)
         }
-        const payload = Rpc.createRequest(method(methods.isLoggedIn), [])
+        const payload = Rpc.createRequest(method(Methods.isLoggedIn), [])
         const loggedIn = await request<boolean>(client, payload)
         if (client.useStorageCache) {
           if (loggedIn) await client.storage.setItem(isLoggedInKey, 'true')
@@ -144,18 +164,24 @@ export function create(client: Client) {
     },
 
     /**
-     * Logs out: first removes the logged-in flag, the refresh token and
-     * every device share from storage, then asks the iframe.
+     * Logs out: first removes the logged-in flag and every device share
+     * from storage, then asks the iframe, then removes the refresh token.
+     * The logout request still carries the refresh token, so the provider
+     * can revoke the session (without it the session stays live there).
      */
     logout(): Handle<boolean> {
       return handle(async () => {
         const { storage } = client
         await storage.removeItem(isLoggedInKey)
-        await storage.removeItem('rt')
         for (const key of await storage.keys())
           if (key.startsWith('ds_')) await storage.removeItem(key)
-        const payload = Rpc.createRequest(method(methods.logout), [])
-        const result = await request<boolean>(client, payload)
+        const payload = Rpc.createRequest(method(Methods.logout), [])
+        let result: boolean
+        try {
+          result = await request<boolean>(client, payload)
+        } finally {
+          await storage.removeItem('rt')
+        }
         if (client.useStorageCache) loggedOut(result)
         return result
       })
@@ -167,18 +193,18 @@ export function create(client: Client) {
     ): Handle<{ email?: string | undefined }> {
       return request(
         client,
-        Rpc.createRequest(methods.requestUserInfo, scope ? [scope] : []),
+        Rpc.createRequest(Methods.requestUserInfo, scope ? [scope] : []),
       )
     },
 
     /** Opens the settings (email, MFA, recovery factors). */
     showSettings(
       configuration?: ShowSettingsConfiguration,
-    ): Handle<string | null, Names<typeof Events.recoveryFactor>> {
+    ): Handle<string | null, Events.RecoveryFactor> {
       const { showUI = true } = configuration ?? {}
       return request(
         client,
-        Rpc.createRequest(method(methods.settings), [configuration]),
+        Rpc.createRequest(method(Methods.settings), [configuration]),
         { forward: showUI ? [] : Events.recoveryFactor.emit },
       )
     },
@@ -188,12 +214,12 @@ export function create(client: Client) {
       configuration: RecoverAccountConfiguration,
     ): Handle<
       string | boolean | null,
-      Names<typeof Events.recoverAccount> | Names<typeof Events.updateEmail>
+      Events.RecoverAccount | Events.UpdateEmail
     > {
       const { email, showUI } = configuration
       return request(
         client,
-        Rpc.createRequest(method(methods.recoverAccount), [{ email, showUI }]),
+        Rpc.createRequest(method(Methods.recoverAccount), [{ email, showUI }]),
         { forward: showUI ? [] : Events.recoverAccount.emit },
       )
     },
@@ -202,7 +228,7 @@ export function create(client: Client) {
     revealEVMPrivateKey(): Handle<boolean> {
       return request(
         client,
-        Rpc.createRequest(methods.revealKey, [{ chain: 'ETH' }]),
+        Rpc.createRequest(Methods.revealKey, [{ chain: 'ETH' }]),
       )
     },
 
@@ -221,11 +247,11 @@ export function create(client: Client) {
     /** Turns MFA on. */
     enableMFA(
       configuration: MFAConfiguration = {},
-    ): Handle<string | boolean | null, Names<typeof Events.enableMfa>> {
+    ): Handle<string | boolean | null, Events.EnableMfa> {
       const { showUI = true } = configuration
       return request(
         client,
-        Rpc.createRequest(methods.enableMfa, [{ showUI }]),
+        Rpc.createRequest(Methods.enableMfa, [{ showUI }]),
         { forward: showUI ? [] : Events.enableMfa.emit },
       )
     },
@@ -233,11 +259,11 @@ export function create(client: Client) {
     /** Turns MFA off. */
     disableMFA(
       configuration: MFAConfiguration = {},
-    ): Handle<string | boolean | null, Names<typeof Events.disableMfa>> {
+    ): Handle<string | boolean | null, Events.DisableMfa> {
       const { showUI = true } = configuration
       return request(
         client,
-        Rpc.createRequest(methods.disableMfa, [{ showUI }]),
+        Rpc.createRequest(Methods.disableMfa, [{ showUI }]),
         { forward: showUI ? [] : Events.disableMfa.emit },
       )
     },

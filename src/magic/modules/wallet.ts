@@ -4,7 +4,7 @@
  */
 import * as Rpc from '../../core/Rpc.js'
 import { type Client, type Handle, request } from '../request.js'
-import { methods } from '../wire/methods.js'
+import * as Methods from '../wire/methods.js'
 
 /** `connectWithUI` options. */
 export type ConnectWithUIOptions = {
@@ -77,7 +77,7 @@ export function create(
     connectWithUI(
       options?: ConnectWithUIOptions,
     ): Handle<string[], ConnectWithUIEvents> {
-      const payload = Rpc.createRequest(methods.login, [
+      const payload = Rpc.createRequest(Methods.login, [
         { enabledWallets: thirdParty.enabledWallets, ...options },
       ])
       const handle = request<string[], ConnectWithUIEvents>(client, payload)
@@ -90,25 +90,25 @@ export function create(
     },
     /** Opens the wallet home. */
     showUI(config?: ShowUIConfiguration): Handle<boolean, 'disconnect'> {
-      return show(methods.showUi, [config])
+      return show(Methods.showUi, [config])
     },
     /** Shows the wallet address (receive screen). */
-    showAddress: (): Handle<boolean> => show(methods.showAddress),
+    showAddress: (): Handle<boolean> => show(Methods.showAddress),
     /** Shows the token balances. */
-    showBalances: (): Handle<boolean> => show(methods.showBalances),
+    showBalances: (): Handle<boolean> => show(Methods.showBalances),
     /** Shows the send-tokens screen. */
-    showSendTokensUI: (): Handle<boolean> => show(methods.showSendTokensUi),
+    showSendTokensUI: (): Handle<boolean> => show(Methods.showSendTokensUi),
     /** Shows the fiat on-ramp. */
-    showOnRamp: (): Handle<boolean> => show(methods.showOnRamp),
+    showOnRamp: (): Handle<boolean> => show(Methods.showOnRamp),
     /** Shows the user's NFTs. */
-    showNFTs: (): Handle<boolean> => show(methods.showNfts),
+    showNFTs: (): Handle<boolean> => show(Methods.showNfts),
     /** Signs an EIP-7702 authorization delegating the account. */
     sign7702Authorization(
       params: Sign7702AuthorizationRequest,
     ): Handle<Sign7702AuthorizationResponse> {
       return request(
         client,
-        Rpc.createRequest(methods.sign7702Authorization, [params]),
+        Rpc.createRequest(Methods.sign7702Authorization, [params]),
       )
     },
     /** Sends an EIP-7702 (type 4) transaction. */
@@ -117,7 +117,7 @@ export function create(
     ): Handle<Send7702TransactionResponse> {
       return request(
         client,
-        Rpc.createRequest(methods.send7702Transaction, [params]),
+        Rpc.createRequest(Methods.send7702Transaction, [params]),
       )
     },
   }

@@ -84,10 +84,7 @@ function open(options: acquire.Options): State {
         ping: () =>
           iframe?.contentWindow?.postMessage(
             {
-              msgType: Messages.messageType(
-                Messages.outgoing.ping,
-                encodedParams,
-              ),
+              msgType: Messages.messageType('MAGIC_PING', encodedParams),
               payload: [],
             },
             origin,

@@ -53,15 +53,16 @@ describe('Envelope.absorb', () => {
     expect(await DeviceShare.decrypt(ctx.storage, ctx.networkHash)).toBe(share)
   })
 
-  test('behavior: -10019 deletes the DPoP key entries only', async () => {
+  test('behavior: -10019 deletes the DPoP key entries and the rt bound to them only', async () => {
     const ctx = context()
     await Dpop.createProof(ctx.storage)
-    await ctx.storage.setItem('rt', 'kept')
+    await ctx.storage.setItem('rt', 'bound-to-the-key')
+    await ctx.storage.setItem('other', 'kept')
     await Envelope.absorb(
       { response: { error: { code: -10019, message: 'DPoP invalidated' } } },
       ctx,
     )
-    expect(await ctx.storage.keys()).toEqual(['rt'])
+    expect(await ctx.storage.keys()).toEqual(['other'])
   })
 
   test('behavior: "User denied account access." wins over an incoming share', async () => {

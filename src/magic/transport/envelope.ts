@@ -49,9 +49,11 @@ export async function build(
 }
 
 /**
- * Takes in what a response message carries: stores its `rt`; deletes the
- * DPoP keys on error -10019; deletes every device share on
- * `User denied account access.`, else stores its `deviceShare` encrypted.
+ * Takes in what a response message carries: stores its `rt`; on error
+ * -10019 deletes the DPoP keys and the refresh token (its session is bound
+ * to the deleted key, so every later request would be refused -10019 too);
+ * deletes every device share on `User denied account access.`, else stores
+ * its `deviceShare` encrypted.
  *
  * @example
  * ```ts
@@ -67,10 +69,10 @@ export async function absorb(
   const response = message.response as Partial<Rpc.Response> | undefined
   const error = response?.error
   const tasks: Promise<void>[] = []
-  if (typeof rt === 'string' && rt)
+  if (error?.code === Codes.DpopInvalidated)
+    tasks.push(Dpop.clear(storage), Session.removeRefreshToken(storage))
+  else if (typeof rt === 'string' && rt)
     tasks.push(Session.setRefreshToken(storage, rt))
-  if (error?.code === Codes.rpcCodes.DpopInvalidated)
-    tasks.push(Dpop.clear(storage))
   if (error?.message === Codes.userDeniedAccountAccess)
     tasks.push(DeviceShare.clearAll(storage))
   else if (typeof deviceShare === 'string' && deviceShare)

@@ -7,9 +7,12 @@ import * as Messages from '../wire/messages.js'
  * substring (any suffix, or none).
  */
 
+// Literal types, not `Messages.incoming.…`: reading one key would keep that
+// whole table in a dApp's bundle.
+const pong: Messages.IncomingType = 'MAGIC_PONG'
 const bySubstring: readonly Messages.IncomingType[] = [
-  Messages.incoming.pong,
-  Messages.incoming.thirdPartyWalletRequest,
+  pong,
+  'MAGIC_THIRD_PARTY_WALLET_REQUEST',
 ]
 
 /**
@@ -54,5 +57,5 @@ export function isActivity(msgType: string): boolean {
  * ```
  */
 export function isPong(msgType: string): boolean {
-  return msgType.includes(Messages.incoming.pong)
+  return msgType.includes(pong)
 }

@@ -3,39 +3,98 @@
  * the published SDK uses, which ours repeat exactly.
  */
 
-/** JSON-RPC and provider-specific RPC error codes. */
+/**
+ * JSON-RPC and provider-specific RPC error codes, each its own export so
+ * that the client keeps only the names it uses (see `wire/methods.ts`);
+ * {@link rpcCodes} gathers them.
+ */
+export const ParseError = -32700
+export const InvalidRequest = -32600
+export const MethodNotFound = -32601
+export const InvalidParams = -32602
+export const InternalError = -32603
+export const MagicLinkFailedVerification = -10000
+export const MagicLinkExpired = -10001
+export const MagicLinkRateLimited = -10002
+export const UserAlreadyLoggedIn = -10003
+export const UpdateEmailFailed = -10004
+export const UserRequestEditEmail = -10005
+export const MagicLinkInvalidRedirectURL = -10006
+export const InactiveRecipient = -10010
+export const AccessDeniedToUser = -10011
+export const UserRejectedAction = -10012
+export const RequestCancelled = -10014
+export const RedirectLoginComplete = -10015
+export const SessionTerminated = -10016
+export const PopupRequestOverriden = -10017
+export const SanEmail = -10018
+export const DpopInvalidated = -10019
+export const MaxAttemptsReached = -10031
+export const UserRequiredMfa = -10033
+export const InvalidRecaptcha = -10034
+export const LoginThrottled = -10035
+export const RecaptchaUnavailable = -10036
+
+/** Every RPC error code, by name. */
 export const rpcCodes = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
-  MagicLinkFailedVerification: -10000,
-  MagicLinkExpired: -10001,
-  MagicLinkRateLimited: -10002,
-  UserAlreadyLoggedIn: -10003,
-  UpdateEmailFailed: -10004,
-  UserRequestEditEmail: -10005,
-  MagicLinkInvalidRedirectURL: -10006,
-  InactiveRecipient: -10010,
-  AccessDeniedToUser: -10011,
-  UserRejectedAction: -10012,
-  RequestCancelled: -10014,
-  RedirectLoginComplete: -10015,
-  SessionTerminated: -10016,
-  PopupRequestOverriden: -10017,
-  SanEmail: -10018,
-  DpopInvalidated: -10019,
-  MaxAttemptsReached: -10031,
-  UserRequiredMfa: -10033,
-  InvalidRecaptcha: -10034,
-  LoginThrottled: -10035,
-  RecaptchaUnavailable: -10036,
+  ParseError,
+  InvalidRequest,
+  MethodNotFound,
+  InvalidParams,
+  InternalError,
+  MagicLinkFailedVerification,
+  MagicLinkExpired,
+  MagicLinkRateLimited,
+  UserAlreadyLoggedIn,
+  UpdateEmailFailed,
+  UserRequestEditEmail,
+  MagicLinkInvalidRedirectURL,
+  InactiveRecipient,
+  AccessDeniedToUser,
+  UserRejectedAction,
+  RequestCancelled,
+  RedirectLoginComplete,
+  SessionTerminated,
+  PopupRequestOverriden,
+  SanEmail,
+  DpopInvalidated,
+  MaxAttemptsReached,
+  UserRequiredMfa,
+  InvalidRecaptcha,
+  LoginThrottled,
+  RecaptchaUnavailable,
 } as const
 
 export type RpcCode = (typeof rpcCodes)[keyof typeof rpcCodes]
 
-const known = new Set<number>(Object.values(rpcCodes))
+const known: ReadonlySet<number> = new Set<RpcCode>([
+  ParseError,
+  InvalidRequest,
+  MethodNotFound,
+  InvalidParams,
+  InternalError,
+  MagicLinkFailedVerification,
+  MagicLinkExpired,
+  MagicLinkRateLimited,
+  UserAlreadyLoggedIn,
+  UpdateEmailFailed,
+  UserRequestEditEmail,
+  MagicLinkInvalidRedirectURL,
+  InactiveRecipient,
+  AccessDeniedToUser,
+  UserRejectedAction,
+  RequestCancelled,
+  RedirectLoginComplete,
+  SessionTerminated,
+  PopupRequestOverriden,
+  SanEmail,
+  DpopInvalidated,
+  MaxAttemptsReached,
+  UserRequiredMfa,
+  InvalidRecaptcha,
+  LoginThrottled,
+  RecaptchaUnavailable,
+])
 
 /** Whether `code` is one the SDK keeps; any other becomes -32603. */
 export function isKnownRpcCode(code: unknown): code is RpcCode {

@@ -1,22 +1,12 @@
 /**
- * Event names of the iframe protocol (seed 000 §4). `received` events come
- * from the iframe on a request's PromiEvent; `emit` events are the caller's
- * answers, sent back as `magic_intermediary_event` (headless flows only).
+ * Event names of the iframe protocol (seed 000 §4). Each flow's `emit`
+ * events are the caller's answers, sent back as `magic_intermediary_event`
+ * (headless flows only); its type (e.g. {@link EmailOtp}) adds the events
+ * received from the iframe on a request's PromiEvent, which are types only
+ * (nothing reads them at run time, so they add nothing to a bundle).
  */
 
 export const emailOtp = {
-  received: [
-    'email-otp-sent',
-    'invalid-email-otp',
-    'invalid-mfa-otp',
-    'expired-email-otp',
-    'mfa-sent-handle',
-    'recovery-code-sent-handle',
-    'invalid-recovery-code',
-    'recovery-code-success',
-    'login-throttled',
-    'max-attempts-reached',
-  ],
   emit: [
     'verify-email-otp',
     'verify-mfa-code',
@@ -26,29 +16,30 @@ export const emailOtp = {
     'selected-mfa-type',
   ],
 } as const
+export type EmailOtp =
+  | 'email-otp-sent'
+  | 'invalid-email-otp'
+  | 'invalid-mfa-otp'
+  | 'expired-email-otp'
+  | 'mfa-sent-handle'
+  | 'recovery-code-sent-handle'
+  | 'invalid-recovery-code'
+  | 'recovery-code-success'
+  | 'login-throttled'
+  | 'max-attempts-reached'
+  | (typeof emailOtp.emit)[number]
 
 export const device = {
-  received: [
-    'device-needs-approval',
-    'device-approved',
-    'device-verification-link-expired',
-    'device-verification-email-sent',
-  ],
   emit: ['device-retry'],
 } as const
+export type Device =
+  | 'device-needs-approval'
+  | 'device-approved'
+  | 'device-verification-link-expired'
+  | 'device-verification-email-sent'
+  | (typeof device.emit)[number]
 
 export const sms = {
-  received: [
-    'sms-otp-sent',
-    'invalid-sms-otp',
-    'expired-sms-otp',
-    'mfa-sent-handle',
-    'invalid-mfa-otp',
-    'login-throttled',
-    'recovery-code-sent-handle',
-    'invalid-recovery-code',
-    'recovery-code-success',
-  ],
   emit: [
     'verify-sms-otp',
     'verify-mfa-code',
@@ -58,29 +49,27 @@ export const sms = {
     'retry',
   ],
 } as const
+export type Sms =
+  | 'sms-otp-sent'
+  | 'invalid-sms-otp'
+  | 'expired-sms-otp'
+  | 'mfa-sent-handle'
+  | 'invalid-mfa-otp'
+  | 'login-throttled'
+  | 'recovery-code-sent-handle'
+  | 'invalid-recovery-code'
+  | 'recovery-code-success'
+  | (typeof sms.emit)[number]
 
 export const magicLink = {
-  received: ['email-sent', 'email-not-deliverable'],
   emit: ['retry'],
 } as const
+export type MagicLink =
+  | 'email-sent'
+  | 'email-not-deliverable'
+  | (typeof magicLink.emit)[number]
 
 export const updateEmail = {
-  received: [
-    'Recency/auth-factor-needs-verification',
-    'Recency/auth-factor-verified',
-    'Recency/auth-factor-invalid-email-otp',
-    'Recency/auth-factor-verification-email-expired',
-    'Recency/auth-factor-verification-email-sent',
-    'Recency/auth-factor-verification-email-not-deliverable',
-    'UpdateEmail/new-email-needs-verification',
-    'UpdateEmail/email-updated',
-    'UpdateEmail/new-email-invalid-email-otp',
-    'UpdateEmail/new-email-verification-email-expired',
-    'UpdateEmail/new-email-verification-email-sent',
-    'UpdateEmail/new-email-verification-email-not-deliverable',
-    'UpdateEmail/new-email-invalid',
-    'UpdateEmail/new-email-already-exists',
-  ],
   emit: [
     'Recency/auth-factor-retry',
     'Recency/auth-factor-verification-cancel',
@@ -91,27 +80,42 @@ export const updateEmail = {
     'UpdateEmail/new-email-verify-otp',
   ],
 } as const
+export type UpdateEmail =
+  | 'Recency/auth-factor-needs-verification'
+  | 'Recency/auth-factor-verified'
+  | 'Recency/auth-factor-invalid-email-otp'
+  | 'Recency/auth-factor-verification-email-expired'
+  | 'Recency/auth-factor-verification-email-sent'
+  | 'Recency/auth-factor-verification-email-not-deliverable'
+  | 'UpdateEmail/new-email-needs-verification'
+  | 'UpdateEmail/email-updated'
+  | 'UpdateEmail/new-email-invalid-email-otp'
+  | 'UpdateEmail/new-email-verification-email-expired'
+  | 'UpdateEmail/new-email-verification-email-sent'
+  | 'UpdateEmail/new-email-verification-email-not-deliverable'
+  | 'UpdateEmail/new-email-invalid'
+  | 'UpdateEmail/new-email-already-exists'
+  | (typeof updateEmail.emit)[number]
 
 export const enableMfa = {
-  received: ['mfa-secret-generated', 'invalid-mfa-otp', 'mfa-recovery-codes'],
   emit: ['verify-mfa-code', 'cancel-mfa-setup'],
 } as const
+export type EnableMfa =
+  | 'mfa-secret-generated'
+  | 'invalid-mfa-otp'
+  | 'mfa-recovery-codes'
+  | (typeof enableMfa.emit)[number]
 
 export const disableMfa = {
-  received: ['mfa-code-requested', 'invalid-mfa-otp', 'invalid-recovery-code'],
   emit: ['verify-mfa-code', 'lost-device', 'cancel-mfa-disable'],
 } as const
+export type DisableMfa =
+  | 'mfa-code-requested'
+  | 'invalid-mfa-otp'
+  | 'invalid-recovery-code'
+  | (typeof disableMfa.emit)[number]
 
 export const recoveryFactor = {
-  received: [
-    'enter-new-phone-number',
-    'enter-otp-code',
-    'recovery-factor-already-exists',
-    'malformed-phone-number',
-    'invalid-otp-code',
-    'recovery-factor-updated',
-    'recovery-factor-deleted',
-  ],
   emit: [
     'send-new-phone-number',
     'send-otp-code',
@@ -119,23 +123,34 @@ export const recoveryFactor = {
     'start-edit-phone-number',
   ],
 } as const
+export type RecoveryFactor =
+  | 'enter-new-phone-number'
+  | 'enter-otp-code'
+  | 'recovery-factor-already-exists'
+  | 'malformed-phone-number'
+  | 'invalid-otp-code'
+  | 'recovery-factor-updated'
+  | 'recovery-factor-deleted'
+  | (typeof recoveryFactor.emit)[number]
 
 export const recoverAccount = {
-  received: [
-    'sms-otp-sent',
-    'login-throttled',
-    'invalid-sms-otp',
-    'sms-verified',
-    'account-recovered',
-    'update-email-required',
-  ],
   emit: ['cancel', 'resend-sms-otp', 'verify-otp-code', 'update-email'],
 } as const
+export type RecoverAccount =
+  | 'sms-otp-sent'
+  | 'login-throttled'
+  | 'invalid-sms-otp'
+  | 'sms-verified'
+  | 'account-recovered'
+  | 'update-email-required'
+  | (typeof recoverAccount.emit)[number]
 
 export const nftCheckout = {
-  received: ['nft-checkout-initiated'],
   emit: ['nft-checkout-success', 'nft-checkout-failure', 'disconnect'],
 } as const
+export type NftCheckout =
+  | 'nft-checkout-initiated'
+  | (typeof nftCheckout.emit)[number]
 
 export const idTokenCreated = 'Auth/id-token-created'
 /** Re-emitted by the client as `closed-by-user`. */

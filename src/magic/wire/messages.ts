@@ -4,6 +4,7 @@
  * by the client and the emulated provider; nothing else is.
  */
 import type * as Rpc from '../../core/Rpc.js'
+import * as Base64 from '../keys/base64.js'
 
 /** Messages the iframe posts to the host page. */
 export const incoming = {
@@ -93,10 +94,7 @@ export function encodeParams(params: Params): string {
     bundleId: params.bundleId,
     meta: params.meta,
   }
-  const bytes = new TextEncoder().encode(JSON.stringify(ordered))
-  let binary = ''
-  for (const byte of bytes) binary += String.fromCharCode(byte)
-  return btoa(binary)
+  return Base64.fromBytes(new TextEncoder().encode(JSON.stringify(ordered)))
 }
 
 /** Reverses {@link encodeParams}; throws on anything that is not such JSON. */

@@ -1,67 +1,98 @@
 /**
  * JSON-RPC method names of the iframe protocol (seed 000 §7), with their
  * test-mode variants. A method's name appears here once.
+ *
+ * Each name is its own export so that the client's modules (which import
+ * this file as a namespace) keep only the names they use, under minified
+ * identifiers; {@link methods} gathers them for the emulator.
  */
 
+export const loginWithSms = 'magic_auth_login_with_sms'
+export const loginWithEmailOtp = 'magic_auth_login_with_email_otp'
+export const loginWithMagicLink = 'magic_auth_login_with_magic_link'
+export const loginWithCredential = 'magic_auth_login_with_credential'
+export const loginWithOidc = 'magic_auth_login_with_oidc'
+export const setAuthorizationToken = 'magic_auth_set_authorization_token'
+export const getIdToken = 'magic_auth_get_id_token'
+export const generateIdToken = 'magic_auth_generate_id_token'
+export const getMetadata = 'magic_auth_get_metadata'
+export const isLoggedIn = 'magic_is_logged_in'
+export const logout = 'magic_auth_logout'
+export const updateEmail = 'magic_auth_update_email'
+export const settings = 'magic_auth_settings'
+export const recoverAccount = 'magic_auth_recover_account'
+export const revealKey = 'magic_reveal_key'
+export const enableMfa = 'magic_auth_enable_mfa_flow'
+export const disableMfa = 'magic_auth_disable_mfa_flow'
+export const intermediaryEvent = 'magic_intermediary_event'
+export const requestAccounts = 'eth_requestAccounts'
+export const getInfo = 'magic_get_info'
+export const showUi = 'magic_wallet'
+export const showAddress = 'magic_show_address'
+export const showBalances = 'magic_show_balances'
+export const showSendTokensUi = 'magic_show_send_tokens_ui'
+export const showOnRamp = 'magic_show_fiat_onramp'
+export const showNfts = 'magic_show_nfts'
+export const nftPurchase = 'magic_nft_purchase'
+export const nftCheckout = 'magic_nft_checkout'
+export const nftTransfer = 'magic_nft_transfer'
+export const requestUserInfo = 'mc_request_user_info'
+export const login = 'mc_login'
+export const disconnect = 'mc_disconnect'
+export const sendGaslessTransaction = 'eth_sendGaslessTransaction'
+export const getMultichainPublicAddress = 'magic_get_multichain_public_address'
+export const sign7702Authorization = 'magic_wallet_sign_7702_authorization'
+export const send7702Transaction = 'eth_send7702Transaction'
+
+/** Every method name, by its key. */
 export const methods = {
-  loginWithSms: 'magic_auth_login_with_sms',
-  loginWithEmailOtp: 'magic_auth_login_with_email_otp',
-  loginWithMagicLink: 'magic_auth_login_with_magic_link',
-  loginWithCredential: 'magic_auth_login_with_credential',
-  loginWithOidc: 'magic_auth_login_with_oidc',
-  setAuthorizationToken: 'magic_auth_set_authorization_token',
-  getIdToken: 'magic_auth_get_id_token',
-  generateIdToken: 'magic_auth_generate_id_token',
-  getMetadata: 'magic_auth_get_metadata',
-  isLoggedIn: 'magic_is_logged_in',
-  logout: 'magic_auth_logout',
-  updateEmail: 'magic_auth_update_email',
-  settings: 'magic_auth_settings',
-  recoverAccount: 'magic_auth_recover_account',
-  revealKey: 'magic_reveal_key',
-  enableMfa: 'magic_auth_enable_mfa_flow',
-  disableMfa: 'magic_auth_disable_mfa_flow',
-  intermediaryEvent: 'magic_intermediary_event',
-  requestAccounts: 'eth_requestAccounts',
-  getInfo: 'magic_get_info',
-  showUi: 'magic_wallet',
-  showAddress: 'magic_show_address',
-  showBalances: 'magic_show_balances',
-  showSendTokensUi: 'magic_show_send_tokens_ui',
-  showOnRamp: 'magic_show_fiat_onramp',
-  showNfts: 'magic_show_nfts',
-  nftPurchase: 'magic_nft_purchase',
-  nftCheckout: 'magic_nft_checkout',
-  nftTransfer: 'magic_nft_transfer',
-  requestUserInfo: 'mc_request_user_info',
-  login: 'mc_login',
-  disconnect: 'mc_disconnect',
-  sendGaslessTransaction: 'eth_sendGaslessTransaction',
-  getMultichainPublicAddress: 'magic_get_multichain_public_address',
-  sign7702Authorization: 'magic_wallet_sign_7702_authorization',
-  send7702Transaction: 'eth_send7702Transaction',
+  loginWithSms,
+  loginWithEmailOtp,
+  loginWithMagicLink,
+  loginWithCredential,
+  loginWithOidc,
+  setAuthorizationToken,
+  getIdToken,
+  generateIdToken,
+  getMetadata,
+  isLoggedIn,
+  logout,
+  updateEmail,
+  settings,
+  recoverAccount,
+  revealKey,
+  enableMfa,
+  disableMfa,
+  intermediaryEvent,
+  requestAccounts,
+  getInfo,
+  showUi,
+  showAddress,
+  showBalances,
+  showSendTokensUi,
+  showOnRamp,
+  showNfts,
+  nftPurchase,
+  nftCheckout,
+  nftTransfer,
+  requestUserInfo,
+  login,
+  disconnect,
+  sendGaslessTransaction,
+  getMultichainPublicAddress,
+  sign7702Authorization,
+  send7702Transaction,
 } as const
 
 export type Method = (typeof methods)[keyof typeof methods]
 
 /**
- * Test-mode names, as the published SDK sends them when `testMode` is on.
- * Most follow `<name>_testing_mode`; the magic-link and logged-in ones do not.
+ * The test-mode names that do not follow the rule: the published SDK sends
+ * `<name>_testing_mode` for every method but these two.
  */
 export const testModeMethods: Partial<Record<Method, string>> = {
-  [methods.loginWithSms]: 'magic_auth_login_with_sms_testing_mode',
-  [methods.loginWithEmailOtp]: 'magic_auth_login_with_email_otp_testing_mode',
-  [methods.loginWithMagicLink]: 'magic_login_with_magic_link_testing_mode',
-  [methods.loginWithCredential]:
-    'magic_auth_login_with_credential_testing_mode',
-  [methods.getIdToken]: 'magic_auth_get_id_token_testing_mode',
-  [methods.generateIdToken]: 'magic_auth_generate_id_token_testing_mode',
-  [methods.getMetadata]: 'magic_auth_get_metadata_testing_mode',
-  [methods.isLoggedIn]: 'magic_auth_is_logged_in_testing_mode',
-  [methods.logout]: 'magic_auth_logout_testing_mode',
-  [methods.updateEmail]: 'magic_auth_update_email_testing_mode',
-  [methods.settings]: 'magic_auth_settings_testing_mode',
-  [methods.recoverAccount]: 'magic_auth_recover_account_testing_mode',
+  [loginWithMagicLink]: 'magic_login_with_magic_link_testing_mode',
+  [isLoggedIn]: 'magic_auth_is_logged_in_testing_mode',
 }
 
 /**
