@@ -1,0 +1,195 @@
+import {
+  createPublicClient,
+  getAddress,
+  type Hex,
+  http,
+  parseEther,
+  toHex,
+  verifyMessage,
+} from 'viem'
+import { afterEach, describe, expect, inject, test } from 'vitest'
+import type { Magic } from '../../src/magic/index.js'
+import { anvil, createMagic } from './magicLogin.js'
+
+/**
+ * Third-party wallet mode of our client: an external EIP-1193 provider
+ * (viem's `http` transport on Anvil, whose dev accounts are unlocked, plus
+ * an event emitter) answers the Ethereum requests while it is connected.
+ */
+describe('third-party wallet mode', () => {
+  const emulator = inject('magicEmulator')
+  const { rpcUrl, chainId } = emulator
+  const chain = createPublicClient({ transport: http(rpcUrl) })
+  let current: Magic | undefined
+
+  afterEach(() => {
+    current?.thirdPartyWallets.resetThirdPartyWalletState()
+    current?.destroy()
+    current = undefined
+  })
+
+  /** Anvil behind a real EIP-1193 `request`, with `on`/`emit`. */
+  function externalWallet(account: Hex) {
+    const { request } = http(rpcUrl)({})
+    const listeners = new Map<string, Set<(...args: never[]) => void>>()
+    const calls: string[] = []
+    return {
+      calls,
+      request(args: { method: string; params?: unknown }) {
+        calls.push(args.method)
+        // One account, as a wallet exposes the one the user picked.
+        if (
+          args.method === 'eth_accounts' ||
+          args.method === 'eth_requestAccounts'
+        )
+          return Promise.resolve([account.toLowerCase()])
+        return request(args as Parameters<typeof request>[0])
+      },
+      on(event: string, listener: (...args: never[]) => void) {
+        listeners.set(event, (listeners.get(event) ?? new Set()).add(listener))
+      },
+      removeListener(event: string, listener: (...args: never[]) => void) {
+        listeners.get(event)?.delete(listener)
+      },
+      emit(event: string, ...args: unknown[]) {
+        for (const listener of [...(listeners.get(event) ?? [])])
+          (listener as (...args: unknown[]) => void)(...args)
+      },
+    }
+  }
+
+  async function connected() {
+    const magic = createMagic(emulator)
+    current = magic
+    const [account] = (await anvil(rpcUrl, 'eth_accounts', [])) as Hex[]
+    const address = getAddress(account as Hex)
+    const wallet = externalWallet(address)
+    const update = await magic.thirdPartyWallets.connect(wallet, {
+      name: 'anvil',
+    })
+    return { magic, wallet, address, update }
+  }
+
+  test('connect routes Ethereum requests to the external wallet; getInfo answers did:ethr', async () => {
+    const { magic, wallet, address, update } = await connected()
+    expect(update).toEqual({
+      accounts: [address.toLowerCase()],
+      chainId: toHex(chainId),
+    })
+    expect(magic.thirdPartyWallets.isConnected).toBe(true)
+    expect(localStorage.getItem('magic_3pw_provider')).toBe('anvil')
+
+    wallet.calls.length = 0
+    expect(await magic.rpcProvider.request({ method: 'eth_accounts' })).toEqual(
+      [address.toLowerCase()],
+    )
+    expect(await magic.rpcProvider.request({ method: 'eth_chainId' })).toBe(
+      toHex(chainId),
+    )
+    const message = 'signed by the external wallet'
+    const signature = (await magic.rpcProvider.request({
+      method: 'personal_sign',
+      params: [toHex(message), address],
+    })) as Hex
+    expect(await verifyMessage({ address, message, signature })).toBe(true)
+    expect(wallet.calls).toEqual([
+      'eth_accounts',
+      'eth_chainId',
+      'personal_sign',
+    ])
+
+    const info = await magic.user.getInfo()
+    expect(info).toMatchObject({
+      issuer: `did:ethr:${address.toLowerCase()}`,
+      publicAddress: address.toLowerCase(),
+      walletType: 'anvil',
+    })
+    expect(await magic.user.isLoggedIn()).toBe(true)
+
+    const hash = (await magic.rpcProvider.request({
+      method: 'eth_sendTransaction',
+      params: [
+        {
+          from: address,
+          to: '0x000000000000000000000000000000000000dEaD',
+          value: toHex(parseEther('0.001')),
+        },
+      ],
+    })) as Hex
+    expect((await chain.waitForTransactionReceipt({ hash })).from).toBe(
+      address.toLowerCase(),
+    )
+  })
+
+  test('the external wallet events reach rpcProvider as accountsChanged and chainChanged', async () => {
+    const { magic, wallet, address } = await connected()
+    const events: unknown[] = []
+    magic.rpcProvider
+      .on('accountsChanged', (accounts) => events.push(['accounts', accounts]))
+      .on('chainChanged', (chain) => events.push(['chain', chain]))
+    const other = '0x000000000000000000000000000000000000bEEF'
+    wallet.emit('accountsChanged', [other])
+    wallet.emit('chainChanged', '0x1')
+    expect(events).toEqual([
+      ['accounts', [other]],
+      ['chain', '0x1'],
+    ])
+    expect(localStorage.getItem('magic_3pw_address')).toBe(other)
+    expect((await magic.user.getInfo()).issuer).toBe(`did:ethr:${other}`)
+    expect(address).not.toBe(other)
+  })
+
+  test('after the external wallet emits disconnect, requests reject with User denied account access.', async () => {
+    const { magic, wallet, address } = await connected()
+    const events: unknown[] = []
+    magic.rpcProvider
+      .on('accountsChanged', (accounts) => events.push(['accounts', accounts]))
+      .on('disconnect', (error: { code: number }) =>
+        events.push(['disconnect', error.code]),
+      )
+    wallet.emit('disconnect')
+    expect(events).toEqual([
+      ['accounts', []],
+      ['disconnect', 4900],
+    ])
+    expect(magic.thirdPartyWallets.isConnected).toBe(false)
+    expect(localStorage.getItem('magic_3pw_provider')).toBe(null)
+    wallet.calls.length = 0
+    const denied = {
+      code: -10011,
+      message: 'Magic RPC Error: [-10011] User denied account access.',
+    }
+    await expect(
+      magic.rpcProvider.request({ method: 'eth_accounts' }),
+    ).rejects.toMatchObject(denied)
+    await expect(
+      magic.rpcProvider.request({
+        method: 'personal_sign',
+        params: ['0x00', address],
+      }),
+    ).rejects.toMatchObject(denied)
+    await expect(magic.user.getInfo()).rejects.toMatchObject(denied)
+    expect(await magic.user.isLoggedIn()).toBe(false)
+    expect(wallet.calls).toEqual([])
+
+    // mc_login resets the mode: requests go to the (logged-out) iframe.
+    magic.wallet.connectWithUI().catch(() => {})
+    expect(await magic.rpcProvider.request({ method: 'eth_accounts' })).toEqual(
+      [],
+    )
+  })
+
+  test('mc_login leaves third-party mode: the request goes to the iframe', async () => {
+    const { magic, wallet } = await connected()
+    const login = magic.wallet.connectWithUI()
+    login.catch(() => {})
+    expect(magic.thirdPartyWallets.isConnected).toBe(false)
+    expect(localStorage.getItem('magic_3pw_provider')).toBe(null)
+    wallet.calls.length = 0
+    // Logged out in the iframe: eth_accounts now comes from it.
+    expect(await magic.rpcProvider.request({ method: 'eth_accounts' })).toEqual(
+      [],
+    )
+    expect(wallet.calls).toEqual([])
+  })
+})
