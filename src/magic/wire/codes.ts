@@ -67,34 +67,7 @@ export const rpcCodes = {
 
 export type RpcCode = (typeof rpcCodes)[keyof typeof rpcCodes]
 
-const known: ReadonlySet<number> = new Set<RpcCode>([
-  ParseError,
-  InvalidRequest,
-  MethodNotFound,
-  InvalidParams,
-  InternalError,
-  MagicLinkFailedVerification,
-  MagicLinkExpired,
-  MagicLinkRateLimited,
-  UserAlreadyLoggedIn,
-  UpdateEmailFailed,
-  UserRequestEditEmail,
-  MagicLinkInvalidRedirectURL,
-  InactiveRecipient,
-  AccessDeniedToUser,
-  UserRejectedAction,
-  RequestCancelled,
-  RedirectLoginComplete,
-  SessionTerminated,
-  PopupRequestOverriden,
-  SanEmail,
-  DpopInvalidated,
-  MaxAttemptsReached,
-  UserRequiredMfa,
-  InvalidRecaptcha,
-  LoginThrottled,
-  RecaptchaUnavailable,
-])
+const known: ReadonlySet<number> = new Set<number>(Object.values(rpcCodes))
 
 /** Whether `code` is one the SDK keeps; any other becomes -32603. */
 export function isKnownRpcCode(code: unknown): code is RpcCode {
