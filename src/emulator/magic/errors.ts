@@ -1,6 +1,6 @@
 import { BaseError } from '../../core/Errors.js'
 import type * as Rpc from '../../core/Rpc.js'
-import { rpcCodes } from '../../magic/wire/codes.js'
+import { rpcCodes, userDeniedAccountAccess } from '../../magic/wire/codes.js'
 
 /**
  * A JSON-RPC error the emulated backend answers with. Throw it from a flow;
@@ -32,6 +32,13 @@ export class RpcFailure extends BaseError<undefined> {
 export const failures = {
   cancelled: () =>
     new RpcFailure(rpcCodes.RequestCancelled, 'User canceled the request.'),
+  /**
+   * The user declined to connect: -10012 UserRejectedAction with the exact
+   * message on which clients delete every stored device share (magic.md
+   * §1, §4).
+   */
+  userDenied: () =>
+    new RpcFailure(rpcCodes.UserRejectedAction, userDeniedAccountAccess),
   timedOut: () =>
     new RpcFailure(
       rpcCodes.RequestCancelled,

@@ -1,5 +1,4 @@
 import {
-  type Address,
   createPublicClient,
   type Hex,
   http,
@@ -10,42 +9,17 @@ import {
   verifyTypedData,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startAnvil } from '../chain/anvil.js'
-import { type Contracts, deployContracts } from '../chain/deploy.js'
-import * as Mailbox from '../mailbox/store.js'
-import { findFreePort } from '../net.js'
-import { createRegistry, type Registry } from '../registry/index.js'
-import { createMagicService } from './service.js'
-import { call, createDevice, type Device, loginByEmail } from './testkit.js'
+import { type ChainService, call, startChainService } from './testkit.js'
 
-let anvil: Awaited<ReturnType<typeof startAnvil>>
-let contracts: Contracts
-let app: ReturnType<typeof createMagicService>
-let mailbox: Mailbox.Store
-let registry: Registry
+let anvil: ChainService['anvil']
+let app: ChainService['app']
+let loggedIn: ChainService['loggedIn']
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: await findFreePort() })
-  contracts = await deployContracts({ rpcUrl: anvil.rpcUrl })
-  mailbox = Mailbox.create()
-  registry = createRegistry({ rpcUrl: anvil.rpcUrl })
-  app = createMagicService({
-    mailbox,
-    registry,
-    chain: { rpcUrl: anvil.rpcUrl, chainId: anvil.chainId },
-    tokens: contracts,
-  })
+  ;({ anvil, app, loggedIn } = await startChainService())
 }, 60_000)
 
 afterAll(() => anvil?.stop())
-
-let users = 0
-async function loggedIn(): Promise<{ device: Device; address: Address }> {
-  const device = await createDevice()
-  const email = `user${++users}@example.com`
-  await loginByEmail(app, mailbox, email, device)
-  return { device, address: registry.find({ email })!.address }
-}
 
 const chain = () => createPublicClient({ transport: http(anvil.rpcUrl) })
 

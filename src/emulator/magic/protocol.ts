@@ -13,7 +13,9 @@
  * Backend conventions (where the published protocol is silent):
  * - cancel / time-out of a flow → -10014 RequestCancelled
  *   ('User canceled the request.' / 'The request timed out waiting for an
- *   answer.'); a flow waits 10 minutes for each answer.
+ *   answer.'); a flow waits 10 minutes for each answer. Except: cancelling
+ *   the login screens of `mc_login` / `eth_requestAccounts` → -10012 'User
+ *   denied account access.' (the client then deletes its device shares).
  * - not logged in (user and signing methods) → -10011 'The user is not
  *   logged in.'; `eth_accounts` answers `[]` instead.
  * - signing without the session's device share → -10011.

@@ -1,54 +1,27 @@
-import {
-  type Address,
-  createPublicClient,
-  type Hex,
-  http,
-  parseEther,
-} from 'viem'
+import { createPublicClient, type Hex, http, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startAnvil } from '../chain/anvil.js'
-import { type Contracts, deployContracts } from '../chain/deploy.js'
-import * as Mailbox from '../mailbox/store.js'
-import { findFreePort } from '../net.js'
-import { createRegistry, type Registry } from '../registry/index.js'
-import { createMagicService } from './service.js'
 import {
+  type ChainService,
   call,
   createDevice,
-  type Device,
-  loginByEmail,
   open,
+  startChainService,
 } from './testkit.js'
 
-let anvil: Awaited<ReturnType<typeof startAnvil>>
-let contracts: Contracts
-let app: ReturnType<typeof createMagicService>
-let mailbox: Mailbox.Store
-let registry: Registry
+let anvil: ChainService['anvil']
+let contracts: ChainService['contracts']
+let app: ChainService['app']
+let mailbox: ChainService['mailbox']
+let registry: ChainService['registry']
+let loggedIn: ChainService['loggedIn']
 
 beforeAll(async () => {
-  anvil = await startAnvil({ port: await findFreePort() })
-  contracts = await deployContracts({ rpcUrl: anvil.rpcUrl })
-  mailbox = Mailbox.create()
-  registry = createRegistry({ rpcUrl: anvil.rpcUrl })
-  app = createMagicService({
-    mailbox,
-    registry,
-    chain: { rpcUrl: anvil.rpcUrl, chainId: anvil.chainId },
-    tokens: contracts,
-  })
+  ;({ anvil, contracts, app, mailbox, registry, loggedIn } =
+    await startChainService())
 }, 60_000)
 
 afterAll(() => anvil?.stop())
-
-let users = 0
-async function loggedIn(): Promise<{ device: Device; address: Address }> {
-  const device = await createDevice()
-  const email = `user${++users}@example.com`
-  await loginByEmail(app, mailbox, email, device)
-  return { device, address: registry.find({ email })!.address }
-}
 
 const chain = () => createPublicClient({ transport: http(anvil.rpcUrl) })
 
@@ -198,6 +171,36 @@ describe('wallet screens and NFTs', { timeout: 30_000 }, () => {
     expect(
       (await call(app, 'eth_requestAccounts', [], { device })).result,
     ).toEqual([address])
+  })
+
+  test('error: cancelling the mc_login / eth_requestAccounts login screens answers -10012 "User denied account access."; other cancels stay -10014', async () => {
+    const denied = { code: -10012, message: 'User denied account access.' }
+    const device = await createDevice()
+    const login = await open(app, 'mc_login', [{}], { device })
+    await login.until((line) => line.kind === 'screen')
+    await login.answer('cancel')
+    const cancelled = await login.done()
+    expect(cancelled.response.error).toEqual(denied)
+    expect(cancelled.rt).toBeUndefined()
+    expect(cancelled.deviceShare).toBeUndefined()
+
+    const request = await open(app, 'eth_requestAccounts', [], { device })
+    await request.until((line) => line.kind === 'screen')
+    await request.answer('submit-email', 'denied@example.com')
+    await request.event('email-otp-sent')
+    await request.answer('cancel')
+    expect((await request.done()).response.error).toEqual(denied)
+
+    const user = await loggedIn()
+    const consent = await open(app, 'mc_request_user_info', [], {
+      device: user.device,
+    })
+    await consent.until((line) => line.kind === 'screen')
+    await consent.answer('cancel')
+    expect((await consent.done()).response.error).toEqual({
+      code: -10014,
+      message: 'User canceled the request.',
+    })
   })
 
   test('behavior: wallet, address, on-ramp, reveal-key and user-info screens answer on close or consent', async () => {

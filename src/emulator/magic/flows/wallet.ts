@@ -5,10 +5,11 @@
  * user-info consent.
  */
 import { type Address, isAddress, parseEther } from 'viem'
+import { rpcCodes } from '../../../magic/wire/codes.js'
 import { methods } from '../../../magic/wire/methods.js'
 import { balancesOf, nftsOf, sendAs } from '../chain.js'
 import type { Context, Handler } from '../context.js'
-import { failures } from '../errors.js'
+import { failures, RpcFailure } from '../errors.js'
 import { login, requireSigner, requireUser } from '../session.js'
 import { verifyCode } from './auth.js'
 import { rpcUrlOf } from './eth.js'
@@ -132,9 +133,41 @@ const revealKey: Handler = async (ctx) => {
  * `mc_login` / `eth_requestAccounts`: the accounts at once when logged in;
  * else the iframe's login (`submit-email`, then the email code, second
  * factor and device approval). Resolves to `[address]`.
+ *
+ * When the user cancels any of these login screens, the user declined to
+ * connect: the flow fails as the real provider does, with the exact
+ * message `User denied account access.`, on which the client deletes every
+ * stored `ds_*` device share (magic.md §1, §4).
+ *
+ * The code is -10012 UserRejectedAction ({@link failures.userDenied}). The
+ * published protocol does not say which code comes with that message; the
+ * message is what clients act on. EIP-1193's 4001 was considered, but it
+ * is not a provider RPC code: clients that follow the published SDK report
+ * it as -32603 (internal error), so apps, and our wagmi connector (which
+ * maps 4001 / -10012 / -10014 to UserRejectedRequestError), would no
+ * longer see a user rejection. -10012 is kept by the client and reads as a
+ * rejection. A time-out stays -10014, as in every flow.
  */
 const connect: Handler = async (ctx) => {
   if (ctx.user) return [ctx.user.address]
+  try {
+    return await loginInIframe(ctx)
+  } catch (error) {
+    throw isUserCancel(error) ? failures.userDenied() : error
+  }
+}
+
+/** Whether `error` is the -10014 a flow throws on the user's `cancel`. */
+function isUserCancel(error: unknown): boolean {
+  return (
+    error instanceof RpcFailure &&
+    error.code === rpcCodes.RequestCancelled &&
+    error.shortMessage === failures.cancelled().shortMessage
+  )
+}
+
+/** The login screens of {@link connect}; resolves to `[address]`. */
+async function loginInIframe(ctx: Context): Promise<[Address]> {
   ctx.screen('login', {})
   let email: string
   for (;;) {
