@@ -1,15 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import {
-  type Address,
-  createPublicClient,
-  type Hex,
-  http,
-  parseEther,
-  toHex,
-} from 'viem'
+import type { Address } from 'viem'
 import { Magic } from '../../../src/magic/index.js'
 import type { EmulatorInfo } from '../emulator.js'
 import { EventLog, type LogEntry } from './EventLog.js'
+import { MagicActions } from './MagicActions.js'
 import { Mailbox } from './Mailbox.js'
 
 type Step =
@@ -17,26 +11,6 @@ type Step =
   | { name: 'awaiting-code'; submit: (code: string) => void; error?: string }
   | { name: 'working'; what: string }
   | { name: 'logged-in'; address: Address; email: string }
-
-/** Typed data the panel signs: a small EIP-712 message on the local chain. */
-function sampleTypedData(chainId: number, address: Address) {
-  return {
-    types: {
-      EIP712Domain: [
-        { name: 'name', type: 'string' },
-        { name: 'version', type: 'string' },
-        { name: 'chainId', type: 'uint256' },
-      ],
-      Greeting: [
-        { name: 'from', type: 'address' },
-        { name: 'text', type: 'string' },
-      ],
-    },
-    primaryType: 'Greeting',
-    domain: { name: 'Playground', version: '1', chainId },
-    message: { from: address, text: 'Hello from the playground' },
-  }
-}
 
 /**
  * The iframe wallet against the emulator: log in by email code (the
@@ -163,13 +137,6 @@ export function MagicPanel(props: { info: EmulatorInfo }) {
       })
   }
 
-  const address = step.name === 'logged-in' ? step.address : undefined
-  const client = createPublicClient({ transport: http(info.rpcUrl) })
-  const request = magic.rpcProvider.request.bind(magic.rpcProvider) as (args: {
-    method: string
-    params?: unknown[]
-  }) => Promise<unknown>
-
   return (
     <div className="magic">
       {step.name === 'logged-out' && (
@@ -216,99 +183,15 @@ export function MagicPanel(props: { info: EmulatorInfo }) {
       {step.name === 'working' && (
         <p data-testid="magic-working">{step.what}</p>
       )}
-      {step.name === 'logged-in' && address && (
-        <>
-          <dl className="facts">
-            <dt>Email</dt>
-            <dd data-testid="magic-user-email">{step.email}</dd>
-            <dt>Address</dt>
-            <dd data-testid="magic-user-address">{address}</dd>
-          </dl>
-          <div className="row">
-            <button
-              type="button"
-              onClick={() => run('getInfo', () => magic.user.getInfo())}
-            >
-              getInfo
-            </button>
-            <button
-              type="button"
-              onClick={() => run('Id token', () => magic.user.getIdToken())}
-            >
-              Id token
-            </button>
-            <button
-              type="button"
-              data-testid="magic-sign"
-              onClick={() =>
-                run('personal_sign', () =>
-                  request({
-                    method: 'personal_sign',
-                    params: [toHex('Hello from the playground'), address],
-                  }),
-                )
-              }
-            >
-              Sign message
-            </button>
-            <button
-              type="button"
-              onClick={() =>
-                run('eth_signTypedData_v4', () =>
-                  request({
-                    method: 'eth_signTypedData_v4',
-                    params: [
-                      address,
-                      JSON.stringify(sampleTypedData(info.chainId, address)),
-                    ],
-                  }),
-                )
-              }
-            >
-              Sign typed data
-            </button>
-            <button
-              type="button"
-              data-testid="magic-send"
-              onClick={() =>
-                run('eth_sendTransaction', async () => {
-                  const hash = (await request({
-                    method: 'eth_sendTransaction',
-                    params: [
-                      {
-                        from: address,
-                        to: '0x000000000000000000000000000000000000dEaD',
-                        value: toHex(parseEther('0.01')),
-                      },
-                    ],
-                  })) as Hex
-                  const receipt = await client.waitForTransactionReceipt({
-                    hash,
-                  })
-                  return {
-                    hash,
-                    status: receipt.status,
-                    block: Number(receipt.blockNumber),
-                  }
-                })
-              }
-            >
-              Send 0.01 ETH
-            </button>
-            <button
-              type="button"
-              onClick={() =>
-                run('logout', async () => {
-                  await magic.user.logout()
-                  setStep({ name: 'logged-out' })
-                  return true
-                })
-              }
-            >
-              Log out
-            </button>
-          </div>
-        </>
+      {step.name === 'logged-in' && (
+        <MagicActions
+          magic={magic}
+          user={step}
+          chainId={info.chainId}
+          rpcUrl={info.rpcUrl}
+          run={run}
+          onLoggedOut={() => setStep({ name: 'logged-out' })}
+        />
       )}
       {output && (
         <div className="output">
