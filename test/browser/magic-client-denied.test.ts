@@ -1,14 +1,15 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { page } from 'vitest/browser'
-import type * as Storage from '../../src/core/Storage.js'
-import { MagicRPCError, type MagicSDK } from '../../src/magic/index.js'
+import type { MagicSDK } from '../../src/magic/index.js'
 import {
+  copyOf,
   createMagic,
   destroyClients,
   freshEmail,
   isolatedStorage,
   loginWithEmail,
   readDatabase,
+  rejection,
 } from './magicClient.js'
 import { shownOverlay } from './magicLogin.js'
 
@@ -29,25 +30,6 @@ describe('Magic client against the emulator: user denied account access', () => 
     return Object.keys(await readDatabase(name)).filter((key) =>
       key.startsWith('ds_'),
     )
-  }
-
-  async function rejection(promise: Promise<unknown>): Promise<MagicRPCError> {
-    const error = await promise.then(
-      () => undefined,
-      (error: unknown) => error,
-    )
-    expect(error).toBeInstanceOf(MagicRPCError)
-    return error as MagicRPCError
-  }
-
-  /** A storage holding a copy of `from`'s entries `keys`. */
-  async function copyOf(
-    from: Storage.Storage,
-    keys: readonly string[],
-  ): Promise<Storage.Storage> {
-    const { storage } = isolatedStorage()
-    for (const key of keys) await storage.setItem(key, await from.getItem(key))
-    return storage
   }
 
   /**

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import type * as Storage from '../../src/core/Storage.js'
-import { MagicRPCError } from '../../src/magic/index.js'
 import {
+  copyOf,
   createMagic,
   destroyClients,
   freshEmail,
   isolatedStorage,
   loginWithEmail,
+  rejection,
 } from './magicClient.js'
 
 /**
@@ -21,25 +21,6 @@ describe('Magic client against the emulator: DPoP and sessions', () => {
   })
 
   const keyEntries = ['STORE_KEY_PRIVATE_KEY', 'STORE_KEY_PUBLIC_JWK']
-
-  async function rejection(promise: Promise<unknown>): Promise<MagicRPCError> {
-    const error = await promise.then(
-      () => undefined,
-      (error: unknown) => error,
-    )
-    expect(error).toBeInstanceOf(MagicRPCError)
-    return error as MagicRPCError
-  }
-
-  /** A storage holding a copy of `from`'s entries `keys`. */
-  async function copyOf(
-    from: Storage.Storage,
-    keys: readonly string[],
-  ): Promise<Storage.Storage> {
-    const { storage } = isolatedStorage()
-    for (const key of keys) await storage.setItem(key, await from.getItem(key))
-    return storage
-  }
 
   test('a replayed proof (same jti) is rejected with -10019; the client clears its keys and recovers with a new pair', async () => {
     const { storage } = isolatedStorage()

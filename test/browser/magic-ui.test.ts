@@ -2,6 +2,7 @@ import { describe, expect, inject, test } from 'vitest'
 import { page } from 'vitest/browser'
 import * as Messages from '../../src/magic/wire/messages.js'
 import { type MagicFrame, openMagicFrame, typeOf } from './magicFrame.js'
+import { anvil } from './magicLogin.js'
 import { waitForCode } from './mailbox.js'
 
 /**
@@ -102,7 +103,10 @@ describe('emulated iframe: screens', () => {
     const info = await frame.request('magic_get_info')
     const { publicAddress } = info.result as { publicAddress: string }
     // 0x14d1120d7b160000 wei = 1.5 ETH.
-    await rpc(rpcUrl, 'anvil_setBalance', [publicAddress, '0x14d1120d7b160000'])
+    await anvil(rpcUrl, 'anvil_setBalance', [
+      publicAddress,
+      '0x14d1120d7b160000',
+    ])
     return publicAddress
   }
 
@@ -143,7 +147,7 @@ describe('emulated iframe: screens', () => {
       await ui.getByTestId('send-tokens-submit').click()
       await ui.getByTestId('send-tokens-hash').hover()
       // 0.25 ETH = 0x3782dace9d90000 wei.
-      expect(await rpc(rpcUrl, 'eth_getBalance', [to, 'latest'])).toBe(
+      expect(await anvil(rpcUrl, 'eth_getBalance', [to, 'latest'])).toBe(
         '0x3782dace9d90000',
       )
       await closeScreen(frame, send)
@@ -159,21 +163,3 @@ describe('emulated iframe: screens', () => {
     }
   })
 })
-
-async function rpc(
-  url: string,
-  method: string,
-  params: unknown[],
-): Promise<unknown> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-  })
-  const body = (await response.json()) as {
-    result?: unknown
-    error?: { message: string }
-  }
-  if (body.error) throw new Error(body.error.message)
-  return body.result
-}

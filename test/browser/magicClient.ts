@@ -3,11 +3,12 @@
  * own, headless logins answered from the dev mailbox, DID token decoding and
  * raw reads of the client's IndexedDB.
  */
-import { inject } from 'vitest'
+import { expect, inject } from 'vitest'
 import * as Storage from '../../src/core/Storage.js'
 import {
   Magic,
   type MagicOptions,
+  MagicRPCError,
   type MagicSDK,
 } from '../../src/magic/index.js'
 import { waitForCode } from './mailbox.js'
@@ -138,4 +139,26 @@ export function magicIframe(): HTMLIFrameElement {
   )
   if (!iframe) throw new Error('No .magic-iframe on the page')
   return iframe
+}
+
+/** The error `promise` rejects with, asserted to be a `MagicRPCError`. */
+export async function rejection(
+  promise: Promise<unknown>,
+): Promise<MagicRPCError> {
+  const error = await promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  )
+  expect(error).toBeInstanceOf(MagicRPCError)
+  return error as MagicRPCError
+}
+
+/** A storage of its own holding a copy of `from`'s entries `keys`. */
+export async function copyOf(
+  from: Storage.Storage,
+  keys: readonly string[],
+): Promise<Storage.Storage> {
+  const { storage } = isolatedStorage()
+  for (const key of keys) await storage.setItem(key, await from.getItem(key))
+  return storage
 }
