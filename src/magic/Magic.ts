@@ -4,7 +4,8 @@
  * mounted extensions.
  */
 import * as Announce from '../core/Announce.js'
-import * as Storage from '../core/Storage.js'
+import { create as createStorage } from '../core/internal/storage.js'
+import type * as Storage from '../core/Storage.js'
 import {
   createIncompatibleExtensionsError,
   createMissingApiKeyError,
@@ -134,7 +135,7 @@ export class MagicSDK {
     const thirdParty = ThirdParty.create({ onUpdate: store.set })
     const storage =
       options.storage ??
-      Storage.create({
+      createStorage({
         database: 'MagicAuthLocalStorageDB',
         store: 'MagicAuthLocalStorage',
       })

@@ -260,10 +260,6 @@ export function createDeprecationWarning(options: {
 }
 
 function ordinal(n: number): string {
-  const last = n % 10
-  const lastTwo = n % 100
-  if (last === 1 && lastTwo !== 11) return `${n}st`
-  if (last === 2 && lastTwo !== 12) return `${n}nd`
-  if (last === 3 && lastTwo !== 13) return `${n}rd`
-  return `${n}th`
+  const teen = n % 100 > 10 && n % 100 < 14
+  return `${n}${(teen ? undefined : ['th', 'st', 'nd', 'rd'][n % 10]) ?? 'th'}`
 }

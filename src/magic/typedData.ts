@@ -3,23 +3,20 @@
  * int/uint widths, bytesN sizes, known, non-duplicated and non-circular
  * types, exactly one primary type, a non-negative domain chainId and a
  * 32-byte salt.
+ *
+ * Loaded with `import()` on the first typed-data request, so that dApps that
+ * never sign typed data do not download it.
  */
-import { MagicRPCError } from './errors.js'
-import * as Codes from './wire/codes.js'
 
 type Field = { name: string; type: string }
 type Types = Record<string, readonly Field[]>
 
-/** The methods whose params carry typed data (second param). */
-export const typedDataMethods: readonly string[] = [
-  'eth_signTypedData_v3',
-  'eth_signTypedData_v4',
-]
-
 /**
  * Checks the typed data of a `eth_signTypedData_v3/v4` request's params
  * (`[address, typedData]`, typed data as an object or a JSON string).
- * Throws a {@link MagicRPCError} -32602 naming the first problem.
+ * Throws a `TypeError` naming the first problem (`Invalid typed data: …`);
+ * the provider answers it as a -32602 `MagicRPCError`. No import of the
+ * error classes here keeps this lazily loaded chunk self-contained.
  *
  * @example
  * ```ts
@@ -170,9 +167,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-function invalid(reason: string): MagicRPCError {
-  return new MagicRPCError({
-    code: Codes.InvalidParams,
-    message: `Invalid typed data: ${reason}`,
-  })
+function invalid(reason: string): TypeError {
+  return new TypeError(`Invalid typed data: ${reason}`)
 }

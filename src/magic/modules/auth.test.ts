@@ -2,7 +2,6 @@ import { afterEach, describe, expect, test, vi } from 'vitest'
 import {
   createClient,
   createFakeTransport,
-  flush,
   resultOf,
 } from '../_test/transport.js'
 import { create, isDeprecatedMagicLink } from './auth.js'
@@ -249,8 +248,9 @@ describe('auth.loginWithEmailOTP passkey MFA', () => {
         allowCredentials: [{ id: 'BAU', type: 'public-key' }],
       },
     })
-    await flush()
     await handle
+    // The passkey code loads with `import()` on the first request for one.
+    await vi.waitFor(() => expect(fake.sent()).toHaveLength(2))
     const { publicKey } = (
       get.mock.calls[0] as unknown as [
         {
@@ -291,8 +291,9 @@ describe('auth.loginWithEmailOTP passkey MFA', () => {
     fake.event(id, 'mfa-passkey-options', {
       webauthnOptions: { challenge: '' },
     })
-    await flush()
     await handle
+    // The passkey code loads with `import()` on the first request for one.
+    await vi.waitFor(() => expect(fake.sent()).toHaveLength(2))
     expect(fake.sent()[1]?.params).toEqual([
       {
         payloadId: id,

@@ -4,10 +4,9 @@
  */
 import * as Rpc from '../../core/Rpc.js'
 import { createDeprecationWarning } from '../errors.js'
-import { type Client, type Handle, request } from '../request.js'
+import { type Client, type Handle, intermediary, request } from '../request.js'
 import * as Events from '../wire/events.js'
 import * as Methods from '../wire/methods.js'
-import * as Passkey from './passkey.js'
 
 /** `loginWithMagicLink` options. */
 export type LoginWithMagicLinkConfiguration = {
@@ -169,8 +168,14 @@ export function create(client: Client) {
       })
       handle.on(
         'mfa-passkey-options',
-        (options: { webauthnOptions: unknown }) =>
-          Passkey.answer(client, payload.id, options.webauthnOptions),
+        async (options: { webauthnOptions: unknown }) => {
+          const { assert } = await import('./passkey.js')
+          intermediary(
+            client,
+            payload.id,
+            ...(await assert(options.webauthnOptions)),
+          )
+        },
       )
       return handle
     },

@@ -4,8 +4,6 @@
  * `mfa-passkey-assertion-response` (the credential as JSON) or
  * `mfa-passkey-assertion-error` (the error message).
  */
-import * as Base64 from '../keys/base64.js'
-import { type Client, intermediary } from '../request.js'
 
 /** WebAuthn request options as JSON (base64url binary fields). */
 type RequestOptionsJson = {
@@ -14,29 +12,29 @@ type RequestOptionsJson = {
   [key: string]: unknown
 }
 
-/** Runs the assertion and answers request `payloadId`. */
-export async function answer(
-  client: Client,
-  payloadId: number | string,
+/**
+ * Runs the assertion; resolves to the intermediary event that answers the
+ * flow: its type and its argument. Never rejects.
+ *
+ * Loaded with `import()` when the provider asks for a passkey, so dApps
+ * whose users never meet passkey MFA do not download it.
+ */
+export async function assert(
   webauthnOptions: unknown,
-): Promise<void> {
+): Promise<[eventType: string, args: unknown]> {
   try {
     const credential = await navigator.credentials.get({
       publicKey: toRequestOptions(webauthnOptions as RequestOptionsJson),
     })
-    intermediary(
-      client,
-      payloadId,
+    return [
       'mfa-passkey-assertion-response',
       toJson(credential as PublicKeyCredential),
-    )
+    ]
   } catch (error) {
-    intermediary(
-      client,
-      payloadId,
+    return [
       'mfa-passkey-assertion-error',
       (error as Error | undefined)?.message ?? '',
-    )
+    ]
   }
 }
 
@@ -78,10 +76,17 @@ function toJson(credential: PublicKeyCredential): unknown {
     type: credential.type,
   }
 }
+// Base64url with the platform's `btoa` / `atob` (forgiving about missing
+// padding). Written out here rather than imported from ../keys/base64.ts so
+// that this lazily loaded chunk shares no module with the entry chunk.
 function encode(buffer: ArrayBuffer): string {
-  return Base64.urlFromBytes(new Uint8Array(buffer))
+  return btoa(String.fromCharCode(...new Uint8Array(buffer)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
 }
 
 function decode(text: string): ArrayBuffer {
-  return Base64.urlToBytes(text).buffer
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'))
+  return Uint8Array.from(binary, (char) => char.charCodeAt(0)).buffer
 }

@@ -10,11 +10,18 @@ import * as Rpc from '../../core/Rpc.js'
 import {
   createInvalidArgumentError,
   createSynchronousWeb3MethodWarning,
+  MagicRPCError,
   ProviderDisconnectedError,
 } from '../errors.js'
 import { type Client, type EventsOf, type Handle, request } from '../request.js'
-import { typedDataMethods, validateParams } from '../typedData.js'
+import * as Codes from '../wire/codes.js'
 import * as Methods from '../wire/methods.js'
+
+/** The methods whose params carry typed data (second param). */
+export const typedDataMethods: readonly string[] = [
+  'eth_signTypedData_v3',
+  'eth_signTypedData_v4',
+]
 
 /** What the provider knows of the wallet. */
 export type State = {
@@ -133,18 +140,24 @@ export function create(client: Client, store: StateStore) {
 
   function send(payload: Payload): Handle<unknown> {
     const standard = Rpc.standardize(payload)
-    if (typedDataMethods.includes(standard.method)) {
+    const typed = typedDataMethods.includes(standard.method)
+    if (client.testMode)
+      standard.method = Methods.testModeRpcMethod(standard.method)
+    if (!typed) return request(client, standard)
+    // Typed data is checked before anything is sent; the checks load on the
+    // first typed-data request.
+    return PromiEvent.create<unknown, EventsOf<never>>(async (resolve) => {
+      const { validateParams } = await import('../typedData.js')
       try {
         validateParams(standard.params)
       } catch (error) {
-        return PromiEvent.create<unknown, EventsOf<never>>((_, reject) =>
-          reject(error),
-        ) as unknown as Handle<unknown>
+        throw new MagicRPCError({
+          code: Codes.InvalidParams,
+          message: (error as Error).message,
+        })
       }
-    }
-    if (client.testMode)
-      standard.method = Methods.testModeRpcMethod(standard.method)
-    return request(client, standard)
+      resolve(await request(client, standard))
+    }) as unknown as Handle<unknown>
   }
 
   function sendAsync(

@@ -1,0 +1,169 @@
+/**
+ * The IndexedDB backend and backend selection of `Storage` (re-exported
+ * there). Kept apart from the public namespace module so that importing
+ * `create` does not statically reach the fallbacks, which `select` loads
+ * with `import()` only when IndexedDB is unavailable.
+ */
+
+import type { Driver, Storage } from '../Storage.js'
+import { openDatabase, transact } from './indexedDb.js'
+import { UnavailableError } from './storageErrors.js'
+
+/**
+ * A store in an IndexedDB object store. Values are structured-cloned, so a
+ * non-extractable `CryptoKey` can be stored and used after reading it back.
+ * The database is opened on first use; a missing object store is added with a
+ * version upgrade.
+ *
+ * @example
+ * ```ts
+ * import { Storage } from 'embedded-wallets/core'
+ *
+ * const storage = Storage.indexedDb({
+ *   database: 'MagicAuthLocalStorageDB',
+ *   store: 'MagicAuthLocalStorage',
+ * })
+ * await storage.setItem('rt', 'refresh-token')
+ * ```
+ */
+export function indexedDb(options: indexedDb.Options): Storage {
+  const { database, store } = options
+  let connection: Promise<IDBDatabase> | undefined
+
+  function connect() {
+    connection ??= openDatabase(database, store).then(
+      (db) => {
+        // Let other tabs upgrade; the next call reopens.
+        db.onversionchange = db.onclose = () => {
+          db.close()
+          connection = undefined
+        }
+        return db
+      },
+      (error) => {
+        connection = undefined
+        throw new UnavailableError({ cause: error, driver: 'indexedDb' })
+      },
+    )
+    return connection
+  }
+
+  async function run<result>(
+    mode: IDBTransactionMode,
+    action: (objectStore: IDBObjectStore) => IDBRequest<result>,
+  ): Promise<result> {
+    return transact(await connect(), store, mode, action)
+  }
+
+  return {
+    async getItem<value>(key: string) {
+      const value = await run('readonly', (s) => s.get(key))
+      return (value ?? null) as value | null
+    },
+    async setItem(key, value) {
+      await run('readwrite', (s) => s.put(value, key))
+    },
+    async removeItem(key) {
+      await run('readwrite', (s) => s.delete(key))
+    },
+    async keys() {
+      const keys = await run('readonly', (s) => s.getAllKeys())
+      return keys.filter((key): key is string => typeof key === 'string')
+    },
+    async clear() {
+      await run('readwrite', (s) => s.clear())
+    },
+  }
+}
+
+export declare namespace indexedDb {
+  type Options = {
+    /** IndexedDB database name, e.g. `'MagicAuthLocalStorageDB'`. */
+    database: string
+    /** Object store name, e.g. `'MagicAuthLocalStorage'`. */
+    store: string
+  }
+  type ErrorType = UnavailableError
+}
+
+/**
+ * Picks the first backend that works, in order: IndexedDB (the database opens
+ * and a read succeeds; this fails e.g. in private modes that forbid it), then
+ * localStorage (a probe key can be written and removed), then memory. In Node
+ * or during SSR neither browser store exists, so memory is picked.
+ *
+ * @example
+ * ```ts
+ * import { Storage } from 'embedded-wallets/core'
+ *
+ * const { driver, storage } = await Storage.select({
+ *   database: 'MagicAuthLocalStorageDB',
+ *   store: 'MagicAuthLocalStorage',
+ * })
+ * ```
+ */
+export async function select(
+  options: select.Options,
+): Promise<select.ReturnType> {
+  const { database, store, prefix = `${database}/${store}/` } = options
+  const idb = indexedDb({ database, store })
+  try {
+    await idb.keys()
+    return { driver: 'indexedDb', storage: idb }
+  } catch {}
+  // The fallbacks load only when IndexedDB fails.
+  const { local, memory } = await import('./storageFallbacks.js')
+  const storage = local({ prefix })
+  try {
+    await storage.setItem(probeKey, true)
+    await storage.removeItem(probeKey)
+    return { driver: 'local', storage }
+  } catch {}
+  return { driver: 'memory', storage: memory() }
+}
+
+export declare namespace select {
+  type Options = indexedDb.Options & {
+    /** localStorage key prefix. @default `${database}/${store}/` */
+    prefix?: string | undefined
+  }
+  type ReturnType = { driver: Driver; storage: Storage }
+}
+
+/**
+ * The product's store: a {@link Storage} that runs {@link select} on first
+ * use (IndexedDB → localStorage → memory) and then delegates to the backend
+ * it picked. Creating it touches no browser global, so it is SSR-safe.
+ *
+ * @example
+ * ```ts
+ * import { Storage } from 'embedded-wallets/core'
+ *
+ * const storage = Storage.create({
+ *   database: 'MagicAuthLocalStorageDB',
+ *   store: 'MagicAuthLocalStorage',
+ * })
+ * await storage.setItem('rt', 'refresh-token')
+ * ```
+ */
+export function create(options: create.Options): Storage {
+  let selected: Promise<Storage> | undefined
+  const backend = () => {
+    selected ??= select(options).then(({ storage }) => storage)
+    return selected
+  }
+  return {
+    getItem: async <value>(key: string) =>
+      (await backend()).getItem<value>(key),
+    setItem: async (key, value) => (await backend()).setItem(key, value),
+    removeItem: async (key) => (await backend()).removeItem(key),
+    keys: async () => (await backend()).keys(),
+    clear: async () => (await backend()).clear(),
+  }
+}
+
+export declare namespace create {
+  type Options = select.Options
+}
+
+const probeKey = '__probe__'
