@@ -6,7 +6,6 @@
  */
 import * as PromiEvent from '../../core/PromiEvent.js'
 import * as Rpc from '../../core/Rpc.js'
-import type * as Storage from '../../core/Storage.js'
 import {
   createExtensionNotInitializedError,
   MagicExtensionError,
@@ -19,6 +18,12 @@ import {
   type RequestOptions,
   request,
 } from '../request.js'
+import {
+  decodeJSON,
+  encodeJSON,
+  extensionStorage,
+  standardizeJsonRpcRequestPayload,
+} from './utils.js'
 
 /** Supported versions per SDK flavour: `true`, `false` or a semver range. */
 export type Compat = {
@@ -40,18 +45,19 @@ abstract class BaseExtension<name extends string, config = unknown> {
   abstract readonly config: config
   #sdk: object | typeof notInitialized = notInitialized
 
-  /** Helpers for extension authors. */
+  /**
+   * Helpers for extension authors, those of the published SDK: PromiEvents,
+   * base64 JSON, JSON-RPC payloads (ids from the SDK's counter) and the
+   * SDK's storage (which needs `init`).
+   */
   protected utils = {
     createPromiEvent: PromiEvent.create,
     isPromiEvent: PromiEvent.isPromiEvent,
+    encodeJSON,
+    decodeJSON,
     createJsonRpcRequestPayload: Rpc.createRequest,
-    standardizeJsonRpcRequestPayload: Rpc.standardize,
-    storage: {
-      getItem: (key: string) => this.#client().storage.getItem(key),
-      setItem: (key: string, value: unknown) =>
-        this.#client().storage.setItem(key, value),
-      removeItem: (key: string) => this.#client().storage.removeItem(key),
-    } satisfies Pick<Storage.Storage, 'getItem' | 'setItem' | 'removeItem'>,
+    standardizeJsonRpcRequestPayload,
+    storage: extensionStorage(() => this.#client().storage),
   }
 
   /** The SDK instance; throws `EXTENSION_NOT_INITIALIZED` before `init`. */
@@ -117,8 +123,13 @@ abstract class BaseExtension<name extends string, config = unknown> {
   }
 }
 
-/** Base of the provider's own ("internal") extensions. */
-abstract class InternalExtension<
+/**
+ * Base of the provider's own ("internal") extensions; public as
+ * `Extension.Internal`. Exported for this package's extension classes:
+ * extending it by name, not through `Extension.Internal` (a property read
+ * a bundler must keep), lets an unused extension drop out of a bundle.
+ */
+export abstract class InternalExtension<
   name extends string,
   config = unknown,
 > extends BaseExtension<name, config> {}

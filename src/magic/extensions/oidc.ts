@@ -5,7 +5,7 @@
 import * as Rpc from '../../core/Rpc.js'
 import type { Handle } from '../request.js'
 import * as Methods from '../wire/methods.js'
-import { Extension } from './Extension.js'
+import { InternalExtension } from './Extension.js'
 
 /** `loginWithOIDC` options. */
 export type OpenIdConfiguration = {
@@ -28,7 +28,7 @@ export type OpenIdConfiguration = {
  * const didToken = await magic.openid.loginWithOIDC({ jwt, providerId })
  * ```
  */
-export class OpenIdExtension extends Extension.Internal<'openid'> {
+export class OpenIdExtension extends InternalExtension<'openid'> {
   readonly name = 'openid' as const
   readonly config = {}
 
