@@ -11,7 +11,7 @@ import {
 
 const setup = createTestService
 
-const _names = (lines: Parameters<typeof eventsOf>[0]) =>
+const names = (lines: Parameters<typeof eventsOf>[0]) =>
   eventsOf(lines).map(([name]) => name)
 
 describe('magic_auth_login_with_sms', () => {
@@ -56,6 +56,54 @@ describe('magic_auth_login_with_sms', () => {
         }
       ).phoneNumber,
     ).toBe('+15550100000')
+  })
+})
+
+describe('magic_auth_login_with_sms in test mode', () => {
+  test('behavior: +1 555 555 0100 logs in without an SMS; +1 555 555 0199 fails with -10011', async () => {
+    const { app, mailbox, registry } = setup()
+    const flow = await open(app, 'magic_auth_login_with_sms_testing_mode', [
+      { phoneNumber: '+1 (555) 555-0100', showUI: false },
+    ])
+    const { response } = await flow.done()
+    const user = registry.find({ phoneNumber: '+15555550100' })!
+    expect(decodeDidToken(response.result as string).parsed.sub).toBe(user.id)
+    expect(names(flow.lines)).toEqual(['Auth/id-token-created'])
+    expect(
+      (
+        await call(app, 'magic_auth_login_with_sms_testing_mode', [
+          { phoneNumber: '+15555550199', showUI: false },
+        ])
+      ).error,
+    ).toEqual({
+      code: -10011,
+      message: 'Test mode: +15555550199 always fails to log in.',
+    })
+    expect(mailbox.list()).toEqual([])
+  })
+
+  test('behavior: other numbers in test mode, and the test numbers outside it, get a real SMS code', async () => {
+    const { app, mailbox } = setup()
+    const other = await open(app, 'magic_auth_login_with_sms_testing_mode', [
+      { phoneNumber: '+15550100000', showUI: false },
+    ])
+    await other.event('sms-otp-sent')
+    await other.answer('cancel')
+    await other.done()
+    const live = await open(app, 'magic_auth_login_with_sms', [
+      { phoneNumber: '+15555550199', showUI: false },
+    ])
+    await live.event('sms-otp-sent')
+    await live.answer(
+      'verify-sms-otp',
+      codeOf(mailbox, '+15555550199', 'sms-otp'),
+    )
+    await live.event('sms-verified')
+    expect(typeof (await live.done()).response.result).toBe('string')
+    expect(mailbox.list().map(({ to, kind }) => [to, kind])).toEqual([
+      ['+15555550199', 'sms-otp'],
+      ['+15550100000', 'sms-otp'],
+    ])
   })
 })
 

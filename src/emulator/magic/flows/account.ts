@@ -8,6 +8,7 @@ import type { User } from '../../registry/index.js'
 import type { Context, Handler } from '../context.js'
 import { failures, RpcFailure } from '../errors.js'
 import { login, requireUser } from '../session.js'
+import { secondFactor } from './factors.js'
 import { mfaHandlers } from './mfa.js'
 import { infoOf } from './user.js'
 
@@ -23,7 +24,13 @@ function sendCode(ctx: Context, kind: string, to: string, key: string) {
   ctx.deps.mailbox.deliver({ to, kind, code })
 }
 
-/** Recency check: a code to the current email (`Recency/*` events). */
+/**
+ * Recency check: a code to the current email (`Recency/*` events), then,
+ * with MFA on, the login's MFA step ({@link secondFactor}) answered by
+ * `Recency/verify-mfa-code` or `verify-mfa-code` with the TOTP code or a
+ * recovery code. `Recency/auth-factor-verified` ("primary auth factor
+ * verified") follows the email code, as `sms-verified` precedes SMS MFA.
+ */
 async function recency(ctx: Context, user: User) {
   const email = user.email
   if (email === undefined) return
@@ -64,6 +71,11 @@ async function recency(ctx: Context, user: User) {
     ctx.screen('email-otp', { email, error: result })
   }
   ctx.emit('Recency/auth-factor-verified')
+  await secondFactor(ctx, user, {
+    verify: ['Recency/verify-mfa-code', 'verify-mfa-code'],
+    cancel: ['Recency/auth-factor-verification-cancel', 'cancel'],
+    recoveryCodeAsCode: true,
+  })
 }
 
 /** Asks for (or checks) the new address, verifies it, updates it. */

@@ -22,6 +22,27 @@ export const testModeFailure = () =>
     'Test mode: test+fail addresses always fail to log in.',
   )
 
+/**
+ * Test-mode phone numbers. The provider documents test mode for email
+ * addresses only (`test+success@…`, `test+fail@…`; "Test Mode only works
+ * when logging in with Magic links", docs.magic.link), so SMS gets the same
+ * pair from the fictional NANP range 555-0100–0199: in test mode
+ * `+1 555 555 0100` logs in at once without an SMS, `+1 555 555 0199`
+ * fails with -10011, and any other number goes through the normal flow.
+ * Numbers are compared after dropping spaces, dashes and parentheses.
+ */
+export const testModePhoneNumbers = {
+  success: '+15555550100',
+  fail: '+15555550199',
+} as const
+
+/** The error the test-mode failing phone number gets. */
+export const testModePhoneFailure = () =>
+  new RpcFailure(
+    rpcCodes.AccessDeniedToUser,
+    `Test mode: ${testModePhoneNumbers.fail} always fails to log in.`,
+  )
+
 function requireEmail(ctx: Context, value: unknown = ctx.options.email) {
   if (typeof value !== 'string' || !emailPattern.test(value.trim()))
     throw failures.invalidParams(`${ctx.method}: expected a valid email.`)
@@ -96,11 +117,22 @@ const loginWithEmailOtp: Handler = async (ctx) => {
   return login(ctx, user, ctx.options.lifespan)
 }
 
+/** Test mode for SMS: see {@link testModePhoneNumbers}. */
+async function testModeSms(ctx: Context, phoneNumber: string) {
+  if (!ctx.testMode) return undefined
+  if (phoneNumber === testModePhoneNumbers.fail) throw testModePhoneFailure()
+  if (phoneNumber !== testModePhoneNumbers.success) return undefined
+  const user = await ctx.deps.registry.findOrCreate({ phoneNumber })
+  return login(ctx, user, ctx.options.lifespan)
+}
+
 const loginWithSms: Handler = async (ctx) => {
   const { phoneNumber } = ctx.options
   if (typeof phoneNumber !== 'string' || !phonePattern.test(phoneNumber.trim()))
     throw failures.invalidParams(`${ctx.method}: expected a phone number.`)
   const to = normalizeAddress(phoneNumber)
+  const test = await testModeSms(ctx, to)
+  if (test !== undefined) return test
   await verifyCode(ctx, { kind: 'sms-otp', to, verify: 'verify-sms-otp' })
   ctx.emit('sms-verified')
   const user = await ctx.deps.registry.findOrCreate({ phoneNumber: to })

@@ -13,24 +13,52 @@ function deviceOf(ctx: Context): string {
   return ctx.jkt ?? 'no-device-key'
 }
 
+/** Which answers {@link secondFactor} takes, beyond the login flows'. */
+export type SecondFactorOptions = {
+  /** Answer names carrying the TOTP code. @default ['verify-mfa-code'] */
+  verify?: readonly string[] | undefined
+  /** Answer names that cancel the flow. @default ['cancel'] */
+  cancel?: readonly string[] | undefined
+  /**
+   * Whether a `verify` answer may also carry a recovery code (flows whose
+   * published protocol has no `lost-device` step, such as the recency
+   * check of update email). @default false
+   */
+  recoveryCodeAsCode?: boolean | undefined
+}
+
 /**
  * Asks for the TOTP code (`mfa-sent-handle`) or, after `lost-device`, a
- * recovery code (`recovery-code-sent-handle`) when `user` has MFA on.
+ * recovery code (`recovery-code-sent-handle`) when `user` has MFA on. A
+ * wrong TOTP code is `invalid-mfa-otp`, a wrong recovery code
+ * `invalid-recovery-code`; a used recovery code is `recovery-code-success`.
  */
-export async function secondFactor(ctx: Context, user: User): Promise<void> {
+export async function secondFactor(
+  ctx: Context,
+  user: User,
+  options: SecondFactorOptions = {},
+): Promise<void> {
+  const {
+    verify = ['verify-mfa-code'],
+    cancel = ['cancel'],
+    recoveryCodeAsCode = false,
+  } = options
   const secret = user.mfaSecret
   if (secret === undefined) return
   ctx.emit('mfa-sent-handle')
   ctx.screen('mfa-code', {})
   for (;;) {
-    const answer = await ctx.waitFor([
-      'verify-mfa-code',
-      'lost-device',
-      'cancel',
-    ])
-    if (answer.eventType === 'cancel') throw failures.cancelled()
-    if (answer.eventType === 'verify-mfa-code') {
+    const answer = await ctx.waitFor([...verify, ...cancel, 'lost-device'])
+    if (cancel.includes(answer.eventType)) throw failures.cancelled()
+    if (verify.includes(answer.eventType)) {
       if (verifyTotp(secret, answer.args, ctx.deps.now())) return
+      if (
+        recoveryCodeAsCode &&
+        consumeRecoveryCode(user.recoveryCodeHashes, answer.args)
+      ) {
+        ctx.emit('recovery-code-success')
+        return
+      }
       ctx.emit('invalid-mfa-otp')
       ctx.screen('mfa-code', { error: 'invalid' })
       continue
@@ -38,8 +66,8 @@ export async function secondFactor(ctx: Context, user: User): Promise<void> {
     ctx.emit('recovery-code-sent-handle')
     ctx.screen('recovery-code', {})
     for (;;) {
-      const code = await ctx.waitFor(['verify-recovery-code', 'cancel'])
-      if (code.eventType === 'cancel') throw failures.cancelled()
+      const code = await ctx.waitFor(['verify-recovery-code', ...cancel])
+      if (cancel.includes(code.eventType)) throw failures.cancelled()
       if (consumeRecoveryCode(user.recoveryCodeHashes, code.args)) {
         ctx.emit('recovery-code-success')
         return

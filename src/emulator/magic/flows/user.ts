@@ -1,6 +1,6 @@
 /**
- * User methods: logged-in check, logout, info, id tokens, authorization
- * token.
+ * User methods: logged-in check, logout (and `mc_disconnect`), info, id
+ * tokens, authorization token.
  */
 import { methods } from '../../../magic/wire/methods.js'
 import type { User } from '../../registry/index.js'
@@ -34,6 +34,13 @@ const logout: Handler = async (ctx) => {
   ctx.user = undefined
   return true
 }
+
+/**
+ * `mc_disconnect`: disconnects this session's wallet connection. The
+ * published SDK only lists it in its method enum; here it ends the session
+ * server-side exactly as `magic_auth_logout` does, and answers `true`.
+ */
+const disconnect: Handler = logout
 
 const getInfo: Handler = async (ctx) => infoOf(requireUser(ctx))
 
@@ -75,6 +82,7 @@ const setAuthorizationToken: Handler = async (ctx) => {
 export const userHandlers: Record<string, Handler> = {
   [methods.isLoggedIn]: isLoggedIn,
   [methods.logout]: logout,
+  [methods.disconnect]: disconnect,
   [methods.getInfo]: getInfo,
   [methods.getMetadata]: getMetadata,
   [methods.getIdToken]: getIdToken,

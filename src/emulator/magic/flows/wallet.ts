@@ -204,14 +204,18 @@ const requestUserInfo: Handler = async (ctx) => {
 }
 
 /**
- * `magic_get_multichain_public_address` ({ chain }): the user's address for
- * `ETH` (the only chain the emulator has).
+ * `magic_get_multichain_public_address` ({ chain }), the method of the
+ * published SDK's `MultichainExtension.getPublicAddress`: the user's
+ * address for `ETH` (also when `chain` is missing). The emulator holds
+ * keys for no other chain: any other `chain` is -32602.
  */
 const multichainAddress: Handler = async (ctx) => {
   const user = requireUser(ctx)
   const { chain = 'ETH' } = ctx.options
   if (chain !== 'ETH')
-    throw failures.invalidParams(`The emulator has no ${String(chain)} wallet.`)
+    throw failures.invalidParams(
+      `${ctx.method}: the emulator holds keys for chain ETH only, not ${JSON.stringify(chain)}.`,
+    )
   return user.address
 }
 
