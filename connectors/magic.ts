@@ -71,6 +71,7 @@ type Handlers = {
 export function magic(parameters: MagicParameters) {
   const clients = new Map<number, Promise<MagicInstance>>()
   let currentChainId: number | undefined
+  let switching: Promise<void> = Promise.resolve()
   let listeners:
     | {
         provider: Provider
@@ -149,11 +150,7 @@ export function magic(parameters: MagicParameters) {
       },
 
       async getAccounts() {
-        const provider = await this.getProvider()
-        const accounts = (await provider.request({
-          method: 'eth_accounts',
-        })) as readonly string[]
-        return accounts.map((account) => getAddress(account))
+        return accountsOf(await this.getProvider())
       },
 
       async getChainId() {
@@ -176,12 +173,10 @@ export function magic(parameters: MagicParameters) {
       async switchChain({ chainId }) {
         const chain = config.chains.find((chain) => chain.id === chainId)
         if (!chain) throw new SwitchChainError(new ChainNotConfiguredError())
-        const previous = listeners?.provider
-        currentChainId = chain.id
-        const instance = await client()
-        if (previous && previous !== instance.rpcProvider)
-          attach(instance.rpcProvider, this)
-        config.emitter.emit('change', { chainId: chain.id })
+        // One switch at a time: the last one asked for is the one that stays.
+        const switched = switching.then(() => moveTo(chain.id, this))
+        switching = switched.catch(() => {})
+        await switched
         return chain
       },
 
@@ -201,6 +196,32 @@ export function magic(parameters: MagicParameters) {
         detach()
         config.emitter.emit('disconnect')
       },
+    }
+
+    /**
+     * Makes `chainId`'s client the current one and emits one `change`. When
+     * connected, that client must carry the session (the clients share the
+     * page's storage): its accounts are read before it is listened to, so
+     * that its learning them is not reported as an account change, and a
+     * client with none fails the switch, which leaves the current chain.
+     */
+    async function moveTo(chainId: number, connector: Handlers) {
+      let instance: MagicInstance
+      let accounts: readonly `0x${string}`[] | undefined
+      try {
+        instance = await client(chainId)
+        const previous = listeners?.provider
+        if (previous && previous !== instance.rpcProvider) {
+          accounts = await accountsOf(instance.rpcProvider)
+          if (!accounts.length) throw new ConnectorNotConnectedError()
+        }
+      } catch (error) {
+        throw new SwitchChainError(error as Error)
+      }
+      if (chainId === currentChainId && !accounts) return
+      currentChainId = chainId
+      if (accounts) attach(instance.rpcProvider, connector)
+      config.emitter.emit('change', { chainId, ...(accounts && { accounts }) })
     }
 
     /** Listens as wagmi's `injected` does: to the connector's own handlers. */
@@ -230,6 +251,14 @@ export function magic(parameters: MagicParameters) {
 }
 
 magic.type = 'magic' as const
+
+/** The provider's `eth_accounts`, checksummed. */
+async function accountsOf(provider: Provider) {
+  const accounts = (await provider.request({
+    method: 'eth_accounts',
+  })) as readonly string[]
+  return accounts.map((account) => getAddress(account))
+}
 
 /** 4001, or the provider's own "user rejected / cancelled" codes. */
 function isUserRejection(error: unknown): boolean {

@@ -3,7 +3,7 @@
  * connector's browser tests.
  */
 import { createConfig, http } from '@wagmi/core'
-import { defineChain } from 'viem'
+import { type Chain, defineChain, type Transport } from 'viem'
 import {
   type MagicInstance,
   type MagicParameters,
@@ -15,11 +15,21 @@ import { type Emulator, freshEmail, loginHeadless } from './magicLogin.js'
 
 /** The emulator's Anvil as a viem chain. */
 export function anvilChain(emulator: Emulator) {
+  return localChain({ ...emulator, name: 'Emulator Anvil' })
+}
+
+/** A local Anvil (`rpcUrl`, `chainId`) as a viem chain. */
+export function localChain(options: {
+  rpcUrl: string
+  chainId: number
+  name?: string | undefined
+}) {
+  const { rpcUrl, chainId, name = `Anvil ${chainId}` } = options
   return defineChain({
-    id: emulator.chainId,
-    name: 'Emulator Anvil',
+    id: chainId,
+    name,
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [emulator.rpcUrl] } },
+    rpcUrls: { default: { http: [rpcUrl] } },
   })
 }
 
@@ -46,9 +56,15 @@ export function createMagicConfig(
     /** `false`: no `login`, so `connect` opens the provider's screens. */
     login?: false | ((magic: MagicInstance) => Promise<unknown>) | undefined
     email?: string | undefined
+    /** Chains configured after the emulator's (the first, the default). */
+    otherChains?: readonly Chain[] | undefined
   } = {},
 ) {
   const chain = anvilChain(emulator)
+  const chains = [chain, ...(options.otherChains ?? [])] as const
+  const transports: Record<number, Transport> = {}
+  for (const { id, rpcUrls } of chains)
+    transports[id] = http(rpcUrls.default.http[0])
   const email = options.email ?? freshEmail('wagmi')
   const instances: Magic[] = []
   const logins: string[] = []
@@ -66,7 +82,7 @@ export function createMagicConfig(
           })
         }))
   const config = createConfig({
-    chains: [chain],
+    chains,
     connectors: [
       magic({
         apiKey: emulator.apiKey,
@@ -74,7 +90,7 @@ export function createMagicConfig(
         login,
       }),
     ],
-    transports: { [chain.id]: http(emulator.rpcUrl) },
+    transports,
     multiInjectedProviderDiscovery: false,
     storage: null,
   })

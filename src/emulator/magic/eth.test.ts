@@ -79,10 +79,26 @@ describe('ethereum methods', { timeout: 30_000 }, () => {
     expect(ethSign).toBe(signature)
   })
 
-  test('error: signing without the device share, or logged out, is -10011', async () => {
+  test('behavior: signing without a device share signs and hands the session its share', async () => {
     const { device, address } = await loggedIn()
     const share = device.deviceShare
     device.deviceShare = undefined
+    const { result } = await call(app, 'personal_sign', ['0x00', address], {
+      device,
+    })
+    expect(
+      await recoverMessageAddress({
+        message: { raw: '0x00' },
+        signature: result as Hex,
+      }),
+    ).toBe(address)
+    expect(device.deviceShare).toBe(share)
+  })
+
+  test('error: signing with a foreign device share, or logged out, is -10011', async () => {
+    const { device, address } = await loggedIn()
+    const share = device.deviceShare
+    device.deviceShare = Buffer.from('not this session').toString('base64')
     expect(
       (await call(app, 'personal_sign', ['0x00', address], { device })).error,
     ).toEqual({

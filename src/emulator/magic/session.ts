@@ -14,12 +14,18 @@ export function requireUser(ctx: Context): User {
 }
 
 /**
- * The logged-in user, after checking the request carries the session's
- * device share (signing methods).
+ * The logged-in user, for signing methods. A device share on the request
+ * must be the session's (-10011 otherwise). Without one (another network's
+ * client of the same page: the SDK stores shares per network), the key is
+ * reconstructed the slow way, as the real provider does, and the share goes
+ * back on the response for the client to keep for that network.
  */
 export function requireSigner(ctx: Context): User {
   const user = requireUser(ctx)
-  if (ctx.deviceShare !== ctx.session?.deviceShare) throw failures.deviceShare()
+  const expected = ctx.session?.deviceShare
+  if (ctx.deviceShare === undefined) {
+    if (expected !== undefined) ctx.out.deviceShare = expected
+  } else if (ctx.deviceShare !== expected) throw failures.deviceShare()
   return user
 }
 
