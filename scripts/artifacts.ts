@@ -48,8 +48,10 @@ export const sequenceContracts = {
   },
 } as const
 
-/** Our test tokens, compiled by forge into `contracts/out`. */
-export const tokenContracts = {
+/** Our contracts (test tokens, the sponsored-call delegate), compiled by forge into `contracts/out`. */
+export const ownContracts = {
+  SponsoredCallDelegate:
+    'EIP-7702 delegate for sponsored calls: `execute(calls, nonce, deadline, signature)` runs calls the account itself signed (EIP-712), from the account.',
   TestERC20: 'Faucet ERC-20 (18 decimals): anyone may `mint(to, amount)`.',
   TestERC721:
     'Test ERC-721: anyone may `mint(to)`, which returns the new id (1, 2, ...).',
@@ -68,7 +70,7 @@ export type Artifact = { abi: Abi; bytecode: Hex }
 export type SequenceName = keyof typeof sequenceContracts
 
 /** Names of our test tokens in the generated module. */
-export type TokenName = keyof typeof tokenContracts
+export type OwnContractName = keyof typeof ownContracts
 
 /**
  * Reads `creationCode = hex"..."` out of the Sequence `Wallet.sol` source.
@@ -112,7 +114,7 @@ export function readSequenceArtifacts(root: string = repoRoot): {
 }
 
 /** Path of a token's forge artifact, relative to the root. */
-export function tokenArtifactPath(name: TokenName): string {
+export function ownArtifactPath(name: OwnContractName): string {
   return `contracts/out/${name}.sol/${name}.json`
 }
 
@@ -121,11 +123,11 @@ export function tokenArtifactPath(name: TokenName): string {
  */
 export function readTokenArtifacts(
   root: string = repoRoot,
-): Record<TokenName, Artifact> {
-  const artifacts = {} as Record<TokenName, Artifact>
-  for (const [name] of entries(tokenContracts)) {
+): Record<OwnContractName, Artifact> {
+  const artifacts = {} as Record<OwnContractName, Artifact>
+  for (const [name] of entries(ownContracts)) {
     const json = readJson<{ abi: Abi; bytecode: { object: Hex } }>(
-      join(root, tokenArtifactPath(name)),
+      join(root, ownArtifactPath(name)),
     )
     artifacts[name] = { abi: json.abi, bytecode: json.bytecode.object }
   }
@@ -136,7 +138,7 @@ export function readTokenArtifacts(
 export function renderArtifactsModule(options: {
   sequenceVersion: string
   sequence: Record<SequenceName, Artifact>
-  tokens: Record<TokenName, Artifact>
+  tokens: Record<OwnContractName, Artifact>
   walletCreationCode: Hex
 }): string {
   const { sequenceVersion, sequence, tokens, walletCreationCode } = options
@@ -166,7 +168,7 @@ export function renderArtifactsModule(options: {
   }
   for (const [name, { doc }] of entries(sequenceContracts))
     render(name, `Sequence v1 \`${name}\` (${from}). ${doc}`, sequence[name])
-  for (const [name, doc] of entries(tokenContracts))
+  for (const [name, doc] of entries(ownContracts))
     render(name, `${doc} Built from contracts/src/${name}.sol.`, tokens[name])
   return `${lines.join('\n')}\n`
 }

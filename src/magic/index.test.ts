@@ -42,6 +42,9 @@ const published = {
     // 7702 methods arrived in 33.x; the spec's 29.0.6 does not have them.
     'sign7702Authorization',
     'send7702Transaction',
+    // In the published SDK up to its February 2026 removal (not in 33.13.0's
+    // .d.ts); the spec (§7) lists its wire method, eth_sendGaslessTransaction.
+    'sendGaslessTransaction',
   ],
   nft: ['purchase', 'checkout', 'transfer'],
   rpcProvider: [
@@ -92,7 +95,7 @@ function instanceNames(value: object): string[] {
 }
 
 describe('embedded-wallets/magic', () => {
-  test('default: exports Magic (default and named), the errors, Extension and OpenIdExtension', () => {
+  test('default: exports Magic (default and named), the errors, Extension, MultichainExtension and OpenIdExtension', () => {
     expect(Object.keys(Entry).sort()).toMatchInlineSnapshot(`
       [
         "Extension",
@@ -103,6 +106,7 @@ describe('embedded-wallets/magic', () => {
         "MagicSDK",
         "MagicSDKError",
         "MagicSDKWarning",
+        "MultichainExtension",
         "OpenIdExtension",
         "default",
         "isDeprecatedMagicLink",

@@ -16,7 +16,12 @@ export {
   type SdkWarningCode,
 } from './errors.js'
 export { type Compat, Extension } from './extensions/Extension.js'
+export {
+  type MultichainConfig,
+  MultichainExtension,
+} from './extensions/multichain.js'
 export { type OpenIdConfiguration, OpenIdExtension } from './extensions/oidc.js'
+export type { ExtensionStorage } from './extensions/utils.js'
 export {
   type ExtensionsOption,
   Magic,
@@ -58,6 +63,8 @@ export type {
 } from './modules/user.js'
 export type {
   ConnectWithUIOptions,
+  GasApiResponse,
+  GaslessTransactionRequest,
   Send7702TransactionRequest,
   Send7702TransactionResponse,
   ShowUIConfiguration,

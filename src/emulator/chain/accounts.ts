@@ -39,3 +39,12 @@ export const anvilAccounts: readonly PrivateKeyAccount[] = anvilPrivateKeys.map(
 export const deployer: PrivateKeyAccount = privateKeyToAccount(
   anvilPrivateKeys[0],
 )
+
+/**
+ * Anvil account 9 (`0xa0Ee7A142d267C1f36714E4a8F75612F20a79720`), the gas
+ * sponsor: it submits the iframe wallet's gasless transactions and pays
+ * their gas. No other part of the emulator sends from it. Public test key.
+ */
+export const gasSponsor: PrivateKeyAccount = privateKeyToAccount(
+  anvilPrivateKeys[9],
+)

@@ -3,15 +3,15 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import {
   generatedPath,
+  type OwnContractName,
+  ownArtifactPath,
+  ownContracts,
   readSequenceArtifacts,
   readTokenArtifacts,
   renderArtifactsModule,
   repoRoot,
   type SequenceName,
   sequenceContracts,
-  type TokenName,
-  tokenArtifactPath,
-  tokenContracts,
   walletCreationCodeFromSource,
 } from '../../../scripts/artifacts.js'
 import {
@@ -20,6 +20,7 @@ import {
   MainModule,
   MainModuleUpgradable,
   SequenceUtils,
+  SponsoredCallDelegate,
   sequenceWalletContractsVersion,
   TestERC20,
   TestERC721,
@@ -33,15 +34,16 @@ const generated = {
   MainModule,
   MainModuleUpgradable,
   SequenceUtils,
+  SponsoredCallDelegate,
   TestERC20,
   TestERC721,
   TestERC1155,
 }
 const sequence = readSequenceArtifacts()
 const sequenceNames = Object.keys(sequenceContracts) as SequenceName[]
-const tokenNames = Object.keys(tokenContracts) as TokenName[]
+const tokenNames = Object.keys(ownContracts) as OwnContractName[]
 const tokensBuilt = tokenNames.every((name) =>
-  existsSync(join(repoRoot, tokenArtifactPath(name))),
+  existsSync(join(repoRoot, ownArtifactPath(name))),
 )
 
 describe('artifacts.generated.ts', () => {
@@ -76,12 +78,14 @@ describe('artifacts.generated.ts', () => {
     )
   })
 
-  test('token artifacts carry an ABI and creation bytecode', () => {
+  test('our artifacts carry an ABI and creation bytecode: tokens mint, the delegate executes', () => {
     for (const name of tokenNames) {
       expect(generated[name].bytecode).toMatch(/^0x(?:[0-9a-f]{2})+$/)
       expect(
         generated[name].abi.some(
-          (item) => item.type === 'function' && item.name === 'mint',
+          (item) =>
+            item.type === 'function' &&
+            item.name === (name.startsWith('Test') ? 'mint' : 'execute'),
         ),
       ).toBe(true)
     }

@@ -33,6 +33,11 @@ export type Contracts = {
   erc721: Address
   /** Our `TestERC1155`. */
   erc1155: Address
+  /**
+   * Our `SponsoredCallDelegate`: the EIP-7702 delegate that gasless
+   * transactions run through (the account signs, a sponsor pays the gas).
+   */
+  sponsoredCallDelegate: Address
 }
 
 /**
@@ -49,11 +54,12 @@ export const deployOrder = [
   'erc20',
   'erc721',
   'erc1155',
+  'sponsoredCallDelegate',
 ] as const satisfies readonly (keyof Contracts)[]
 
 /**
  * The addresses {@link deployContracts} gives on a chain where `from` has
- * sent no transaction yet (CREATE addresses of nonces 0 to 7).
+ * sent no transaction yet (CREATE addresses of nonces 0 to 8).
  *
  * @example
  * predictContracts().factory // the factory on a fresh Anvil
@@ -67,7 +73,8 @@ export function predictContracts(from: Address = deployer.address): Contracts {
 }
 
 /**
- * Deploys the Sequence v1 wallet contracts and our test tokens from the
+ * Deploys the Sequence v1 wallet contracts, our test tokens and the
+ * sponsored-call delegate from the
  * deployer account (Anvil account 0), in {@link deployOrder}, waiting for
  * each receipt. On a fresh chain the addresses are always
  * {@link predictContracts}`()`.
@@ -146,6 +153,10 @@ export async function deployContracts(
   const erc20 = await deploy('erc20', Artifacts.TestERC20)
   const erc721 = await deploy('erc721', Artifacts.TestERC721)
   const erc1155 = await deploy('erc1155', Artifacts.TestERC1155)
+  const sponsoredCallDelegate = await deploy(
+    'sponsoredCallDelegate',
+    Artifacts.SponsoredCallDelegate,
+  )
   return {
     factory,
     mainModule,
@@ -155,6 +166,7 @@ export async function deployContracts(
     erc20,
     erc721,
     erc1155,
+    sponsoredCallDelegate,
   }
 }
 

@@ -46,8 +46,16 @@ export type Deps = {
   /** `magic_auth_set_authorization_token` tokens, by session `rt`. */
   authorizationTokens: Map<string, string>
   chain: { rpcUrl: string; chainId: number }
-  /** Test tokens the wallet screens and NFT methods use. */
-  tokens: { erc20?: string; erc721?: string; erc1155?: string }
+  /**
+   * Test tokens the wallet screens and NFT methods use, and the EIP-7702
+   * delegate of gasless transactions.
+   */
+  tokens: {
+    erc20?: string
+    erc721?: string
+    erc1155?: string
+    sponsoredCallDelegate?: string
+  }
   now: () => Date
 }
 

@@ -25,6 +25,7 @@ describe('wallet', () => {
     await wallet.showNFTs()
     await wallet.sign7702Authorization({ contractAddress: '0xc', chainId: 1 })
     await wallet.send7702Transaction({ to: '0xd', authorizationList: [] })
+    await wallet.sendGaslessTransaction('0xa', { to: '0xe', value: 1n })
     expect(fake.sent()).toMatchInlineSnapshot(`
       [
         {
@@ -89,6 +90,16 @@ describe('wallet', () => {
             {
               "authorizationList": [],
               "to": "0xd",
+            },
+          ],
+        },
+        {
+          "method": "eth_sendGaslessTransaction",
+          "params": [
+            "0xa",
+            {
+              "to": "0xe",
+              "value": 1n,
             },
           ],
         },

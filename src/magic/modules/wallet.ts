@@ -1,6 +1,7 @@
 /**
  * `magic.wallet`: the wallet UI (connect, wallet home, address, balances,
- * send, on-ramp, NFTs) and EIP-7702 authorization and transactions.
+ * send, on-ramp, NFTs), gasless transactions, and EIP-7702 authorization
+ * and transactions.
  */
 import * as Rpc from '../../core/Rpc.js'
 import { type Client, type Handle, request } from '../request.js'
@@ -33,6 +34,8 @@ export type Sign7702AuthorizationResponse = {
   v: number
   r: string
   s: string
+  /** r ‖ s ‖ v as one hex signature. */
+  signature?: string | undefined
 }
 
 /** `send7702Transaction` parameters. */
@@ -48,6 +51,33 @@ export type Send7702TransactionRequest = {
 
 /** `send7702Transaction` result. */
 export type Send7702TransactionResponse = { transactionHash: string }
+
+/**
+ * `sendGaslessTransaction`'s transaction (ethers-like). Numeric fields may
+ * be bigints: they reach the iframe by structured clone.
+ */
+export type GaslessTransactionRequest = {
+  type?: number | undefined
+  to?: string | undefined
+  from?: string | undefined
+  nonce?: number | undefined
+  gasLimit?: bigint | undefined
+  gasPrice?: bigint | undefined
+  maxPriorityFeePerGas?: bigint | undefined
+  maxFeePerGas?: bigint | undefined
+  data?: string | undefined
+  value?: bigint | undefined
+  chainId?: bigint | undefined
+  accessList?: { address: string; storageKeys: string[] }[] | undefined
+  customData?: unknown
+}
+
+/** `sendGaslessTransaction` result: the sponsor's relay request. */
+export type GasApiResponse = {
+  request_id: string
+  state: string
+  success: boolean
+}
 
 /** Events of `connectWithUI`. */
 export type ConnectWithUIEvents =
@@ -109,6 +139,19 @@ export function create(
       return request(
         client,
         Rpc.createRequest(Methods.sign7702Authorization, [params]),
+      )
+    },
+    /** Sends `transaction` from `address` with the gas paid by a sponsor. */
+    sendGaslessTransaction(
+      address: string,
+      transaction: GaslessTransactionRequest,
+    ): Handle<GasApiResponse> {
+      return request(
+        client,
+        Rpc.createRequest(Methods.sendGaslessTransaction, [
+          address,
+          transaction,
+        ]),
       )
     },
     /** Sends an EIP-7702 (type 4) transaction. */

@@ -40,7 +40,11 @@ export async function runFlow(
     answer = await fetch('/v1/flow', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+      // Requests arrive by postMessage, which carries bigints (e.g. a gasless
+      // transaction's `value: 1n`); JSON cannot, so they go as 0x hex.
+      body: JSON.stringify(body, (_key, value) =>
+        typeof value === 'bigint' ? `0x${value.toString(16)}` : value,
+      ),
     })
   } catch (error) {
     return fail(`The emulated provider is unreachable (${describe(error)}).`)

@@ -10,6 +10,8 @@
  * - nft.ts — NFT purchase, checkout, transfer
  * - eth.ts — accounts, signing, transactions; anything else is proxied to
  *   the chain
+ * - sponsor.ts — gasless transactions (EIP-7702 delegate, sponsor pays the
+ *   gas), EIP-7702 authorization signing and type-4 transactions
  */
 
 import { methods } from '../../../magic/wire/methods.js'
@@ -20,6 +22,7 @@ import { authHandlers } from './auth.js'
 import { ethHandlers, proxy } from './eth.js'
 import { mfaHandlers } from './mfa.js'
 import { nftHandlers } from './nft.js'
+import { sponsorHandlers } from './sponsor.js'
 import { userHandlers } from './user.js'
 import { walletHandlers } from './wallet.js'
 
@@ -32,6 +35,7 @@ export const handlers: Readonly<Record<string, Handler>> = {
   ...walletHandlers,
   ...nftHandlers,
   ...ethHandlers,
+  ...sponsorHandlers,
   [methods.intermediaryEvent]: async () => {
     throw failures.invalidParams(
       'Intermediary events go to POST /v1/flow/:flowId/intermediary.',
