@@ -11,7 +11,13 @@ import { emulatorCommand, emulatorFlags, parseCommandLine } from './cli.js'
 import type { Emulator } from './index.js'
 
 /** The emulator's optional peer dependencies (see package.json). */
-const peers = ['@foundry-rs/anvil', '@viem/anvil', 'hono', '@hono/node-server']
+const peers = [
+  '@foundry-rs/anvil',
+  '@viem/anvil',
+  'hono',
+  '@hono/node-server',
+  'oidc-provider',
+]
 
 /**
  * Loads the emulator. Its packages are optional peer dependencies, so that a

@@ -8,6 +8,12 @@
 import { BaseError } from '../core/Errors.js'
 import { startAnvil } from './chain/anvil.js'
 import { type Contracts, deployContracts } from './chain/deploy.js'
+import {
+  createIdentityService,
+  defaultClientId,
+  defaultLogoutRedirectUri,
+  defaultRedirectUri,
+} from './identity/service.js'
 import { defaultApiKey } from './magic/protocol.js'
 import { createMagicService } from './magic/service.js'
 import { createApp as createDevApp } from './mailbox/app.js'
@@ -36,6 +42,17 @@ export type Info = {
   mailbox: string
   /** The emulated iframe wallet: its origin (the SDK's `endpoint`) and key. */
   magic: { endpoint: string; apiKey: string }
+  /**
+   * The game wallet's sign-in: the emulated identity provider's origin (the
+   * SDK's `authenticationDomain`), its client id, and the redirect URIs the
+   * dApp passes (any loopback URL is accepted; these are the defaults).
+   */
+  passport: {
+    authenticationDomain: string
+    clientId: string
+    redirectUri: string
+    logoutRedirectUri: string
+  }
 }
 
 /** A running emulator. */
@@ -68,6 +85,10 @@ export type Emulator = {
  * @param options.anvilPort - Anvil's port. @default 8545
  * @param options.chainId - The local chain's id. @default 31337
  * @param options.host - The interface everything binds. @default '127.0.0.1'
+ * @param options.passportRedirectUri - The game wallet's login callback page
+ *   in `info.passport`. @default 'http://localhost:5173/passport/redirect'
+ * @param options.passportLogoutRedirectUri - Its logout page in
+ *   `info.passport`. @default 'http://localhost:5173/passport/logout'
  * @returns The running emulator.
  * @throws {StartError} If a piece fails to start (the cause says which).
  */
@@ -79,6 +100,8 @@ export async function startEmulator(
     anvilPort = 8545,
     chainId = 31337,
     host = '127.0.0.1',
+    passportRedirectUri = defaultRedirectUri,
+    passportLogoutRedirectUri = defaultLogoutRedirectUri,
   } = options
 
   const started: { name: string; stop: () => Promise<void> }[] = []
@@ -106,6 +129,13 @@ export async function startEmulator(
     step = `start the magic service on ${host}:${ports.magic}`
     if (!(await isPortFree({ port: ports.magic, host })))
       throw new PortInUseError({ port: ports.magic, host, name: 'magic' })
+    step = `start the identity service on ${host}:${ports.identity}`
+    if (!(await isPortFree({ port: ports.identity, host })))
+      throw new PortInUseError({
+        port: ports.identity,
+        host,
+        name: 'identity',
+      })
     step = `start Anvil on ${host}:${anvilPort}`
     const anvil = await startAnvil({ port: anvilPort, chainId, host })
     started.push({ name: 'Anvil', stop: () => anvil.stop() })
@@ -134,6 +164,7 @@ export async function startEmulator(
           erc20: contracts.erc20,
           erc721: contracts.erc721,
           erc1155: contracts.erc1155,
+          sponsoredCallDelegate: contracts.sponsoredCallDelegate,
         },
       }).fetch,
       port: ports.magic,
@@ -142,10 +173,36 @@ export async function startEmulator(
     })
     started.push({ name: 'the magic service', stop: () => magic.stop() })
 
+    step = `start the identity service on ${host}:${ports.identity}`
+    const identityService = await createIdentityService({
+      issuer: `http://${host}:${ports.identity}`,
+      registry,
+      mailbox,
+      clientId: defaultClientId,
+      redirectUri: passportRedirectUri,
+      logoutRedirectUri: passportLogoutRedirectUri,
+      mailboxPage: `${dev.url}/mailbox/view`,
+    })
+    const identity = await startServer({
+      handler: identityService.handler,
+      port: ports.identity,
+      host,
+      name: 'identity',
+    })
+    started.push({
+      name: 'the identity service',
+      stop: () => identity.stop(),
+    })
+
     const info = buildInfo({
       anvil,
       contracts,
-      urls: { dev: dev.url, magic: magic.url },
+      urls: { dev: dev.url, magic: magic.url, identity: identity.url },
+      passport: {
+        clientId: identityService.clientId,
+        redirectUri: passportRedirectUri,
+        logoutRedirectUri: passportLogoutRedirectUri,
+      },
     })
     let stopping: Promise<void> | undefined
     return {
@@ -176,6 +233,17 @@ export declare namespace startEmulator {
     chainId?: number | undefined
     /** The interface everything binds. @default '127.0.0.1' */
     host?: string | undefined
+    /**
+     * The game wallet's login callback page, reported in `info.passport`
+     * (the identity provider accepts any loopback redirect URI).
+     * @default 'http://localhost:5173/passport/redirect'
+     */
+    passportRedirectUri?: string | undefined
+    /**
+     * The game wallet's logout page, reported in `info.passport`.
+     * @default 'http://localhost:5173/passport/logout'
+     */
+    passportLogoutRedirectUri?: string | undefined
   }
   type ReturnType = Emulator
 }
@@ -187,15 +255,17 @@ export declare namespace startEmulator {
 function buildInfo(parts: {
   anvil: { chainId: number; rpcUrl: string }
   contracts: Contracts
-  urls: { dev: string; magic: string }
+  urls: { dev: string; magic: string; identity: string }
+  passport: Omit<Info['passport'], 'authenticationDomain'>
 }): Info {
-  const { anvil, contracts, urls } = parts
+  const { anvil, contracts, urls, passport } = parts
   return {
     chainId: anvil.chainId,
     rpcUrl: anvil.rpcUrl,
     contracts: { ...contracts },
     mailbox: `${urls.dev}/mailbox`,
     magic: { endpoint: urls.magic, apiKey: defaultApiKey },
+    passport: { authenticationDomain: urls.identity, ...passport },
   }
 }
 

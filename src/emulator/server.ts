@@ -1,4 +1,9 @@
-import type { Server } from 'node:http'
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http'
 import { createAdaptorServer } from '@hono/node-server'
 import { BaseError } from '../core/Errors.js'
 
@@ -13,7 +18,8 @@ export type Running = {
 }
 
 /**
- * Serves a fetch handler (e.g. a Hono app's `fetch`) on Node.
+ * Serves a fetch handler (e.g. a Hono app's `fetch`) or a Node request
+ * handler (e.g. a Koa app's `callback()`) on Node.
  *
  * @example
  * ```ts
@@ -24,7 +30,7 @@ export type Running = {
  * await server.stop()
  * ```
  *
- * @param options.fetch - The request handler.
+ * @param options.fetch - The request handler (or `options.handler`, a Node one).
  * @param options.port - The port to listen on.
  * @param options.host - The interface to bind. @default '127.0.0.1'
  * @param options.name - The service name used in error messages.
@@ -35,8 +41,14 @@ export type Running = {
 export async function startServer(
   options: startServer.Options,
 ): Promise<startServer.ReturnType> {
-  const { fetch, port, host = '127.0.0.1', name = 'server' } = options
-  const server = createAdaptorServer({ fetch, hostname: host }) as Server
+  const { port, host = '127.0.0.1', name = 'server' } = options
+  const server =
+    'handler' in options
+      ? createServer(options.handler)
+      : (createAdaptorServer({
+          fetch: options.fetch,
+          hostname: host,
+        }) as Server)
 
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
@@ -69,9 +81,16 @@ export async function startServer(
 }
 
 export declare namespace startServer {
-  type Options = {
-    /** The request handler, e.g. a Hono app's `fetch`. */
-    fetch: (request: Request) => Response | Promise<Response>
+  type Options = (
+    | {
+        /** The request handler, e.g. a Hono app's `fetch`. */
+        fetch: (request: Request) => Response | Promise<Response>
+      }
+    | {
+        /** A Node request handler, e.g. a Koa app's `callback()`. */
+        handler: (req: IncomingMessage, res: ServerResponse) => void
+      }
+  ) & {
     /** The port to listen on. */
     port: number
     /** The interface to bind. @default '127.0.0.1' */

@@ -61,6 +61,12 @@ describe.each(launchers)('$name emulator', ({ command, args }) => {
         endpoint: `http://127.0.0.1:${portBase + 1}`,
         apiKey: 'pk_live_EMULATOR0000000000',
       },
+      passport: {
+        authenticationDomain: `http://127.0.0.1:${portBase + 2}`,
+        clientId: 'emulator-passport-client',
+        redirectUri: 'http://localhost:5173/passport/redirect',
+        logoutRedirectUri: 'http://localhost:5173/passport/logout',
+      },
     })
     expect(Object.keys(info.contracts)).toEqual([
       'factory',
@@ -71,6 +77,7 @@ describe.each(launchers)('$name emulator', ({ command, args }) => {
       'erc20',
       'erc721',
       'erc1155',
+      'sponsoredCallDelegate',
     ])
     for (const address of Object.values<string>(info.contracts)) {
       expect(isAddress(address, { strict: true })).toBe(true)

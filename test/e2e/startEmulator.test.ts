@@ -51,6 +51,12 @@ describe('startEmulator', () => {
         endpoint: `http://127.0.0.1:${portBase + 1}`,
         apiKey: 'pk_live_EMULATOR0000000000',
       },
+      passport: {
+        authenticationDomain: `http://127.0.0.1:${portBase + 2}`,
+        clientId: 'emulator-passport-client',
+        redirectUri: 'http://localhost:5173/passport/redirect',
+        logoutRedirectUri: 'http://localhost:5173/passport/logout',
+      },
     })
 
     const delivered = emulator.mailbox.deliver({

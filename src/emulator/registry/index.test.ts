@@ -54,6 +54,27 @@ describe('createRegistry', () => {
     expect(registry.find({ email: 'new@example.com' })).toBe(user)
   })
 
+  test('behavior: setPassport records registrations, keeps the others and removes undefined ones', async () => {
+    const registry = createRegistry()
+    const user = await registry.findOrCreate({ email: 'ada@example.com' })
+    expect(user.passport).toEqual({})
+    registry.setPassport(user.id, {
+      zkevmEthAddress: '0x1111111111111111111111111111111111111111',
+      zkevmUserAdminAddress: '0x2222222222222222222222222222222222222222',
+    })
+    registry.setPassport(user.id, {
+      imxStarkAddress: '0x0333',
+      zkevmUserAdminAddress: undefined,
+    })
+    expect(registry.get(user.id)?.passport).toEqual({
+      zkevmEthAddress: '0x1111111111111111111111111111111111111111',
+      imxStarkAddress: '0x0333',
+    })
+    expect(() => registry.setPassport('nobody', {})).toThrow(
+      'Unknown user nobody.',
+    )
+  })
+
   test('error: funding against an unreachable chain fails the creation', async () => {
     const registry = createRegistry({ rpcUrl: 'http://127.0.0.1:1' })
     await expect(

@@ -9,6 +9,7 @@ import type {
   Address,
   Hex,
   SignableMessage,
+  SignedAuthorization,
   TransactionSerializable,
   TypedDataDefinition,
 } from 'viem'
@@ -36,6 +37,29 @@ export type User = {
   deviceApprovalRequired: boolean
   /** Thumbprints of approved device keys. */
   readonly approvedDevices: Set<string>
+  /**
+   * The game wallet's registrations, read into the identity provider's
+   * `passport` claims when a token is issued. Empty until registered.
+   */
+  readonly passport: PassportRegistration
+}
+
+/**
+ * A user's game-wallet registrations: each address is present once that
+ * registration happened (zkEVM: the smart-contract wallet and its signer;
+ * StarkEx: the L1 address, the Stark key and the signer).
+ */
+export type PassportRegistration = {
+  /** The zkEVM smart-contract wallet (`zkevm_eth_address`). */
+  zkevmEthAddress?: Address | undefined
+  /** The zkEVM wallet's signer, the custody EOA (`zkevm_user_admin_address`). */
+  zkevmUserAdminAddress?: Address | undefined
+  /** The StarkEx L1 address (`imx_eth_address`). */
+  imxEthAddress?: Address | undefined
+  /** The StarkEx Stark key (`imx_stark_address`). */
+  imxStarkAddress?: Hex | undefined
+  /** The StarkEx signer (`imx_user_admin_address`). */
+  imxUserAdminAddress?: Address | undefined
 }
 
 /** Who a user is looked up by. */
@@ -54,6 +78,13 @@ export type Registry = {
   get(id: string): User | undefined
   /** Changes a user's email (the old address no longer finds them). */
   setEmail(id: string, email: string): void
+  /**
+   * Records game-wallet registrations: the given fields are set (an
+   * `undefined` value removes one), the others kept.
+   *
+   * @throws If there is no user `id`.
+   */
+  setPassport(id: string, registration: PassportRegistration): void
   /** Signs with the user's key. */
   signMessage(id: string, message: SignableMessage): Promise<Hex>
   signTypedData(id: string, typedData: TypedDataDefinition): Promise<Hex>
@@ -61,6 +92,11 @@ export type Registry = {
     id: string,
     transaction: TransactionSerializable,
   ): Promise<Hex>
+  /** Signs an EIP-7702 authorization (delegate `address` on `chainId`). */
+  signAuthorization(
+    id: string,
+    authorization: { address: Address; chainId: number; nonce: number },
+  ): Promise<SignedAuthorization>
   /** The user's private key, for the reveal-key screen only. */
   revealKey(id: string): Hex
 }
@@ -121,6 +157,7 @@ export function createRegistry(options: createRegistry.Options = {}): Registry {
         recoveryPhone: undefined,
         deviceApprovalRequired: false,
         approvedDevices: new Set(),
+        passport: {},
       }
       if (rpcUrl !== undefined) await fund(rpcUrl, user.address, funding)
       // Another request may have created the user meanwhile.
@@ -139,10 +176,21 @@ export function createRegistry(options: createRegistry.Options = {}): Registry {
       user.email = normalizeAddress(email)
       index.set(keyOf({ email }), id)
     },
+    setPassport(id, registration) {
+      const user = users.get(id)
+      if (!user) throw new Error(`Unknown user ${id}.`)
+      Object.assign(user.passport, registration)
+      for (const field of Object.keys(
+        user.passport,
+      ) as (keyof PassportRegistration)[])
+        if (user.passport[field] === undefined) delete user.passport[field]
+    },
     signMessage: (id, message) => account(id).signMessage({ message }),
     signTypedData: (id, typedData) => account(id).signTypedData(typedData),
     signTransaction: (id, transaction) =>
       account(id).signTransaction(transaction),
+    signAuthorization: (id, authorization) =>
+      account(id).signAuthorization(authorization),
     revealKey(id) {
       const key = keys.get(id)
       if (!key) throw new Error(`Unknown user ${id}.`)
