@@ -4,4 +4,25 @@
  *
  * @packageDocumentation
  */
-export {}
+export type { DeviceConnectResponse } from './auth/device.js'
+export type { LoginOptions } from './auth/session.js'
+export type {
+  PassportMetadata,
+  User,
+  UserImx,
+  UserProfile,
+  UserZkEvm,
+} from './auth/user.js'
+export {
+  type BaseConfiguration,
+  Environment,
+  type OidcConfiguration,
+  type PassportModuleConfiguration,
+  type PassportOverrides,
+  type PopupOverlayOptions,
+} from './config.js'
+export {
+  PassportError,
+  PassportErrorType,
+  withPassportError,
+} from './errors.js'

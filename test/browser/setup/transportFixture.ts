@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node'
+import { startPopupFixture } from '../fixtures/popupPages.js'
 import { startTransportFixture } from '../fixtures/transportPages.js'
 
 declare module 'vitest' {
@@ -7,6 +8,10 @@ declare module 'vitest' {
     transportFixtureOrigin: string
     /** A second fixture server: same pages, another origin. */
     transportFixtureOtherOrigin: string
+    /** Origin of the login popup fixture's `/popup` page. */
+    popupFixtureOrigin: string
+    /** A second popup fixture server: same page, another origin. */
+    popupFixtureOtherOrigin: string
   }
 }
 
@@ -16,10 +21,13 @@ export default async function setup(
 ): Promise<() => Promise<void>> {
   const main = await startTransportFixture()
   const other = await startTransportFixture()
+  const popup = await startPopupFixture()
+  const popupOther = await startPopupFixture()
   project.provide('transportFixtureOrigin', main.origin)
   project.provide('transportFixtureOtherOrigin', other.origin)
+  project.provide('popupFixtureOrigin', popup.origin)
+  project.provide('popupFixtureOtherOrigin', popupOther.origin)
   return async () => {
-    await main.close()
-    await other.close()
+    for (const server of [main, other, popup, popupOther]) await server.close()
   }
 }

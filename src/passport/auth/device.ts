@@ -1,0 +1,160 @@
+/**
+ * The device-code flow (RFC 8628; spec 001 §4, published 2.x before #2655):
+ * `loginWithDeviceFlow` asks for a user code and returns
+ * `{ code, deviceCode, url, interval }`; `loginWithDeviceFlowCallback` polls
+ * the token endpoint at the server's interval until the user has approved,
+ * then stores the user. Clock and sleep are injectable for tests.
+ */
+import * as oauth from 'oauth4webapi'
+import {
+  messages,
+  PassportError,
+  PassportErrorType,
+  withPassportError,
+} from '../errors.js'
+import type { Client } from './oidc.js'
+import { fromTokenResponse, toUser, type User, type UserStore } from './user.js'
+
+/** The published `DeviceConnectResponse`. */
+export type DeviceConnectResponse = {
+  /** The user code to show. */
+  code: string
+  /** The device code to poll with. */
+  deviceCode: string
+  /** Where the user approves (`verification_uri_complete`). */
+  url: string
+  /** Seconds between polls, from the server. */
+  interval: number
+}
+
+/** What both steps need. */
+export type Context = {
+  client: Client
+  /** Where the signed-in user is persisted. */
+  users: UserStore
+  /** Clock in ms. @default Date.now */
+  now?: (() => number) | undefined
+  /** Waits `ms`. @default setTimeout */
+  sleep?: ((ms: number) => Promise<void>) | undefined
+}
+
+/** RFC 8628 §3.2: the interval when the server names none, in seconds. */
+export const defaultIntervalSeconds = 5
+
+/** RFC 8628 §3.5: seconds added to the interval on `slow_down`. */
+export const slowDownSeconds = 5
+
+/**
+ * Starts the flow: `POST` to the device-authorization endpoint with
+ * `client_id`, `scope` and `audience`. The URL is the server's
+ * `verification_uri_complete` (else `verification_uri`), with `&rid=` and
+ * `&third_party_a_id=` appended when given, as published.
+ *
+ * @throws {PassportError} `AUTHENTICATION_ERROR`.
+ * @example
+ * ```ts
+ * const { code, url, deviceCode, interval } = await loginWithDeviceFlow(context)
+ * ```
+ */
+export async function loginWithDeviceFlow(
+  context: Context,
+  options: {
+    anonymousId?: string | undefined
+    runtimeId?: string | undefined
+  } = {},
+): Promise<DeviceConnectResponse> {
+  return withPassportError(async () => {
+    const response = await context.client.deviceAuthorization()
+    const { anonymousId, runtimeId } = options
+    const url = [
+      response.verification_uri_complete ?? response.verification_uri,
+      runtimeId ? `&rid=${runtimeId}` : '',
+      anonymousId ? `&third_party_a_id=${anonymousId}` : '',
+    ].join('')
+    return {
+      code: response.user_code,
+      deviceCode: response.device_code,
+      url,
+      interval: response.interval ?? defaultIntervalSeconds,
+    }
+  }, PassportErrorType.AUTHENTICATION_ERROR)
+}
+
+/**
+ * Polls the device-code grant until it yields tokens. Each round waits the
+ * interval first (`interval` seconds, +5 s after each `slow_down`), then
+ * polls:
+ * - `authorization_pending`, `slow_down` → poll again;
+ * - `expired_token` → `'Token expired, please log in again'`;
+ * - `access_denied` → `'User denied access'`;
+ * - any other OAuth error → `'Error getting token'`;
+ * - another failure (network, invalid token) → its own message.
+ *
+ * With `timeoutMs`, once more than that has passed since the call (checked
+ * before each wait and before each poll) it fails with `'Timed out'`.
+ *
+ * @throws {PassportError} `AUTHENTICATION_ERROR`.
+ */
+export async function loginWithDeviceFlowCallback(
+  context: Context,
+  deviceCode: string,
+  interval: number,
+  timeoutMs?: number | undefined,
+): Promise<User> {
+  return withPassportError(async () => {
+    const now = context.now ?? Date.now
+    const sleep = context.sleep ?? wait
+    const start = now()
+    const checkTimeout = () => {
+      if (timeoutMs != null && now() - start > timeoutMs)
+        throw new PassportError(
+          messages.timedOut,
+          PassportErrorType.AUTHENTICATION_ERROR,
+        )
+    }
+    let seconds = interval
+    for (;;) {
+      checkTimeout()
+      await sleep(seconds * 1000)
+      checkTimeout()
+      try {
+        const response = await context.client.deviceToken(deviceCode)
+        const time = now()
+        const stored = fromTokenResponse(response, { now: time })
+        context.users.set(stored)
+        return toUser(stored, { now: time })
+      } catch (error) {
+        if (!(error instanceof oauth.ResponseBodyError)) throw error
+        switch (error.error) {
+          case 'authorization_pending':
+            break
+          case 'slow_down':
+            seconds += slowDownSeconds
+            break
+          case 'expired_token':
+            throw new PassportError(
+              messages.tokenExpired,
+              PassportErrorType.AUTHENTICATION_ERROR,
+              { cause: error },
+            )
+          case 'access_denied':
+            throw new PassportError(
+              messages.userDeniedAccess,
+              PassportErrorType.AUTHENTICATION_ERROR,
+              { cause: error },
+            )
+          default:
+            throw new PassportError(
+              messages.errorGettingToken,
+              PassportErrorType.AUTHENTICATION_ERROR,
+              { cause: error },
+            )
+        }
+      }
+    }
+  }, PassportErrorType.AUTHENTICATION_ERROR)
+}
+
+function wait(ms: number) {
+  return new Promise<void>((resolve) => setTimeout(resolve, ms))
+}

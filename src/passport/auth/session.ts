@@ -1,0 +1,269 @@
+/**
+ * The session manager (spec 001 §4 Login and Session): returns the cached
+ * user while its tokens are fresh, otherwise runs ONE refresh shared by all
+ * concurrent callers, removes the stored user when a refresh fails for good,
+ * runs the published login order, and emits `loggedIn`, `loggedOut`,
+ * `tokenRefreshed` and `userRemoved`.
+ *
+ * Refresh failures follow the 2.24.8 rule (passport.md §5, #2946) rather than
+ * HEAD's remove-on-anything:
+ * - a permanent OAuth error (`invalid_grant`, … {@link permanentOAuthErrors})
+ *   → `NOT_LOGGED_IN_ERROR`, the user is removed (`userRemoved` first);
+ * - a transient failure (network error, time-out, HTTP 5xx/429 without an
+ *   OAuth body, any other OAuth code such as `server_error` or
+ *   `temporarily_unavailable`) is retried (3 times, ~1 s jittered) and then
+ *   → `SILENT_LOGIN_ERROR`, the user is kept (the only kept case, as §4 says);
+ * - anything else (an invalid token response, e.g. a bad id-token signature)
+ *   → `AUTHENTICATION_ERROR`, the user is removed.
+ */
+import * as Emitter from '../../core/Emitter.js'
+import {
+  messages,
+  PassportError,
+  PassportErrorType,
+  withPassportError,
+} from '../errors.js'
+import type { Client } from './oidc.js'
+import { classify, describe, errorTypes } from './refreshErrors.js'
+import {
+  decodePayload,
+  fromTokenResponse,
+  type StoredUser,
+  type TokenResponse,
+  toUser,
+  type User,
+  type UserStore,
+} from './user.js'
+
+/** The session's events (published `AuthEvents`). */
+export type Events = {
+  loggedIn: (user: User) => void
+  loggedOut: () => void
+  tokenRefreshed: (user: User) => void
+  userRemoved: (event: { reason: 'refresh_failed'; error: string }) => void
+}
+
+/** The published `login` options. */
+export type LoginOptions = {
+  /** Only use an existing session; never prompt. */
+  useCachedSession?: boolean | undefined
+  /** Without a cached session, try a refresh instead of prompting. */
+  useSilentLogin?: boolean | undefined
+  /** Prompt by redirect instead of popup. */
+  useRedirectFlow?: boolean | undefined
+  anonymousId?: string | undefined
+  /** Passed through to the interactive step (direct login method etc.). */
+  directLoginOptions?: unknown
+}
+
+/** What {@link create} needs. */
+export type Options = {
+  client: Pick<Client, 'refresh' | 'revoke' | 'endSessionUrl'>
+  users: UserStore
+  /**
+   * The popup or redirect step of `login`. A redirect leaves the page and
+   * resolves `null`; a popup resolves the signed-in user (already stored).
+   */
+  loginInteractively?:
+    | ((
+        options: LoginOptions & { useRedirectFlow: boolean },
+      ) => Promise<User | null>)
+    | undefined
+  /** Tokens closer than this to `exp` count as expired. @default 30 */
+  refreshMarginSeconds?: number | undefined
+  /** Extra attempts after a transient refresh failure. @default 3 */
+  retries?: number | undefined
+  /** Base delay between attempts; each waits 0.5–1.5× this. @default 1000 */
+  retryDelayMs?: number | undefined
+  now?: (() => number) | undefined
+  sleep?: ((ms: number) => Promise<void>) | undefined
+  random?: (() => number) | undefined
+}
+
+/** The session manager returned by {@link create}. */
+export type Session = {
+  readonly emitter: Emitter.Emitter<Events>
+  /**
+   * The cached user when fresh, else the refreshed one (one shared refresh),
+   * else `null`. A refresh failure is thrown as a {@link PassportError}.
+   * With `typeAssertion`, a user failing it counts as none.
+   */
+  getUser<user extends User = User>(
+    typeAssertion?: ((user: User) => user is user) | undefined,
+  ): Promise<user | null>
+  /** Refreshes now (shared with concurrent callers); `null` without a refresh token. */
+  refresh(): Promise<User | null>
+  /** {@link Session.refresh}, with a failure turned into `null`. */
+  forceUserRefresh(): Promise<User | null>
+  /** The published login order; emits `loggedIn` when it yields a user. */
+  login(options?: LoginOptions | undefined): Promise<User | null>
+  /** Stores tokens obtained by a login flow and emits `loggedIn`. */
+  storeTokens(response: TokenResponse): User
+  /** Removes the stored user (no event). */
+  removeUser(): void
+  /** Revokes the refresh token, removes the user, emits `loggedOut`; returns the end-session URL. */
+  logout(): Promise<string>
+  /** Removes the user locally, emits `loggedOut`, returns the end-session URL. */
+  getLogoutUrl(): string
+}
+
+/**
+ * Creates the session manager.
+ *
+ * @example
+ * ```ts
+ * const session = create({ client, users, loginInteractively: popupLogin })
+ * session.emitter.on('loggedIn', (user) => console.info(user.profile.sub))
+ * const user = await session.login({ useCachedSession: true })
+ * ```
+ */
+export function create(options: Options): Session {
+  const { client, users } = options
+  const now = options.now ?? Date.now
+  const sleep = options.sleep ?? wait
+  const random = options.random ?? Math.random
+  const margin = options.refreshMarginSeconds ?? 30
+  const retries = options.retries ?? 3
+  const retryDelayMs = options.retryDelayMs ?? 1000
+  const emitter = Emitter.create<Events>()
+  let refreshing: Promise<User | null> | undefined
+  let loggingIn: Promise<User | null> | undefined
+
+  function isFresh(stored: StoredUser) {
+    const limit = now() / 1000 + margin
+    const access = decodePayload(stored.access_token)?.exp ?? stored.expires_at
+    const id = stored.id_token ? decodePayload(stored.id_token)?.exp : undefined
+    return (
+      access !== undefined && access > limit && id !== undefined && id > limit
+    )
+  }
+
+  async function attempt(refreshToken: string) {
+    for (let retry = 0; ; retry++) {
+      try {
+        return await client.refresh(refreshToken)
+      } catch (error) {
+        if (classify(error) !== 'transient' || retry >= retries) throw error
+        await sleep(Math.round(retryDelayMs * (0.5 + random())))
+      }
+    }
+  }
+
+  async function runRefresh(): Promise<User | null> {
+    const previous = users.get()
+    if (!previous?.refresh_token) return null
+    try {
+      const response = await attempt(previous.refresh_token)
+      const stored = fromTokenResponse(response, { now: now(), previous })
+      users.set(stored)
+      const user = toUser(stored, { now: now() })
+      emitter.emit('tokenRefreshed', user)
+      return user
+    } catch (error) {
+      const kind = classify(error)
+      let message = `${messages.refreshFailed}: ${describe(error)}`
+      if (kind !== 'transient') {
+        emitter.emit('userRemoved', {
+          reason: 'refresh_failed',
+          error: message,
+        })
+        try {
+          users.remove()
+        } catch (removeError) {
+          message = `${message}: Failed to remove user: ${describe(removeError)}`
+        }
+      }
+      throw new PassportError(message, errorTypes[kind], { cause: error })
+    }
+  }
+
+  function refresh() {
+    refreshing ??= runRefresh().finally(() => {
+      refreshing = undefined
+    })
+    return refreshing
+  }
+
+  async function getUser<user extends User>(
+    typeAssertion: (user: User) => user is user = (_): _ is user => true,
+  ): Promise<user | null> {
+    const check = (user: User | null) =>
+      user && typeAssertion(user) ? user : null
+    if (refreshing) return check(await refreshing)
+    const stored = users.get()
+    if (!stored) return null
+    if (isFresh(stored)) {
+      const user = check(toUser(stored, { now: now() }))
+      if (user) return user
+    }
+    if (stored.refresh_token) return check(await refresh())
+    return null
+  }
+
+  async function runLogin(login: LoginOptions): Promise<User | null> {
+    const { useCachedSession = false, useSilentLogin = false } = login
+    let user: User | null = null
+    try {
+      user = await getUser()
+    } catch (error) {
+      if (useCachedSession) throw error
+    }
+    if (!user && useSilentLogin) user = await forceUserRefresh()
+    else if (!user && !useCachedSession) {
+      if (!options.loginInteractively)
+        throw new PassportError(
+          'No interactive login is configured',
+          PassportErrorType.AUTHENTICATION_ERROR,
+        )
+      const useRedirectFlow = login.useRedirectFlow ?? false
+      user = await options.loginInteractively({ ...login, useRedirectFlow })
+      if (useRedirectFlow) return null
+    }
+    if (user) emitter.emit('loggedIn', user)
+    return user
+  }
+
+  function forceUserRefresh() {
+    return refresh().catch(() => null)
+  }
+
+  return {
+    emitter,
+    getUser,
+    refresh,
+    forceUserRefresh,
+    login(login = {}) {
+      loggingIn ??= runLogin(login).finally(() => {
+        loggingIn = undefined
+      })
+      return loggingIn
+    },
+    storeTokens(response) {
+      const stored = fromTokenResponse(response, { now: now() })
+      users.set(stored)
+      const user = toUser(stored, { now: now() })
+      emitter.emit('loggedIn', user)
+      return user
+    },
+    removeUser: () => users.remove(),
+    logout: () =>
+      withPassportError(async () => {
+        const refreshToken = users.get()?.refresh_token
+        if (refreshToken) await client.revoke(refreshToken, 'refresh_token')
+        users.remove()
+        emitter.emit('loggedOut')
+        return client.endSessionUrl()
+      }, PassportErrorType.LOGOUT_ERROR),
+    getLogoutUrl() {
+      users.remove()
+      emitter.emit('loggedOut')
+      return client.endSessionUrl()
+    },
+  }
+}
+
+function wait(ms: number) {
+  return new Promise<void>((resolve) => setTimeout(resolve, ms))
+}
+
+export { classify, permanentOAuthErrors } from './refreshErrors.js'

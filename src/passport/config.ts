@@ -1,0 +1,265 @@
+/**
+ * The game wallet's configuration: the two environments and their domains,
+ * the published `PassportModuleConfiguration` shape, and `resolve`, which
+ * validates it (spec 001 §3 Configuration, §5) and fills in the domains.
+ */
+import { cannotBeNull, PassportError, PassportErrorType } from './errors.js'
+
+/** The published environments (`@imtbl/config` `Environment`). */
+export const Environment = {
+  PRODUCTION: 'production',
+  SANDBOX: 'sandbox',
+} as const
+
+/** One of the {@link Environment} values. */
+export type Environment = (typeof Environment)[keyof typeof Environment]
+
+/** Everything an environment fixes (passport.md §0). */
+export type EnvironmentDomains = {
+  /** The identity provider, e.g. `https://auth.immutable.com`. */
+  authenticationDomain: string
+  /** Origin of the login and confirmation popups. */
+  passportDomain: string
+  /** The platform API (also the multi-rollup API base path). */
+  imxPublicApiDomain: string
+  /** The zkEVM chain's JSON-RPC endpoint. */
+  zkEvmRpcUrl: string
+  /** The relayer, `{API}/relayer-mr`. */
+  relayerUrl: string
+  /** The zkEVM chain id. */
+  chainId: number
+  /** The key-custody (Magic TEE) publishable key. */
+  magicPublishableApiKey: string
+  /** The key-custody OIDC provider id. */
+  magicProviderId: string
+  /** The key-custody TEE API. */
+  magicTeeBasePath: string
+  /** The key-custody TEE call time-out, ms. */
+  magicTeeTimeout: number
+}
+
+const magic = {
+  magicPublishableApiKey: 'pk_live_10F423798A540ED7',
+  magicProviderId: 'aa80b860-8869-4f13-9000-6a6ad3d20017',
+  magicTeeBasePath: 'https://tee.express.magiclabs.com',
+  magicTeeTimeout: 10_000,
+} as const
+
+/** The domains of each environment (published `PassportConfiguration`). */
+export const environments: Record<Environment, EnvironmentDomains> = {
+  production: {
+    authenticationDomain: 'https://auth.immutable.com',
+    passportDomain: 'https://passport.immutable.com',
+    imxPublicApiDomain: 'https://api.immutable.com',
+    zkEvmRpcUrl: 'https://rpc.immutable.com',
+    relayerUrl: 'https://api.immutable.com/relayer-mr',
+    chainId: 13371,
+    ...magic,
+  },
+  sandbox: {
+    authenticationDomain: 'https://auth.immutable.com',
+    passportDomain: 'https://passport.sandbox.immutable.com',
+    imxPublicApiDomain: 'https://api.sandbox.immutable.com',
+    zkEvmRpcUrl: 'https://rpc.testnet.immutable.com',
+    relayerUrl: 'https://api.sandbox.immutable.com/relayer-mr',
+    chainId: 13473,
+    ...magic,
+  },
+}
+
+/** Default OAuth scope (published `connectWallet` / standalone login). */
+export const defaultScope = 'openid profile email offline_access transact'
+
+/** Default OAuth audience (published `connectWallet` / standalone login). */
+export const defaultAudience = 'platform_api'
+
+/** The published `ImmutableConfiguration` fields used here. */
+export type BaseConfiguration = {
+  environment: Environment
+  publishableKey?: string | undefined
+  apiKey?: string | undefined
+  rateLimitingKey?: string | undefined
+}
+
+/** Replaces the environment's domains (published `PassportOverrides`). */
+export type PassportOverrides = {
+  authenticationDomain: string
+  magicPublishableApiKey: string
+  magicProviderId: string
+  passportDomain: string
+  imxPublicApiDomain: string
+  zkEvmRpcUrl: string
+  relayerUrl: string
+  indexerMrBasePath: string
+  orderBookMrBasePath: string
+  passportMrBasePath: string
+  /** The StarkEx client (not used by this package). */
+  immutableXClient?: unknown
+}
+
+/** Turns the overlays shown around popups off. */
+export type PopupOverlayOptions = {
+  disableGenericPopupOverlay?: boolean | undefined
+  disableBlockedPopupOverlay?: boolean | undefined
+  disableHeadlessLoginPromptOverlay?: boolean | undefined
+}
+
+/** The OIDC part of the configuration (published `OidcConfiguration`). */
+export type OidcConfiguration = {
+  clientId: string
+  redirectUri: string
+  logoutRedirectUri?: string | undefined
+  logoutMode?: 'redirect' | 'silent' | undefined
+  popupRedirectUri?: string | undefined
+  scope?: string | undefined
+  audience?: string | undefined
+}
+
+/** What `new Passport(config)` takes (published `PassportModuleConfiguration`). */
+export type PassportModuleConfiguration = OidcConfiguration & {
+  baseConfig: BaseConfiguration
+  overrides?: PassportOverrides | undefined
+  /** Passport runs inside the game bridge rather than directly on the web. */
+  crossSdkBridgeEnabled?: boolean | undefined
+  /** Referrer sent with JSON-RPC requests. */
+  jsonRpcReferrer?: string | undefined
+  popupOverlayOptions?: PopupOverlayOptions | undefined
+  /** Deploy the wallet before an ERC-191 signature. @default false */
+  forceScwDeployBeforeMessageSignature?: boolean | undefined
+  /** Extra query parameters for the authorization request. */
+  extraQueryParams?: Record<string, string> | undefined
+}
+
+/** The resolved configuration every module reads. */
+export type PassportConfiguration = Omit<EnvironmentDomains, 'chainId'> & {
+  baseConfig: BaseConfiguration
+  /** The chain id of the environment; `undefined` with overrides. */
+  chainId: number | undefined
+  indexerMrBasePath: string
+  orderBookMrBasePath: string
+  passportMrBasePath: string
+  oidcConfiguration: Required<
+    Pick<OidcConfiguration, 'clientId' | 'redirectUri' | 'logoutMode'>
+  > &
+    Omit<OidcConfiguration, 'clientId' | 'redirectUri' | 'logoutMode'> & {
+      scope: string
+      audience: string
+    }
+  crossSdkBridgeEnabled: boolean
+  forceScwDeployBeforeMessageSignature: boolean
+  jsonRpcReferrer: string | undefined
+  popupOverlayOptions: PopupOverlayOptions
+  extraQueryParams: Record<string, string>
+}
+
+/** The override keys that must all be set (published validation). */
+export const requiredOverrides = [
+  'authenticationDomain',
+  'passportDomain',
+  'magicPublishableApiKey',
+  'magicProviderId',
+  'zkEvmRpcUrl',
+  'relayerUrl',
+  'imxPublicApiDomain',
+  'indexerMrBasePath',
+  'orderBookMrBasePath',
+  'passportMrBasePath',
+] as const satisfies readonly (keyof PassportOverrides)[]
+
+/**
+ * Validates a configuration and resolves its domains.
+ *
+ * - `clientId` and `redirectUri` are required:
+ *   `'clientId, redirectUri cannot be null'` (only the missing ones).
+ * - `overrides`, when given, must set every key of {@link requiredOverrides}:
+ *   `'overrides - passportDomain, relayerUrl cannot be null'`.
+ * - Without overrides the environment's domains are used; an unknown
+ *   environment falls back to sandbox, as published.
+ * - `scope` and `audience` default to {@link defaultScope} and
+ *   {@link defaultAudience}; `logoutMode` to `'redirect'`.
+ *
+ * @throws {PassportError} `INVALID_CONFIGURATION`.
+ *
+ * @example
+ * ```ts
+ * const config = resolve({
+ *   baseConfig: { environment: 'sandbox' },
+ *   clientId: 'client',
+ *   redirectUri: 'https://game.example/callback',
+ * })
+ * ```
+ */
+export function resolve(
+  configuration: PassportModuleConfiguration,
+): PassportConfiguration {
+  const {
+    baseConfig,
+    overrides,
+    crossSdkBridgeEnabled,
+    jsonRpcReferrer,
+    forceScwDeployBeforeMessageSignature,
+    popupOverlayOptions,
+    extraQueryParams,
+    ...oidc
+  } = configuration
+  validate(oidc, ['clientId', 'redirectUri'])
+  if (overrides) validate(overrides, requiredOverrides, 'overrides')
+
+  const environment =
+    environments[baseConfig?.environment] ?? environments.sandbox
+  const domains = overrides
+    ? {
+        ...magic,
+        authenticationDomain: overrides.authenticationDomain,
+        passportDomain: overrides.passportDomain,
+        imxPublicApiDomain: overrides.imxPublicApiDomain,
+        zkEvmRpcUrl: overrides.zkEvmRpcUrl,
+        relayerUrl: overrides.relayerUrl,
+        magicPublishableApiKey: overrides.magicPublishableApiKey,
+        magicProviderId: overrides.magicProviderId,
+        chainId: undefined,
+        indexerMrBasePath: overrides.indexerMrBasePath,
+        orderBookMrBasePath: overrides.orderBookMrBasePath,
+        passportMrBasePath: overrides.passportMrBasePath,
+      }
+    : {
+        ...environment,
+        indexerMrBasePath: environment.imxPublicApiDomain,
+        orderBookMrBasePath: environment.imxPublicApiDomain,
+        passportMrBasePath: environment.imxPublicApiDomain,
+      }
+
+  return {
+    ...domains,
+    baseConfig,
+    oidcConfiguration: {
+      ...oidc,
+      logoutMode: oidc.logoutMode ?? 'redirect',
+      scope: oidc.scope || defaultScope,
+      audience: oidc.audience || defaultAudience,
+    },
+    crossSdkBridgeEnabled: crossSdkBridgeEnabled ?? false,
+    forceScwDeployBeforeMessageSignature:
+      forceScwDeployBeforeMessageSignature ?? false,
+    jsonRpcReferrer,
+    popupOverlayOptions: popupOverlayOptions ?? {
+      disableGenericPopupOverlay: false,
+      disableBlockedPopupOverlay: false,
+    },
+    extraQueryParams: extraQueryParams ?? {},
+  }
+}
+
+/** Throws `INVALID_CONFIGURATION` naming every falsy key, in list order. */
+function validate<value extends object>(
+  value: value,
+  keys: readonly (keyof value & string)[],
+  prefix?: string | undefined,
+) {
+  const missing = keys.filter((key) => !value[key])
+  if (missing.length)
+    throw new PassportError(
+      cannotBeNull(missing, prefix),
+      PassportErrorType.INVALID_CONFIGURATION,
+    )
+}
