@@ -131,7 +131,7 @@ describe('Magic client against the emulator: login', () => {
     expect(claim.iss).toBe(info.issuer)
   })
 
-  test('loginWithCredential: the magic_credential of the link redirect logs in another client', async () => {
+  test('loginWithCredential: the magic_credential of the link redirect, read from the page URL and stripped from it, logs in another client', async () => {
     const magic = createMagic()
     const email = freshEmail('credential')
     const redirectURI = `${location.origin}/magic-redirect-${crypto.randomUUID()}`
@@ -158,10 +158,20 @@ describe('Magic client against the emulator: login', () => {
     expect(search).toMatch(/^\?magic_credential=[\w-]+$/)
     await login
 
+    // With no argument, the client reads the credential from the page's URL
+    // and strips the query from it.
+    const page = location.href
+    history.replaceState(null, '', `${location.pathname}${search}`)
     const other = createMagic()
-    const didToken = await other.auth.loginWithCredential({
-      credentialOrQueryString: search,
-    })
+    let didToken: string | null
+    let stripped: string
+    try {
+      didToken = await other.auth.loginWithCredential()
+      stripped = location.href
+    } finally {
+      history.replaceState(null, '', page)
+    }
+    expect(stripped).toBe(`${location.origin}${location.pathname}`)
     const { claim } = decodeDidToken(didToken as string)
     const info = await other.user.getInfo()
     expect(info.email).toBe(email)
