@@ -1,0 +1,253 @@
+/**
+ * Helpers for the tests that run the game wallet's sign-in core against the
+ * real emulated identity provider (no mock of the server): the service on a
+ * free port with a server-side log of its requests, our OIDC client with a
+ * client-side log of the OAuth errors it received, a virtual clock for the
+ * device flow, and the person's side of the device and PKCE pages (driven
+ * with fetch through the identity testkit's cookie-keeping browser).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import {
+  createIdentityService,
+  type IdentityService,
+} from '../../src/emulator/identity/service.js'
+import {
+  createBrowser,
+  readForm,
+  redirectUri,
+  signIn,
+  textOf,
+} from '../../src/emulator/identity/testkit.js'
+import * as Mailbox from '../../src/emulator/mailbox/store.js'
+import { findFreePort } from '../../src/emulator/net.js'
+import { createRegistry } from '../../src/emulator/registry/index.js'
+import { startServer } from '../../src/emulator/server.js'
+import { type Client, create } from '../../src/passport/auth/oidc.js'
+import { type KeyValueStore, memory } from '../../src/passport/auth/storage.js'
+import {
+  createUserStore,
+  type UserStore,
+} from '../../src/passport/auth/user.js'
+
+export { redirectUri }
+
+/** The scope and audience the SDK asks for by default. */
+export const scope = 'openid profile email offline_access transact'
+export const audience = 'platform_api'
+
+/** One HTTP request the service received, as the server saw it. */
+export type ServerRequest = {
+  method: string
+  path: string
+  /** For `POST /oauth/token`: the form's `grant_type`. */
+  grantType?: string | undefined
+  /** For `POST /oauth/token`: the OAuth error the grant ended with. */
+  error?: string | undefined
+}
+
+/** A running identity service. */
+export type Identity = Awaited<ReturnType<typeof startIdentity>>
+
+/**
+ * Starts `createIdentityService` on a free port, behind a Node handler that
+ * logs every request. Token requests are annotated with their `grant_type`
+ * and outcome from oidc-provider's `grant.success` / `grant.error` events
+ * (which carry the request's Koa context, hence its Node `req`).
+ */
+export async function startIdentity(
+  options: Partial<createIdentityService.Options> = {},
+) {
+  const port = await findFreePort()
+  const issuer = `http://127.0.0.1:${port}`
+  const registry = createRegistry()
+  const mailbox = Mailbox.create()
+  const service: IdentityService = await createIdentityService({
+    issuer,
+    registry,
+    mailbox,
+    ...options,
+  })
+  const requests: ServerRequest[] = []
+  const byReq = new WeakMap<IncomingMessage, ServerRequest>()
+  type GrantContext = {
+    req: IncomingMessage
+    oidc?: { params?: Record<string, unknown> | undefined } | undefined
+  }
+  const annotate = (ctx: GrantContext, error?: string) => {
+    const entry = byReq.get(ctx.req)
+    if (!entry) return
+    const grantType = ctx.oidc?.params?.grant_type
+    entry.grantType = typeof grantType === 'string' ? grantType : undefined
+    if (error !== undefined) entry.error = error
+  }
+  // oidc-provider's event listeners are typed `(...args: unknown[])`.
+  service.provider.on('grant.success', (ctx) => annotate(ctx as GrantContext))
+  service.provider.on('grant.error', (ctx, error) =>
+    annotate(ctx as GrantContext, String((error as { error?: unknown }).error)),
+  )
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const entry: ServerRequest = {
+      method: req.method ?? 'GET',
+      path: new URL(req.url ?? '/', issuer).pathname,
+    }
+    requests.push(entry)
+    byReq.set(req, entry)
+    service.handler(req, res)
+  }
+  const server = await startServer({ handler, port })
+  return {
+    issuer,
+    clientId: service.clientId,
+    registry,
+    mailbox,
+    requests,
+    /** The token requests of `grantType` received from index `since` on. */
+    tokenRequests(grantType: string, since = 0) {
+      return requests
+        .slice(since)
+        .filter(
+          (r) =>
+            r.method === 'POST' &&
+            r.path === '/oauth/token' &&
+            r.grantType === grantType,
+        )
+    },
+    stop: () => server.stop(),
+  }
+}
+
+/** The device-code grant type. */
+export const deviceGrant = 'urn:ietf:params:oauth:grant-type:device_code'
+
+/**
+ * Our client (discovery, loopback HTTP) and a user store for `identity`,
+ * with a fetch that records, client side, every URL requested and the
+ * `error` of every refused token request.
+ */
+export function createEnv(identity: Identity) {
+  const urls: string[] = []
+  const tokenErrors: string[] = []
+  const recording: typeof globalThis.fetch = async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input)
+    urls.push(url)
+    const response = await fetch(input, init)
+    if (new URL(url).pathname === '/oauth/token' && !response.ok) {
+      const body = (await response.clone().json()) as { error?: string }
+      tokenErrors.push(String(body.error))
+    }
+    return response
+  }
+  const client: Client = create({
+    authenticationDomain: identity.issuer,
+    clientId: identity.clientId,
+    redirectUri,
+    scope,
+    audience,
+    fetch: recording,
+  })
+  const storage: KeyValueStore = memory()
+  const users: UserStore = createUserStore({
+    authority: identity.issuer,
+    clientId: identity.clientId,
+    storage: memory(),
+  })
+  return { client, users, storage, urls, tokenErrors }
+}
+
+/**
+ * A clock for the device flow: `sleep(ms)` advances `now()` by `ms` at once
+ * and waits in real time only `realWait(ms)` (default 0); `onSleep(n)` runs
+ * at the start of the n-th sleep (1-based), e.g. to approve the device
+ * between two polls. Every requested wait is kept in `sleeps`.
+ */
+export function virtualClock(
+  options: {
+    start?: number | undefined
+    realWait?: ((ms: number) => number) | undefined
+    onSleep?: ((n: number) => Promise<void>) | undefined
+  } = {},
+) {
+  let time = options.start ?? 1_700_000_000_000
+  const sleeps: number[] = []
+  return {
+    sleeps,
+    now: () => time,
+    async sleep(ms: number) {
+      sleeps.push(ms)
+      await options.onSleep?.(sleeps.length)
+      const real = options.realWait?.(ms) ?? 0
+      if (real > 0) await new Promise((resolve) => setTimeout(resolve, real))
+      time += ms
+    },
+  }
+}
+
+/**
+ * The person's side of the device flow: opens the verification URL, submits
+ * the pre-filled user code, then approves (signing in with `email` and the
+ * code from the mailbox) or denies.
+ *
+ * @returns The text of the page the person ends on.
+ */
+export async function decideDevice(
+  identity: Identity,
+  verificationUrl: string,
+  decision: { approveAs: string } | 'deny',
+): Promise<string | undefined> {
+  const browser = createBrowser(identity.issuer)
+  const userCode = new URL(verificationUrl).searchParams.get('user_code') ?? ''
+  const input = await (await browser.get(verificationUrl)).text()
+  const codeForm = readForm(input, 'device-user-code')
+  const confirmPage = await (
+    await browser.post(codeForm.action, {
+      ...codeForm.fields,
+      user_code: userCode,
+    })
+  ).text()
+  if (textOf(confirmPage, 'device-confirm-code') !== userCode)
+    throw new Error(`The confirm page does not show ${userCode}.`)
+  const form = readForm(confirmPage, 'device-approve')
+  if (decision === 'deny') {
+    const denied = await browser.post(form.action, {
+      ...form.fields,
+      abort: 'yes',
+    })
+    return textOf(await denied.text(), 'error')
+  }
+  const approved = await browser.post(form.action, {
+    ...form.fields,
+    confirm: 'yes',
+  })
+  if (approved.status !== 303) throw new Error(`Approve: ${approved.status}`)
+  const resume = await signIn(
+    browser,
+    approved.headers.get('location') ?? '',
+    identity.mailbox,
+    decision.approveAs,
+  )
+  return textOf(await (await browser.get(resume)).text(), 'device-success')
+}
+
+/**
+ * The person's side of the PKCE flow: opens the authorization URL, signs in
+ * with `email` (code from the mailbox) and returns where the provider
+ * redirects back to (with `code`, `state` and `iss`).
+ */
+export async function authorize(
+  identity: Identity,
+  authorizationUrl: string,
+  email: string,
+): Promise<URL> {
+  const browser = createBrowser(identity.issuer)
+  const start = await browser.get(authorizationUrl)
+  if (start.status !== 303) throw new Error(`Authorize: ${start.status}`)
+  const resume = await signIn(
+    browser,
+    start.headers.get('location') ?? '',
+    identity.mailbox,
+    email,
+  )
+  const back = await browser.get(resume)
+  if (back.status !== 303) throw new Error(`Resume: ${back.status}`)
+  return new URL(back.headers.get('location') ?? '')
+}
