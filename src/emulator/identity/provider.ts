@@ -4,6 +4,7 @@
  * tokens, the device flow, JWT access tokens for the requested `audience`,
  * and claims read from the emulator's registry when a token is issued.
  */
+
 import type { JWK } from 'jose'
 import Provider, {
   type Account,
@@ -13,6 +14,7 @@ import Provider, {
   type KoaContextWithOIDC,
 } from 'oidc-provider'
 import type { Registry } from '../registry/index.js'
+import { createMemoryAdapter } from './adapter.js'
 import { claimsByScope, userClaims } from './claims.js'
 import {
   deviceCodeGrantType,
@@ -70,6 +72,7 @@ export function createProvider(options: ProviderOptions): Provider {
   const { issuer, registry, clientId, ttl } = options
 
   const provider = new Provider(issuer, {
+    adapter: createMemoryAdapter(),
     clients: [
       {
         client_id: clientId,

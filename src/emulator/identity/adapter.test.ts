@@ -1,0 +1,61 @@
+import { describe, expect, test } from 'vitest'
+import { createMemoryAdapter } from './adapter.js'
+
+function setup() {
+  let time = 1_000_000
+  const factory = createMemoryAdapter({ now: () => time })
+  return { factory, advance: (ms: number) => (time += ms) }
+}
+
+describe('createMemoryAdapter', () => {
+  test('behavior: finds what was stored, per model, by id, user code and session uid', async () => {
+    const { factory } = setup()
+    const devices = factory('DeviceCode')
+    const sessions = factory('Session')
+    await devices.upsert('d1', { userCode: 'BCDF-GHJK' }, 600)
+    await sessions.upsert('s1', { uid: 'u1' }, 600)
+    expect(await devices.find('d1')).toEqual({ userCode: 'BCDF-GHJK' })
+    expect(await sessions.find('d1')).toBe(undefined)
+    expect(await devices.findByUserCode('BCDF-GHJK')).toEqual({
+      userCode: 'BCDF-GHJK',
+    })
+    expect(await sessions.findByUid('u1')).toEqual({ uid: 'u1' })
+  })
+
+  test('behavior: an entry outlives its expiresIn by 600 s, so the provider can still call it expired', async () => {
+    const { factory, advance } = setup()
+    const codes = factory('DeviceCode')
+    await codes.upsert('d1', { userCode: 'X' }, 10)
+    advance(10_000 + 599_999)
+    expect(await codes.find('d1')).toEqual({ userCode: 'X' })
+    advance(1)
+    expect(await codes.find('d1')).toBe(undefined)
+    expect(await codes.findByUserCode('X')).toBe(undefined)
+  })
+
+  test('behavior: consume marks the entry, destroy removes it', async () => {
+    const { factory } = setup()
+    const codes = factory('AuthorizationCode')
+    await codes.upsert('c1', { grantId: 'g1' }, 60)
+    await codes.consume('c1')
+    expect(await codes.find('c1')).toEqual({
+      grantId: 'g1',
+      consumed: 1000,
+    })
+    await codes.destroy('c1')
+    expect(await codes.find('c1')).toBe(undefined)
+  })
+
+  test('behavior: revokeByGrantId removes every model issued under the grant, and nothing else', async () => {
+    const { factory } = setup()
+    const access = factory('AccessToken')
+    const refresh = factory('RefreshToken')
+    await access.upsert('a1', { grantId: 'g1' }, 60)
+    await refresh.upsert('r1', { grantId: 'g1' }, 60)
+    await refresh.upsert('r2', { grantId: 'g2' }, 60)
+    await access.revokeByGrantId('g1')
+    expect(await access.find('a1')).toBe(undefined)
+    expect(await refresh.find('r1')).toBe(undefined)
+    expect(await refresh.find('r2')).toEqual({ grantId: 'g2' })
+  })
+})
