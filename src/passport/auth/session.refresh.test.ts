@@ -1,0 +1,130 @@
+import * as oauth from 'oauth4webapi'
+import { describe, expect, test } from 'vitest'
+import { PassportError } from '../errors.js'
+import { json } from './_test/idp.js'
+import { sessionFixture } from './_test/session.js'
+import { classify, permanentOAuthErrors } from './session.js'
+
+const fx = sessionFixture()
+
+describe('refresh failures', () => {
+  test('error: a permanent OAuth error removes the user and throws NOT_LOGGED_IN_ERROR', async () => {
+    await fx.seed(-10)
+    fx.idp.onToken(() =>
+      json(403, {
+        error: 'invalid_grant',
+        error_description: 'Unknown or invalid refresh token.',
+      }),
+    )
+    const manager = fx.session({ retries: 3 })
+    const error = await manager.getUser().catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(PassportError)
+    expect(error).toMatchObject({
+      message: 'Failed to refresh token: Unknown or invalid refresh token.',
+      type: 'NOT_LOGGED_IN_ERROR',
+    })
+    expect((error as PassportError).cause).toBeInstanceOf(
+      oauth.ResponseBodyError,
+    )
+    expect(fx.tokenRequests()).toHaveLength(1)
+    expect(fx.users.get()).toBeNull()
+    expect(fx.events).toEqual([
+      {
+        name: 'userRemoved',
+        args: [
+          {
+            reason: 'refresh_failed',
+            error: 'Failed to refresh token: Unknown or invalid refresh token.',
+          },
+        ],
+      },
+    ])
+  })
+
+  test('error: an invalid refresh answer (bad signature) removes the user', async () => {
+    await fx.seed(-10)
+    const forged = await fx.idp.idToken({}, { sign: 'other' })
+    fx.idp.onToken(async () =>
+      json(200, await fx.idp.tokenResponse({ id_token: forged })),
+    )
+    await expect(fx.session().getUser()).rejects.toMatchObject({
+      message:
+        'Failed to refresh token: Invalid ID token: signature verification failed',
+      type: 'AUTHENTICATION_ERROR',
+    })
+    expect(fx.users.get()).toBeNull()
+    expect(fx.events.map((e) => e.name)).toEqual(['userRemoved'])
+  })
+
+  test('error: transient failures are retried, then SILENT_LOGIN_ERROR keeps the user', async () => {
+    await fx.seed(-10)
+    const stored = fx.users.get()
+    fx.idp.onToken(
+      ...Array.from(
+        { length: 4 },
+        () => () => new Response('upstream down', { status: 503 }),
+      ),
+    )
+    const sleeps: number[] = []
+    const manager = fx.session({
+      retries: 3,
+      random: () => 0.25,
+      sleep: async (ms) => void sleeps.push(ms),
+    })
+    await expect(manager.getUser()).rejects.toMatchObject({
+      message:
+        'Failed to refresh token: "response" is not a conform Token Endpoint response (unexpected HTTP status code)',
+      type: 'SILENT_LOGIN_ERROR',
+    })
+    expect(fx.tokenRequests()).toHaveLength(4)
+    expect(sleeps).toEqual([750, 750, 750])
+    expect(fx.users.get()).toEqual(stored)
+    expect(fx.events).toEqual([])
+  })
+
+  test('behavior: a transient OAuth error then success', async () => {
+    await fx.seed(-10)
+    fx.idp.onToken(() =>
+      json(500, { error: 'server_error', error_description: 'try later' }),
+    )
+    const user = await fx
+      .session({ retries: 3, sleep: async () => {} })
+      .getUser()
+    expect(user?.refreshToken).toBe('refresh-token-2')
+    expect(fx.tokenRequests()).toHaveLength(2)
+  })
+
+  test('behavior: forceUserRefresh turns a failure into null', async () => {
+    await fx.seed(3600)
+    fx.idp.onToken(() => json(400, { error: 'invalid_grant' }))
+    expect(await fx.session().forceUserRefresh()).toBeNull()
+    expect(fx.users.get()).toBeNull()
+  })
+
+  test('classify: permanent, transient and invalid', () => {
+    const body = (error: string) =>
+      new oauth.ResponseBodyError('x', {
+        cause: { error },
+        response: new Response(null, { status: 400 }),
+      })
+    for (const code of permanentOAuthErrors)
+      expect(classify(body(code))).toBe('permanent')
+    expect(classify(body('temporarily_unavailable'))).toBe('transient')
+    expect(classify(new TypeError('fetch failed'))).toBe('transient')
+    expect(classify(new DOMException('aborted', 'TimeoutError'))).toBe(
+      'transient',
+    )
+    expect(
+      classify(
+        new PassportError('Invalid ID token: x', 'AUTHENTICATION_ERROR'),
+      ),
+    ).toBe('invalid')
+    expect(
+      classify(
+        Object.assign(new TypeError('bad arg'), {
+          code: 'ERR_INVALID_ARG_VALUE',
+        }),
+      ),
+    ).toBe('invalid')
+  })
+})
