@@ -54,6 +54,15 @@ describe('GET /v2/logout', () => {
     expect(done.headers.get('location')).toBe(returnTo)
   })
 
+  test('behavior: with no session cookie (a cross-site iframe) it redirects to returnTo at once', async () => {
+    const returnTo = 'http://localhost:51234/passport/logout'
+    const response = await fetch(`${identity.issuer}${logoutUrl(returnTo)}`, {
+      redirect: 'manual',
+    })
+    expect(response.status).toBe(302)
+    expect(response.headers.get('location')).toBe(returnTo)
+  })
+
   test('behavior: without returnTo the signed-out page is shown', async () => {
     const browser = createBrowser(identity.issuer)
     const page = await browser.get(`/v2/logout?client_id=${identity.clientId}`)

@@ -193,6 +193,17 @@ export async function createIdentityService(
         res.end(errorPage(target))
         return
       }
+      const returnTo = url.searchParams.get('returnTo')
+      if (returnTo !== null && !hasSessionCookie(req)) {
+        // No sign-in session is visible to this request: a dApp on another
+        // site logs out in a hidden iframe, where the browser withholds the
+        // provider's SameSite=Lax cookies (as it withholds third-party
+        // cookies from real providers). There is nothing to end here; the
+        // SDK has already revoked the refresh token.
+        res.writeHead(302, { location: returnTo })
+        res.end()
+        return
+      }
       req.url = target
       void koa(req, res)
       return
@@ -216,6 +227,13 @@ export async function createIdentityService(
  *
  * @returns The path to serve, or the error when `returnTo` is not loopback.
  */
+/** Whether the request carries oidc-provider's session cookie. */
+function hasSessionCookie(req: IncomingMessage): boolean {
+  return (req.headers.cookie ?? '')
+    .split(';')
+    .some((pair) => pair.trim().startsWith('_session='))
+}
+
 function logoutTarget(url: URL): string | Record<string, string> {
   const query = new URLSearchParams()
   const clientId = url.searchParams.get('client_id')
