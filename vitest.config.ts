@@ -47,6 +47,7 @@ export default defineConfig({
             'jose',
             'magic-sdk',
             'mipd',
+            'oauth4webapi',
             'otpauth',
             'viem',
             'viem/accounts',

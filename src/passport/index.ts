@@ -1,10 +1,15 @@
 /**
  * The game wallet: OIDC sign-in and a smart-contract wallet on a zkEVM chain,
- * with the published @imtbl/passport 2.x public API. Filled in by issues 4+.
+ * with the published @imtbl/passport 2.x public API. `Passport` is a named
+ * export only, as published (2.2.0 `index.ts`).
  *
  * @packageDocumentation
  */
 export type { DeviceConnectResponse } from './auth/device.js'
+export type {
+  DirectLoginOptions,
+  MarketingConsentStatus,
+} from './auth/flows.js'
 export type { LoginOptions } from './auth/session.js'
 export type {
   PassportMetadata,
@@ -26,3 +31,8 @@ export {
   PassportErrorType,
   withPassportError,
 } from './errors.js'
+export {
+  type LoginArguments,
+  Passport,
+  type PassportEvents,
+} from './Passport.js'

@@ -2,6 +2,7 @@ import type { TestProject } from 'vitest/node'
 import { type Emulator, startEmulator } from '../../../src/emulator/index.js'
 import { findFreePort } from '../../../src/emulator/net.js'
 import { services } from '../../../src/emulator/ports.js'
+import { startPassportDriver } from './passportDriver.js'
 
 /** What the iframe wallet's browser tests need to reach the emulator. */
 export type MagicEmulatorContext = {
@@ -17,17 +18,34 @@ export type MagicEmulatorContext = {
   chainId: number
 }
 
+/** What the game wallet's browser tests need to reach the emulator. */
+export type PassportEmulatorContext = {
+  /** The emulated identity provider's origin (`overrides.authenticationDomain`). */
+  authenticationDomain: string
+  /** The client id it knows. */
+  clientId: string
+  /** The dev mailbox's JSON endpoint (CORS-enabled). */
+  mailbox: string
+  /** The Anvil JSON-RPC endpoint. */
+  rpcUrl: string
+  /** The login-page driver's origin (see passportDriver.ts). */
+  driver: string
+}
+
 declare module 'vitest' {
   interface ProvidedContext {
     /** The emulator the iframe wallet's browser tests run against. */
     magicEmulator: MagicEmulatorContext
+    /** The same emulator, as the game wallet's browser tests use it. */
+    passportEmulator: PassportEmulatorContext
   }
 }
 
 /**
  * Starts the emulator (Anvil, contracts, dev mailbox, the iframe wallet's
- * provider) on free ports and provides `magicEmulator`; returns its
- * teardown.
+ * provider, the identity provider) on free ports and provides
+ * `magicEmulator` and `passportEmulator` (with the login-page driver);
+ * returns its teardown.
  */
 export default async function setup(
   project: TestProject,
@@ -41,7 +59,18 @@ export default async function setup(
     rpcUrl: info.rpcUrl,
     chainId: info.chainId,
   })
-  return () => emulator.stop()
+  const driver = await startPassportDriver(emulator)
+  project.provide('passportEmulator', {
+    authenticationDomain: info.passport.authenticationDomain,
+    clientId: info.passport.clientId,
+    mailbox: info.mailbox,
+    rpcUrl: info.rpcUrl,
+    driver: driver.url,
+  })
+  return async () => {
+    await driver.close()
+    await emulator.stop()
+  }
 }
 
 /**

@@ -1,0 +1,278 @@
+/**
+ * `Passport`: the game wallet's public facade with the sign-in API of the
+ * published `@imtbl/passport` 2.x (2.2.0 `Passport.ts`: login, the callbacks,
+ * device and PKCE flows, token getters, logout). It only wires the modules of
+ * `auth/` together: the OIDC client (`oidc.ts`), the session (`session.ts`,
+ * which runs the login order and emits the events), the popup and redirect
+ * flows (`flows.ts`), device and PKCE flows and logout (`logout.ts`).
+ * Constructing one touches no `window`, so it is SSR-safe.
+ */
+
+import * as Device from './auth/device.js'
+import * as Flows from './auth/flows.js'
+import * as Logout from './auth/logout.js'
+import * as Oidc from './auth/oidc.js'
+import * as Pkce from './auth/pkce.js'
+import * as Session from './auth/session.js'
+import { browser } from './auth/storage.js'
+import { createUserStore, type User, type UserProfile } from './auth/user.js'
+import {
+  type PassportConfiguration,
+  type PassportModuleConfiguration,
+  resolve,
+} from './config.js'
+import { PassportErrorType, withPassportError } from './errors.js'
+
+/** The published `login` arguments (`LoginArguments`). */
+export type LoginArguments = {
+  /** Only use an existing session; never prompt. */
+  useCachedSession?: boolean | undefined
+  /** Sent to the provider as `third_party_a_id`. */
+  anonymousId?: string | undefined
+  /** Without a cached session, refresh instead of prompting. */
+  useSilentLogin?: boolean | undefined
+  /** Prompt by redirecting this page instead of a popup. */
+  useRedirectFlow?: boolean | undefined
+  /** Go straight to one sign-in method. */
+  directLoginOptions?: Flows.DirectLoginOptions | undefined
+}
+
+/** The events `Passport.on` offers (the session's). */
+export type PassportEvents = Session.Events
+
+/**
+ * The game wallet.
+ *
+ * @example
+ * ```ts
+ * const passport = new Passport({
+ *   baseConfig: { environment: 'sandbox' },
+ *   clientId: 'your-client-id',
+ *   redirectUri: 'https://game.example/redirect',
+ *   logoutRedirectUri: 'https://game.example/logout',
+ * })
+ * const profile = await passport.login()
+ * ```
+ */
+export class Passport {
+  readonly #config: PassportConfiguration
+  readonly #client: Oidc.Client
+  readonly #session: Session.Session
+  readonly #flows: Flows.Context
+  readonly #storage = browser()
+
+  /**
+   * @throws {PassportError} `INVALID_CONFIGURATION`, e.g.
+   *   `'clientId, redirectUri cannot be null'`.
+   */
+  constructor(configuration: PassportModuleConfiguration) {
+    const config = resolve(configuration)
+    const oidc = config.oidcConfiguration
+    this.#config = config
+    this.#client = Oidc.create({
+      authenticationDomain: config.authenticationDomain,
+      clientId: oidc.clientId,
+      redirectUri: oidc.redirectUri,
+      logoutRedirectUri: oidc.logoutRedirectUri,
+      scope: oidc.scope,
+      audience: oidc.audience,
+      extraQueryParams: config.extraQueryParams,
+    })
+    const users = createUserStore({
+      authority: config.authenticationDomain,
+      clientId: oidc.clientId,
+      storage: this.#storage,
+    })
+    this.#flows = {
+      client: this.#client,
+      storage: this.#storage,
+      users,
+      redirectUri: oidc.redirectUri,
+      popupRedirectUri: oidc.popupRedirectUri || oidc.redirectUri,
+      overlay: config.popupOverlayOptions,
+    }
+    this.#session = Session.create({
+      client: this.#client,
+      users,
+      loginInteractively: (options) =>
+        withPassportError(async () => {
+          const { anonymousId, directLoginOptions } = options
+          const interactive = {
+            anonymousId,
+            directLoginOptions: directLoginOptions as
+              | Flows.DirectLoginOptions
+              | undefined,
+          }
+          if (!options.useRedirectFlow)
+            return Flows.loginWithPopup(this.#flows, interactive)
+          await Flows.loginWithRedirect(this.#flows, interactive)
+          return null
+        }, PassportErrorType.AUTHENTICATION_ERROR),
+    })
+  }
+
+  /**
+   * Signs in, in the published order (spec 001 §4): the cached session (a
+   * stale one is refreshed); else, with `useSilentLogin`, a forced refresh;
+   * else, unless `useCachedSession`, the popup (or the redirect with
+   * `useRedirectFlow`, which leaves the page and resolves `null`). Emits
+   * `loggedIn` when it yields a user.
+   *
+   * @throws {PassportError} `AUTHENTICATION_ERROR` (e.g. `'Popup closed by
+   *   user'`), or the cached-session error with `useCachedSession`.
+   */
+  async login(options: LoginArguments = {}): Promise<UserProfile | null> {
+    const user = await this.#session.login(options)
+    return user ? user.profile : null
+  }
+
+  /**
+   * Run by the redirect page: in the login popup it hands the URL to the
+   * opener; after a redirect login it completes the sign-in (emits
+   * `loggedIn`) and removes the code from the address bar.
+   *
+   * @throws {PassportError} `AUTHENTICATION_ERROR`.
+   */
+  async loginCallback(): Promise<void> {
+    const user = await withPassportError(
+      () => Flows.loginCallback(this.#flows),
+      PassportErrorType.AUTHENTICATION_ERROR,
+    )
+    if (user) this.#emit('loggedIn', user)
+  }
+
+  /** Starts the device flow: the user code, the URL to open and the poll interval. */
+  loginWithDeviceFlow(
+    options: { anonymousId?: string | undefined } = {},
+  ): Promise<Device.DeviceConnectResponse> {
+    return Device.loginWithDeviceFlow(this.#device(), options)
+  }
+
+  /**
+   * Polls until the device flow's user approved (or `timeoutMs` passed),
+   * stores the user and emits `loggedIn`.
+   *
+   * @throws {PassportError} `AUTHENTICATION_ERROR`, e.g. `'Timed out'`.
+   */
+  async loginWithDeviceFlowCallback(
+    deviceCode: string,
+    interval: number,
+    timeoutMs?: number,
+  ): Promise<UserProfile> {
+    const user = await Device.loginWithDeviceFlowCallback(
+      this.#device(),
+      deviceCode,
+      interval,
+      timeoutMs,
+    )
+    this.#emit('loggedIn', user)
+    return user.profile
+  }
+
+  /** Starts the PKCE flow: returns the authorization URL to open. */
+  loginWithPKCEFlow(): Promise<string> {
+    return Pkce.loginWithPKCEFlow(this.#pkce())
+  }
+
+  /**
+   * Finishes the PKCE flow with the redirect's `code` and `state`, stores the
+   * user and emits `loggedIn`.
+   *
+   * @throws {PassportError} `AUTHENTICATION_ERROR`, e.g. `'Provided state
+   *   does not match stored state'`.
+   */
+  async loginWithPKCEFlowCallback(
+    authorizationCode: string,
+    state: string,
+  ): Promise<UserProfile> {
+    const user = await Pkce.loginWithPKCEFlowCallback(
+      this.#pkce(),
+      authorizationCode,
+      state,
+    )
+    this.#emit('loggedIn', user)
+    return user.profile
+  }
+
+  /** The signed-in user's profile (refreshed when stale), else `undefined`. */
+  async getUserInfo(): Promise<UserProfile | undefined> {
+    return (await this.#session.getUser())?.profile
+  }
+
+  /** The signed-in user's id token (refreshed when stale), else `undefined`. */
+  async getIdToken(): Promise<string | undefined> {
+    return (await this.#session.getUser())?.idToken
+  }
+
+  /** The signed-in user's access token (refreshed when stale), else `undefined`. */
+  async getAccessToken(): Promise<string | undefined> {
+    return (await this.#session.getUser())?.accessToken
+  }
+
+  /**
+   * Logs out by `logoutMode`: `'redirect'` revokes the refresh token, then
+   * navigates to the provider's logout; `'silent'` revokes and signs out of
+   * the provider in a hidden iframe at once. Both remove the stored user and
+   * emit `loggedOut`.
+   *
+   * @throws {PassportError} `LOGOUT_ERROR` (redirect mode only).
+   */
+  async logout(): Promise<void> {
+    const context: Logout.Context = {
+      session: this.#session,
+      endSessionUrl: this.#client.endSessionUrl(),
+      logoutRedirectUri: this.#config.oidcConfiguration.logoutRedirectUri,
+    }
+    if (this.#config.oidcConfiguration.logoutMode === 'silent')
+      await Logout.logoutSilent(context)
+    else await Logout.logoutRedirect(context)
+  }
+
+  /**
+   * Logs out locally (the user removed, `loggedOut` emitted) and returns the
+   * provider's logout URL, for the game to open in the browser it signed in
+   * with.
+   */
+  async logoutDeviceFlow(): Promise<string> {
+    return this.#session.getLogoutUrl()
+  }
+
+  /** Run by the `logoutRedirectUri` page inside the silent-logout iframe. */
+  async logoutSilentCallback(url: string): Promise<void> {
+    Logout.logoutSilentCallback(url)
+  }
+
+  /** Listens to `loggedIn`, `loggedOut`, `tokenRefreshed` or `userRemoved`. */
+  on<event extends keyof PassportEvents>(
+    event: event,
+    listener: PassportEvents[event],
+  ): this {
+    this.#session.emitter.on(event, listener)
+    return this
+  }
+
+  /** Removes a listener added with {@link Passport.on}. */
+  removeListener<event extends keyof PassportEvents>(
+    event: event,
+    listener: PassportEvents[event],
+  ): this {
+    this.#session.emitter.off(event, listener)
+    return this
+  }
+
+  #emit(event: 'loggedIn', user: User) {
+    this.#session.emitter.emit(event, user)
+  }
+
+  #device(): Device.Context {
+    return { client: this.#client, users: this.#flows.users }
+  }
+
+  #pkce(): Pkce.Context {
+    return {
+      client: this.#client,
+      storage: this.#storage,
+      users: this.#flows.users,
+    }
+  }
+}
