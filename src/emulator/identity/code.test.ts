@@ -74,7 +74,7 @@ describe('authorization code + PKCE', () => {
     expect(callback.searchParams.get('state')).toBe('state-1')
     expect(tokens).toMatchObject({
       token_type: 'Bearer',
-      expires_in: 3600,
+      expires_in: 86400,
       scope: 'transact',
     })
     const user = identity.registry.find({ email: 'ada@example.com' })

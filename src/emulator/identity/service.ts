@@ -36,10 +36,13 @@ export const defaultRedirectUri = 'http://localhost:5173/passport/redirect'
 /** The playground's logout callback page. */
 export const defaultLogoutRedirectUri = 'http://localhost:5173/passport/logout'
 
-/** Default lifetimes in seconds: tokens 1 h, refresh 14 days, device codes 10 min. */
+/**
+ * Default lifetimes in seconds: tokens 24 h (the SDK refreshes once less
+ * than 1 h is left, seed 001 §5), refresh 14 days, device codes 10 min.
+ */
 export const defaultTtl: Ttl = {
-  accessToken: 60 * 60,
-  idToken: 60 * 60,
+  accessToken: 24 * 60 * 60,
+  idToken: 24 * 60 * 60,
   refreshToken: 14 * 24 * 60 * 60,
   deviceCode: 10 * 60,
 }

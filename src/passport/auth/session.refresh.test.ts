@@ -95,7 +95,7 @@ describe('refresh failures', () => {
   })
 
   test('behavior: forceUserRefresh turns a failure into null', async () => {
-    await fx.seed(3600)
+    await fx.seed(7200)
     fx.idp.onToken(() => json(400, { error: 'invalid_grant' }))
     expect(await fx.session().forceUserRefresh()).toBeNull()
     expect(fx.users.get()).toBeNull()

@@ -7,7 +7,7 @@ const fx = sessionFixture()
 
 describe('getUser', () => {
   test('default: a fresh cached user, no request', async () => {
-    const seeded = await fx.seed(3600)
+    const seeded = await fx.seed(7200)
     const user = await fx.session().getUser()
     expect(user?.accessToken).toBe(seeded.access_token)
     expect(user?.refreshToken).toBe('refresh-1')
@@ -49,7 +49,7 @@ describe('getUser', () => {
   })
 
   test('behavior: a type assertion failing counts as no user', async () => {
-    await fx.seed(3600)
+    await fx.seed(7200)
     const isZkEvm = (
       user: User,
     ): user is User & { zkEvm: NonNullable<User['zkEvm']> } => !!user.zkEvm
@@ -59,7 +59,7 @@ describe('getUser', () => {
 
 describe('login', () => {
   test('default: a cached session is used and loggedIn emitted', async () => {
-    await fx.seed(3600)
+    await fx.seed(7200)
     const loginInteractively = vi.fn()
     const user = await fx.session({ loginInteractively }).login()
     expect(user?.refreshToken).toBe('refresh-1')
@@ -91,7 +91,7 @@ describe('login', () => {
   })
 
   test('behavior: useSilentLogin forces a refresh instead of prompting', async () => {
-    await fx.seed(3600, { refresh_token: 'refresh-1' })
+    await fx.seed(7200, { refresh_token: 'refresh-1' })
     fx.users.set({ ...fx.users.get()!, id_token: undefined }) // no usable cached session
     const loginInteractively = vi.fn()
     const user = await fx.session({ loginInteractively }).login({
@@ -171,7 +171,7 @@ describe('storeTokens and logout', () => {
   })
 
   test('default: logout revokes the refresh token, removes the user, emits loggedOut', async () => {
-    await fx.seed(3600)
+    await fx.seed(7200)
     const url = await fx.session().logout()
     expect(url).toBe(
       `https://auth.immutable.com/v2/logout?client_id=${clientId}&returnTo=https%3A%2F%2Fgame.example%2Fbye`,
@@ -187,7 +187,7 @@ describe('storeTokens and logout', () => {
   })
 
   test('error: a failed revocation is a LOGOUT_ERROR and keeps the user', async () => {
-    await fx.seed(3600)
+    await fx.seed(7200)
     fx.idp.onRevoke(() =>
       json(400, {
         error: 'invalid_request',
@@ -203,7 +203,7 @@ describe('storeTokens and logout', () => {
   })
 
   test('default: getLogoutUrl clears locally without a request', async () => {
-    await fx.seed(3600)
+    await fx.seed(7200)
     expect(fx.session().getLogoutUrl()).toContain('/v2/logout?client_id=')
     expect(fx.users.get()).toBeNull()
     expect(fx.idp.requests).toEqual([])

@@ -33,6 +33,7 @@ import {
   toUser,
   type User,
   type UserStore,
+  validityBufferSeconds,
 } from './user.js'
 
 /** The session's events (published `AuthEvents`). */
@@ -69,7 +70,10 @@ export type Options = {
         options: LoginOptions & { useRedirectFlow: boolean },
       ) => Promise<User | null>)
     | undefined
-  /** Tokens closer than this to `exp` count as expired. @default 30 */
+  /**
+   * Tokens closer than this to `exp` count as expired: both must expire
+   * more than 3600 s ahead (seed 001 §5). @default 3600
+   */
   refreshMarginSeconds?: number | undefined
   /** Extra attempts after a transient refresh failure. @default 3 */
   retries?: number | undefined
@@ -122,7 +126,7 @@ export function create(options: Options): Session {
   const now = options.now ?? Date.now
   const sleep = options.sleep ?? wait
   const random = options.random ?? Math.random
-  const margin = options.refreshMarginSeconds ?? 30
+  const margin = options.refreshMarginSeconds ?? validityBufferSeconds
   const retries = options.retries ?? 3
   const retryDelayMs = options.retryDelayMs ?? 1000
   const emitter = Emitter.create<Events>()
