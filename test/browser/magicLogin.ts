@@ -3,6 +3,7 @@
  * email-OTP login that reads the code from the emulator's dev mailbox, a
  * fresh client with its own in-memory storage, and raw Anvil calls.
  */
+
 import { expect } from 'vitest'
 import * as Storage from '../../src/core/Storage.js'
 import {
@@ -10,6 +11,7 @@ import {
   Magic,
   type MagicOptions,
 } from '../../src/magic/index.js'
+import { freshEmail } from './magicClient.js'
 import { waitForCode } from './mailbox.js'
 
 /** What the helpers need of `inject('magicEmulator')`. */
@@ -21,10 +23,7 @@ export type Emulator = {
   mailbox: string
 }
 
-/** A new address-safe email for one test. */
-export function freshEmail(name: string): string {
-  return `${name}-${crypto.randomUUID()}@example.com`
-}
+export { freshEmail }
 
 /** What the login needs of a client: `auth.loginWithEmailOTP`. */
 export type CanLogin = {
