@@ -8,6 +8,10 @@
  *
  * Flags: --port-base, --anvil-port, --chain-id (as the emulator) and
  * --playground-port (default 5173).
+ *
+ * The emulator is told the playground's game-wallet callback pages
+ * (`/passport/redirect`, `/passport/logout` on the playground's origin), so
+ * its JSON line names the URIs the playground really serves.
  */
 import { Console } from 'node:console'
 import { fileURLToPath } from 'node:url'
@@ -79,7 +83,17 @@ async function main(argv: readonly string[]): Promise<void> {
 
   try {
     const { portBase, anvilPort, chainId, playgroundPort } = args
-    emulator = await startEmulator({ portBase, anvilPort, chainId, host })
+    // The game wallet's callback pages are the playground's own (its origin
+    // holds the sign-in state), so the JSON line must name its real origin.
+    const playground = `http://${host}:${playgroundPort}`
+    emulator = await startEmulator({
+      portBase,
+      anvilPort,
+      chainId,
+      host,
+      passportRedirectUri: `${playground}/passport/redirect`,
+      passportLogoutRedirectUri: `${playground}/passport/logout`,
+    })
     if (signalled) return shutdown(signalled)
 
     process.env.VITE_EMULATOR_INFO = JSON.stringify(emulator.info)
@@ -100,7 +114,7 @@ async function main(argv: readonly string[]): Promise<void> {
 
     started = true
     process.stdout.write(
-      `Playground: http://${host}:${playgroundPort}/\n${JSON.stringify(emulator.info)}\n`,
+      `Playground: ${playground}/\n${JSON.stringify(emulator.info)}\n`,
     )
   } catch (error) {
     await stop().catch(() => {})

@@ -2,6 +2,7 @@ import { ChainPanel } from './components/ChainPanel.js'
 import { EmulatorPanel } from './components/EmulatorPanel.js'
 import { MagicPanel } from './components/MagicPanel.js'
 import { Panel, type PanelDefinition } from './components/Panel.js'
+import { PassportPanel } from './components/PassportPanel.js'
 import { ProvidersPanel } from './components/ProvidersPanel.js'
 import type { EmulatorInfo } from './emulator.js'
 
@@ -19,6 +20,12 @@ export function App(props: { info: EmulatorInfo }) {
       title: 'Iframe wallet (magic-sdk protocol)',
       wide: true,
       render: () => <MagicPanel info={props.info} />,
+    },
+    {
+      id: 'passport',
+      title: 'Game wallet sign-in (@imtbl/passport protocol)',
+      wide: true,
+      render: () => <PassportPanel info={props.info} />,
     },
     {
       id: 'emulator',

@@ -9,6 +9,20 @@ export type EmulatorInfo = {
   mailbox: string
   /** The emulated iframe wallet provider, when the emulator runs it. */
   magic?: { endpoint: string; apiKey: string } | undefined
+  /** The emulated game wallet identity provider, when the emulator runs it. */
+  passport?: PassportInfo | undefined
+}
+
+/**
+ * The game wallet's sign-in as the emulator describes it: the identity
+ * provider's origin, its client id and the playground's two callback pages
+ * (on the playground's own origin: `npm start` passes them to the emulator).
+ */
+export type PassportInfo = {
+  authenticationDomain: string
+  clientId: string
+  redirectUri: string
+  logoutRedirectUri: string
 }
 
 /** The emulator info, or why the playground has none. */
@@ -49,7 +63,8 @@ function isInfo(value: unknown): value is EmulatorInfo {
     typeof info.contracts === 'object' &&
     info.contracts !== null &&
     Object.values(info.contracts).every((v) => typeof v === 'string') &&
-    (info.magic === undefined || isMagicInfo(info.magic))
+    (info.magic === undefined || isMagicInfo(info.magic)) &&
+    (info.passport === undefined || isPassportInfo(info.passport))
   )
 }
 
@@ -57,4 +72,14 @@ function isMagicInfo(value: unknown): boolean {
   if (typeof value !== 'object' || value === null) return false
   const magic = value as Record<string, unknown>
   return typeof magic.endpoint === 'string' && typeof magic.apiKey === 'string'
+}
+
+function isPassportInfo(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false
+  const passport = value as Record<string, unknown>
+  return (
+    ['authenticationDomain', 'redirectUri', 'logoutRedirectUri'].every(
+      (key) => typeof passport[key] === 'string' && URL.canParse(passport[key]),
+    ) && typeof passport.clientId === 'string'
+  )
 }

@@ -1,11 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { WagmiProvider } from 'wagmi'
-import { App } from './App.js'
 import { MissingInfo } from './components/MissingInfo.js'
-import { createWagmiConfig } from './config.js'
 import { readEmulatorInfo } from './emulator.js'
+import { passportRoute } from './passport/config.js'
 import './styles.css'
 
 const root = document.getElementById('root')
@@ -19,15 +16,19 @@ if (!emulator.ok)
     </StrictMode>,
   )
 else {
-  const config = createWagmiConfig(emulator.info)
-  const queryClient = new QueryClient()
-  createRoot(root).render(
-    <StrictMode>
-      <WagmiProvider config={config}>
-        <QueryClientProvider client={queryClient}>
-          <App info={emulator.info} />
-        </QueryClientProvider>
-      </WagmiProvider>
-    </StrictMode>,
-  )
+  const { info } = emulator
+  const { passport } = info
+  // The game wallet's callback pages (Vite serves index.html for every path)
+  // load only what they need: they run in the login popup and the
+  // silent-logout iframe too.
+  const route = passportRoute(location.pathname, passport)
+  const page =
+    route && passport
+      ? import('./passport/CallbackPage.js').then((module) =>
+          module.renderCallback(root, info, passport, route),
+        )
+      : import('./renderApp.js').then((module) => module.renderApp(root, info))
+  page.catch((error: unknown) => {
+    root.textContent = `The page failed to load: ${String(error)}`
+  })
 }

@@ -9,14 +9,18 @@ export type LogEntry = {
 }
 
 /** The newest events first, each with its time and source. */
-export function EventLog(props: { entries: readonly LogEntry[] }) {
+export function EventLog(props: {
+  entries: readonly LogEntry[]
+  /** The list's `data-testid`. @default 'event-log' */
+  testId?: string | undefined
+}) {
   return (
     <div className="event-log">
       <h3>Events</h3>
       {props.entries.length === 0 ? (
         <p className="muted">No events yet.</p>
       ) : (
-        <ol data-testid="event-log">
+        <ol data-testid={props.testId ?? 'event-log'}>
           {props.entries.map((entry) => (
             <li key={entry.id}>
               <time>{entry.at.toLocaleTimeString()}</time>{' '}

@@ -9,8 +9,13 @@ type Message = {
 }
 
 /** The dev mailbox for one address, refreshed every two seconds. */
-export function Mailbox(props: { mailbox: string; to: string }) {
-  const { mailbox, to } = props
+export function Mailbox(props: {
+  mailbox: string
+  to: string
+  /** Prefix of the `data-testid`s. @default 'playground' */
+  testIdPrefix?: string | undefined
+}) {
+  const { mailbox, to, testIdPrefix = 'playground' } = props
   const [messages, setMessages] = useState<readonly Message[]>([])
 
   useEffect(() => {
@@ -35,7 +40,10 @@ export function Mailbox(props: { mailbox: string; to: string }) {
     <div className="mailbox">
       <h3>
         Mailbox for {to} (
-        <a href={`${mailbox}/view?to=${encodeURIComponent(to)}`}>
+        <a
+          href={`${mailbox}/view?to=${encodeURIComponent(to)}`}
+          data-testid={`${testIdPrefix}-mailbox-page`}
+        >
           open the mailbox page
         </a>
         )
@@ -43,17 +51,24 @@ export function Mailbox(props: { mailbox: string; to: string }) {
       {messages.length === 0 ? (
         <p className="muted">Nothing yet.</p>
       ) : (
-        <ul data-testid="playground-mailbox">
+        <ul data-testid={`${testIdPrefix}-mailbox`}>
           {messages.slice(0, 5).map((message) => (
             <li key={`${message.at}-${message.kind}`}>
               <time>{new Date(message.at).toLocaleTimeString()}</time>{' '}
               {message.kind}{' '}
               {message.code && (
-                <code data-testid="playground-mailbox-code">
+                <code data-testid={`${testIdPrefix}-mailbox-code`}>
                   {message.code}
                 </code>
               )}
-              {message.link && <a href={message.link}>open the link</a>}
+              {message.link && (
+                <a
+                  href={message.link}
+                  data-testid={`${testIdPrefix}-mailbox-link`}
+                >
+                  open the link
+                </a>
+              )}
             </li>
           ))}
         </ul>

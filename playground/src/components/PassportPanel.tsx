@@ -1,0 +1,136 @@
+import { useMemo, useState } from 'react'
+import type { DeviceConnectResponse } from '../../../src/passport/index.js'
+import type { EmulatorInfo } from '../emulator.js'
+import { createPassports, type LogoutMode } from '../passport/config.js'
+import { usePassportSession } from '../passport/usePassportSession.js'
+import { EventLog } from './EventLog.js'
+import { Mailbox } from './Mailbox.js'
+import { PassportDevice } from './PassportDevice.js'
+import { PassportSession } from './PassportSession.js'
+import { PassportSignIn, type SignInActions } from './PassportSignIn.js'
+
+/** How long the device flow polls before giving up, ms. */
+const deviceTimeoutMs = 10 * 60_000
+
+/**
+ * The game wallet's sign-in against the emulated identity provider: every
+ * sign-in flow of the facade (popup, redirect, device code, PKCE), a silent
+ * refresh, logout in both modes (two Passport instances sharing the user),
+ * the profile and decoded token claims, and a log of the session's events.
+ */
+export function PassportPanel(props: { info: EmulatorInfo }) {
+  const { info } = props
+  const passportInfo = info.passport
+  const passports = useMemo(
+    () => (passportInfo ? createPassports(info, passportInfo) : undefined),
+    [info, passportInfo],
+  )
+  const { session, busy, error, output, log, run } =
+    usePassportSession(passports)
+  const [device, setDevice] = useState<DeviceConnectResponse>()
+  const [mailboxFor, setMailboxFor] = useState('player@example.com')
+
+  if (!passports || !passportInfo)
+    return (
+      <p data-testid="passport-missing">
+        The emulator info has no <code>passport</code> section.
+      </p>
+    )
+  const passport = passports.redirect
+  // The pending request and the user live in this origin's storage: the
+  // callback pages must be on it.
+  const callbackOrigin = new URL(passportInfo.redirectUri).origin
+
+  const signIn: SignInActions = {
+    popup: () => run('Sign in with popup', () => passport.login()),
+    redirect: () =>
+      run('Sign in with redirect', () =>
+        passport.login({ useRedirectFlow: true }),
+      ),
+    device: () =>
+      run('Device code', async () => {
+        const started = await passport.loginWithDeviceFlow()
+        setDevice(started)
+        try {
+          return await passport.loginWithDeviceFlowCallback(
+            started.deviceCode,
+            started.interval,
+            deviceTimeoutMs,
+          )
+        } finally {
+          setDevice(undefined)
+        }
+      }),
+    pkce: () =>
+      run('PKCE', async () => {
+        const url = await passport.loginWithPKCEFlow()
+        location.assign(url)
+        return url
+      }),
+    cached: () =>
+      run('Cached session only', () =>
+        passport.login({ useCachedSession: true }),
+      ),
+  }
+  const logout = (mode: LogoutMode) =>
+    run(`Log out (${mode})`, () => passports[mode].logout())
+
+  return (
+    <div className="passport">
+      {callbackOrigin !== location.origin && (
+        <p className="error" data-testid="passport-origin-warning">
+          The callback pages are on {callbackOrigin}, not on this page's origin:
+          sign-in state would not be found.{' '}
+          <a href={`${callbackOrigin}/`} data-testid="passport-origin-link">
+            Open the playground there
+          </a>
+          .
+        </p>
+      )}
+      <p data-testid="passport-status" data-state={session.status}>
+        {session.status === 'loading'
+          ? 'Reading the session…'
+          : session.status === 'signed-out'
+            ? 'Signed out.'
+            : `Signed in as ${session.user.profile.email ?? session.user.profile.sub}.`}
+      </p>
+      {session.status === 'signed-out' && (
+        <PassportSignIn actions={signIn} disabled={busy !== undefined} />
+      )}
+      {device && <PassportDevice device={device} />}
+      {session.status === 'signed-in' && (
+        <PassportSession
+          user={session.user}
+          disabled={busy !== undefined}
+          onRefresh={() =>
+            run('Refresh', () => passport.login({ useSilentLogin: true }))
+          }
+          onLogout={logout}
+        />
+      )}
+      {busy && <p data-testid="passport-working">{busy}…</p>}
+      {error && (
+        <p className="error" data-testid="passport-error">
+          {error}
+        </p>
+      )}
+      {output && (
+        <div className="output">
+          <h3>{output.label}</h3>
+          <pre data-testid="passport-output">{output.value}</pre>
+        </div>
+      )}
+      <EventLog entries={log} testId="passport-event-log" />
+      <label className="row">
+        Dev mailbox for
+        <input
+          type="email"
+          value={mailboxFor}
+          data-testid="passport-mailbox-email"
+          onChange={(event) => setMailboxFor(event.target.value)}
+        />
+      </label>
+      <Mailbox mailbox={info.mailbox} to={mailboxFor} testIdPrefix="passport" />
+    </div>
+  )
+}

@@ -1,0 +1,107 @@
+import {
+  Passport,
+  type PassportModuleConfiguration,
+} from '../../../src/passport/index.js'
+import type { EmulatorInfo, PassportInfo } from '../emulator.js'
+
+/** How a Passport instance logs out (`logoutMode`). */
+export type LogoutMode = 'redirect' | 'silent'
+
+/** The playground's two game wallets: one per logout mode. */
+export type Passports = Readonly<Record<LogoutMode, Passport>>
+
+/**
+ * The game wallet's configuration against the emulator: the published
+ * `PassportModuleConfiguration` with `overrides` pointing the client at the
+ * emulated identity provider. Every override key is required (the facade
+ * rejects a partial set); sign-in reads only `authenticationDomain`, so the
+ * others get local values: the emulator's chain for `zkEvmRpcUrl`, its
+ * iframe-wallet key, and the identity provider's origin for the domains the
+ * emulator does not serve yet.
+ *
+ * @param info - The emulator info (its `passport` section).
+ * @param passport - `info.passport`.
+ * @param logoutMode - `'redirect'` (leave the page) or `'silent'` (iframe).
+ */
+export function passportConfig(
+  info: EmulatorInfo,
+  passport: PassportInfo,
+  logoutMode: LogoutMode,
+): PassportModuleConfiguration {
+  const auth = passport.authenticationDomain
+  return {
+    baseConfig: { environment: 'sandbox' },
+    clientId: passport.clientId,
+    // The URIs of the JSON line: the playground's own pages (same origin as
+    // the app, whose storage holds the pending request and the user).
+    redirectUri: passport.redirectUri,
+    logoutRedirectUri: passport.logoutRedirectUri,
+    logoutMode,
+    overrides: {
+      authenticationDomain: auth,
+      passportDomain: auth,
+      imxPublicApiDomain: auth,
+      zkEvmRpcUrl: info.rpcUrl,
+      relayerUrl: `${auth}/relayer-mr`,
+      magicPublishableApiKey: info.magic?.apiKey ?? 'pk_live_EMULATOR',
+      magicProviderId: 'emulator',
+      indexerMrBasePath: auth,
+      orderBookMrBasePath: auth,
+      passportMrBasePath: auth,
+    },
+  }
+}
+
+/**
+ * Creates the two game wallets. They share the signed-in user (it is stored
+ * under the provider and client id), so either can sign in; they differ only
+ * in how `logout()` ends the provider's session.
+ */
+export function createPassports(
+  info: EmulatorInfo,
+  passport: PassportInfo,
+): Passports {
+  return {
+    redirect: new Passport(passportConfig(info, passport, 'redirect')),
+    silent: new Passport(passportConfig(info, passport, 'silent')),
+  }
+}
+
+/** Which of the playground's game-wallet pages a path is, if any. */
+export type PassportRoute = 'redirect' | 'logout'
+
+/**
+ * The game-wallet page at `pathname`: the paths of the JSON line's
+ * `redirectUri` and `logoutRedirectUri`.
+ */
+export function passportRoute(
+  pathname: string,
+  passport: PassportInfo | undefined,
+): PassportRoute | undefined {
+  if (!passport) return undefined
+  if (pathname === new URL(passport.redirectUri).pathname) return 'redirect'
+  if (pathname === new URL(passport.logoutRedirectUri).pathname) return 'logout'
+  return undefined
+}
+
+/**
+ * The payload of a JWT, decoded for display only (the facade verifies the
+ * tokens it receives). `undefined` when the token is not a readable JWT.
+ */
+export function decodeJwtPayload(
+  token: string,
+): Record<string, unknown> | undefined {
+  const part = token.split('.')[1]
+  if (!part) return undefined
+  try {
+    const base64 = part.replaceAll('-', '+').replaceAll('_', '/')
+    const padded = base64.padEnd(Math.ceil(base64.length / 4) * 4, '=')
+    const bytes = Uint8Array.from(atob(padded), (char) => char.charCodeAt(0))
+    const payload: unknown = JSON.parse(new TextDecoder().decode(bytes))
+    return typeof payload === 'object' && payload !== null
+      ? (payload as Record<string, unknown>)
+      : undefined
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,247 @@
+import { mkdir } from 'node:fs/promises'
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Page,
+} from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { findFreePort } from '../../src/emulator/net.js'
+import { chromiumArgs } from '../../vitest.config.js'
+import { type Spawned, start, tsx } from './process.js'
+
+const screenshot = new URL(
+  '../artifacts/playground-passport.png',
+  import.meta.url,
+)
+
+/** `expect.poll`'s options: the page may be loading the app after a redirect. */
+const poll = { timeout: 15_000 }
+
+// The game wallet's panel of the playground, driven as a person would: the
+// emulated provider's pages (login popup, device verification, logout) are
+// real pages of the same browser.
+describe('npm start: the game wallet panel', () => {
+  let app: Spawned | undefined
+  let browser: Browser | undefined
+  let context: BrowserContext
+  let page: Page
+  let ports: { base: number; anvil: number; playground: number }
+  let origin: string
+  let info: { passport: Record<string, string> }
+  const errors: string[] = []
+
+  beforeAll(async () => {
+    ports = {
+      base: await findFreePort(),
+      anvil: await findFreePort(),
+      playground: await findFreePort(),
+    }
+    origin = `http://127.0.0.1:${ports.playground}`
+    app = start(process.execPath, [
+      tsx,
+      'scripts/start.ts',
+      '--port-base',
+      String(ports.base),
+      '--anvil-port',
+      String(ports.anvil),
+      '--playground-port',
+      String(ports.playground),
+    ])
+    await app.nextLine({ timeout: 60_000 })
+    info = JSON.parse(await app.nextLine({ timeout: 5_000 }))
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: chromiumArgs,
+    })
+    context = await browser.newContext({
+      viewport: { width: 1100, height: 800 },
+    })
+    page = await context.newPage()
+    page.on('pageerror', (error) => errors.push(error.message))
+  })
+
+  afterAll(async () => {
+    await browser?.close().catch(() => {})
+    app?.kill()
+  })
+
+  test("default: the JSON line names the playground's own callback pages", () => {
+    expect(info.passport).toMatchObject({
+      authenticationDomain: `http://127.0.0.1:${ports.base + 2}`,
+      redirectUri: `${origin}/passport/redirect`,
+      logoutRedirectUri: `${origin}/passport/logout`,
+    })
+  })
+
+  test('behavior: signs in with the popup, refreshes and logs out silently', async () => {
+    await page.goto(`${origin}/`)
+    await waitForState(page, 'signed-out')
+    const email = freshEmail('popup')
+    const popup = page.waitForEvent('popup')
+    await page.getByTestId('passport-login-popup').click()
+    await signIn(await popup, email)
+
+    await waitForState(page, 'signed-in')
+    expect(await page.getByTestId('passport-profile-email').textContent()).toBe(
+      email,
+    )
+    const claims = JSON.parse(
+      (await page.getByTestId('passport-id-token-claims').textContent()) ?? '',
+    )
+    expect(claims).toMatchObject({
+      email,
+      iss: info.passport.authenticationDomain,
+    })
+    await expect.poll(() => eventCount(page, 'loggedIn'), poll).toBe(1)
+
+    await page.getByTestId('passport-refresh').click()
+    await expect.poll(() => eventCount(page, 'loggedIn'), poll).toBe(2)
+    await idle(page)
+    expect(await page.getByTestId('passport-profile-email').textContent()).toBe(
+      email,
+    )
+
+    await page.getByTestId('passport-logout-silent').click()
+    await idle(page)
+    await waitForState(page, 'signed-out')
+    expect(await page.getByTestId('passport-profile').count()).toBe(0)
+    await expect.poll(() => eventCount(page, 'loggedOut'), poll).toBe(1)
+    expect(await page.getByTestId('passport-error').count()).toBe(0)
+    expect(errors).toEqual([])
+  })
+
+  test('behavior: signs in with the device code and logs out by redirect', async () => {
+    await page.getByTestId('passport-login-device').click()
+    const code = await page.getByTestId('passport-device-code').textContent()
+    const link = await page
+      .getByTestId('passport-device-link')
+      .getAttribute('href')
+    expect(link).toContain(info.passport.authenticationDomain)
+
+    const email = freshEmail('device')
+    const device = await context.newPage()
+    await device.goto(link!)
+    await approveDevice(device, email, code!)
+    await device.close()
+
+    await waitForState(page, 'signed-in', 30_000)
+    expect(await page.getByTestId('passport-profile-email').textContent()).toBe(
+      email,
+    )
+
+    await mkdir(new URL('.', screenshot), { recursive: true })
+    await page.screenshot({ path: screenshot.pathname, fullPage: true })
+
+    const left = page.waitForURL(
+      (url) => url.origin === info.passport.authenticationDomain,
+      { waitUntil: 'commit' },
+    )
+    await page.getByTestId('passport-logout-redirect').click()
+    await left
+    await page.waitForURL(`${origin}/`, { timeout: 20_000 })
+    // Back on the app from the logout page, with the log kept across.
+    await expect
+      .poll(() => eventCount(page, 'back from the provider'), poll)
+      .toBe(1)
+    await waitForState(page, 'signed-out')
+    expect(await eventCount(page, 'loggedOut')).toBe(2)
+    await page.getByTestId('passport-login-popup').waitFor()
+
+    expect(errors).toEqual([])
+  })
+
+  test('behavior: PKCE and the redirect sign-in come back to the app signed in', async () => {
+    const email = freshEmail('pkce')
+    for (const flow of ['pkce', 'redirect']) {
+      await page.getByTestId(`passport-login-${flow}`).click()
+      await signIn(page, email)
+      await page.waitForURL(`${origin}/`, { timeout: 20_000 })
+      await waitForState(page, 'signed-in')
+      expect(
+        await page.getByTestId('passport-profile-email').textContent(),
+      ).toBe(email)
+      await page.getByTestId('passport-logout-silent').click()
+      await idle(page)
+      await waitForState(page, 'signed-out')
+    }
+    expect(errors).toEqual([])
+  })
+
+  /** Signs in on the provider's login page shown in `target`. */
+  async function signIn(target: Page, email: string) {
+    await target.getByTestId('login-email').fill(email)
+    await target.getByTestId('login-send-code').click()
+    await target.getByTestId('login-code').fill(await mailboxCode(email))
+    await target.getByTestId('login-verify').click()
+  }
+
+  /**
+   * Goes through the provider's device pages (code, sign-in, approval) in
+   * whatever order it shows them, until it says the device is signed in.
+   */
+  async function approveDevice(device: Page, email: string, code: string) {
+    const deadline = Date.now() + 30_000
+    while (Date.now() < deadline) {
+      await device.waitForLoadState()
+      if (await device.getByTestId('device-success').count()) return
+      if (await device.getByTestId('device-approve').count()) {
+        expect(
+          await device.getByTestId('device-confirm-code').textContent(),
+        ).toBe(code)
+        await device.getByTestId('device-approve').click()
+      } else if (await device.getByTestId('login-email').count())
+        await signIn(device, email)
+      else if (await device.getByTestId('device-continue').count())
+        await device.getByTestId('device-continue').click()
+      else await device.waitForTimeout(100)
+    }
+    throw new Error(`the device page is stuck at ${device.url()}`)
+  }
+
+  async function mailboxCode(to: string): Promise<string> {
+    const deadline = Date.now() + 10_000
+    while (Date.now() < deadline) {
+      const response = await fetch(
+        `http://127.0.0.1:${ports.base}/mailbox?to=${encodeURIComponent(to)}`,
+      )
+      const messages = (await response.json()) as {
+        kind: string
+        code?: string
+      }[]
+      const message = messages.find((m) => m.kind === 'passport-email-otp')
+      if (message?.code) return message.code
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    throw new Error(`no code for ${to}`)
+  }
+})
+
+/** A fresh address, so that codes and users never mix between runs. */
+function freshEmail(label: string): string {
+  return `passport-${label}-${Date.now()}@example.com`
+}
+
+/** Waits until the panel's session state is `state`. */
+async function waitForState(page: Page, state: string, timeout = 20_000) {
+  await page
+    .locator(`[data-testid="passport-status"][data-state="${state}"]`)
+    .waitFor({ timeout })
+}
+
+/** Waits until the panel's running action has finished. */
+async function idle(page: Page) {
+  await page
+    .getByTestId('passport-working')
+    .waitFor({ state: 'detached', timeout: 20_000 })
+}
+
+/** How many lines of the panel's event log are `event`. */
+async function eventCount(page: Page, event: string): Promise<number> {
+  const lines = await page
+    .getByTestId('passport-event-log')
+    .locator('li')
+    .allTextContents()
+  return lines.filter((line) => line.includes(` ${event}`)).length
+}
