@@ -150,7 +150,8 @@ export class Passport {
 
   /**
    * Polls until the device flow's user approved (or `timeoutMs` passed),
-   * stores the user and emits `loggedIn`.
+   * stores the user and emits `loggedIn`. `options.signal` (not in the
+   * published SDK) stops the polling.
    *
    * @throws {PassportError} `AUTHENTICATION_ERROR`, e.g. `'Timed out'`.
    */
@@ -158,12 +159,14 @@ export class Passport {
     deviceCode: string,
     interval: number,
     timeoutMs?: number,
+    options?: { signal?: AbortSignal | undefined },
   ): Promise<UserProfile> {
     const user = await Device.loginWithDeviceFlowCallback(
       this.#device(),
       deviceCode,
       interval,
       timeoutMs,
+      options,
     )
     this.#emit('loggedIn', user)
     return user.profile

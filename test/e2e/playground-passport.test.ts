@@ -113,6 +113,17 @@ describe('npm start: the game wallet panel', () => {
   })
 
   test('behavior: signs in with the device code and logs out by redirect', async () => {
+    // Cancel stops a first device flow's polling.
+    await page.getByTestId('passport-login-device').click()
+    await page.getByTestId('passport-device-code').waitFor()
+    await page.getByTestId('passport-device-cancel').click()
+    await page.getByTestId('passport-device').waitFor({ state: 'detached' })
+    // Chromium's AbortError: 'signal is aborted without reason'.
+    expect(await page.getByTestId('passport-error').textContent()).toBe(
+      'Device code failed: AUTHENTICATION_ERROR: signal is aborted without reason',
+    )
+    await waitForState(page, 'signed-out')
+
     await page.getByTestId('passport-login-device').click()
     const code = await page.getByTestId('passport-device-code').textContent()
     const link = await page

@@ -4,8 +4,12 @@ import type { DeviceConnectResponse } from '../../../src/passport/index.js'
  * The device flow while it waits: the user code and the verification link
  * (open it, sign in, approve; the panel polls meanwhile).
  */
-export function PassportDevice(props: { device: DeviceConnectResponse }) {
-  const { device } = props
+export function PassportDevice(props: {
+  device: DeviceConnectResponse
+  /** Stops the polling. */
+  onCancel: () => void
+}) {
+  const { device, onCancel } = props
   return (
     <div className="device" data-testid="passport-device">
       <p>
@@ -27,6 +31,13 @@ export function PassportDevice(props: { device: DeviceConnectResponse }) {
       <p className="muted" data-testid="passport-device-interval">
         Polling every {device.interval} s until you approve.
       </p>
+      <button
+        type="button"
+        onClick={onCancel}
+        data-testid="passport-device-cancel"
+      >
+        Cancel
+      </button>
     </div>
   )
 }

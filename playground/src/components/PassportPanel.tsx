@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import type { DeviceConnectResponse } from '../../../src/passport/index.js'
 import type { EmulatorInfo } from '../emulator.js'
 import { createPassports, type LogoutMode } from '../passport/config.js'
@@ -28,6 +28,7 @@ export function PassportPanel(props: { info: EmulatorInfo }) {
   const { session, busy, error, output, log, run } =
     usePassportSession(passports)
   const [device, setDevice] = useState<DeviceConnectResponse>()
+  const deviceAbort = useRef<AbortController | undefined>(undefined)
   const [mailboxFor, setMailboxFor] = useState('player@example.com')
 
   if (!passports || !passportInfo)
@@ -50,12 +51,15 @@ export function PassportPanel(props: { info: EmulatorInfo }) {
     device: () =>
       run('Device code', async () => {
         const started = await passport.loginWithDeviceFlow()
+        const controller = new AbortController()
+        deviceAbort.current = controller
         setDevice(started)
         try {
           return await passport.loginWithDeviceFlowCallback(
             started.deviceCode,
             started.interval,
             deviceTimeoutMs,
+            { signal: controller.signal },
           )
         } finally {
           setDevice(undefined)
@@ -97,7 +101,12 @@ export function PassportPanel(props: { info: EmulatorInfo }) {
       {session.status === 'signed-out' && (
         <PassportSignIn actions={signIn} disabled={busy !== undefined} />
       )}
-      {device && <PassportDevice device={device} />}
+      {device && (
+        <PassportDevice
+          device={device}
+          onCancel={() => deviceAbort.current?.abort()}
+        />
+      )}
       {session.status === 'signed-in' && (
         <PassportSession
           user={session.user}

@@ -177,6 +177,28 @@ describe('loginWithDeviceFlowCallback', () => {
     })
   })
 
+  test('behavior: an abort signal stops the polling during the wait, with no further request', async () => {
+    idp.onToken(oauthError('authorization_pending'))
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] })
+    const controller = new AbortController()
+    const done = loginWithDeviceFlowCallback(
+      context,
+      'device-code-1',
+      5,
+      undefined,
+      { signal: controller.signal },
+    ).catch((e: unknown) => e)
+    await vi.advanceTimersByTimeAsync(5000)
+    await vi.advanceTimersByTimeAsync(2000)
+    controller.abort()
+    expect(await done).toMatchObject({
+      message: 'This operation was aborted',
+      type: 'AUTHENTICATION_ERROR',
+    })
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(idp.to('/oauth/token')).toHaveLength(1)
+  })
+
   test('behavior: the sleep and clock are injectable', async () => {
     const sleeps: number[] = []
     let clock = 0

@@ -92,6 +92,8 @@ export async function loginWithDeviceFlow(
  *
  * With `timeoutMs`, once more than that has passed since the call (checked
  * before each wait and before each poll) it fails with `'Timed out'`.
+ * `options.signal` (our addition) stops the polling at once, failing with
+ * the signal's reason (e.g. 'This operation was aborted').
  *
  * @throws {PassportError} `AUTHENTICATION_ERROR`.
  */
@@ -100,7 +102,9 @@ export async function loginWithDeviceFlowCallback(
   deviceCode: string,
   interval: number,
   timeoutMs?: number | undefined,
+  options: { signal?: AbortSignal | undefined } = {},
 ): Promise<User> {
+  const { signal } = options
   return withPassportError(async () => {
     const now = context.now ?? Date.now
     const sleep = context.sleep ?? wait
@@ -115,7 +119,7 @@ export async function loginWithDeviceFlowCallback(
     let seconds = interval
     for (;;) {
       checkTimeout()
-      await sleep(seconds * 1000)
+      await abortable(sleep(seconds * 1000), signal)
       checkTimeout()
       try {
         const response = await context.client.deviceToken(deviceCode)
@@ -153,6 +157,29 @@ export async function loginWithDeviceFlowCallback(
       }
     }
   }, PassportErrorType.AUTHENTICATION_ERROR)
+}
+
+/** `promise`, or the signal's reason as soon as it aborts. */
+function abortable<value>(
+  promise: Promise<value>,
+  signal: AbortSignal | undefined,
+): Promise<value> {
+  if (!signal) return promise
+  signal.throwIfAborted()
+  return new Promise<value>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort)
+        resolve(value)
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort)
+        reject(error)
+      },
+    )
+  })
 }
 
 function wait(ms: number) {
