@@ -63,6 +63,13 @@ export type StoredRequest = {
   created: number
 }
 
+/**
+ * How long a pending request is kept: oidc-client-ts's
+ * `staleStateAgeInSeconds` (15 minutes). Older ones (logins the user
+ * abandoned) are removed when a new one is stored.
+ */
+export const staleRequestSeconds = 900
+
 /** oidc-client-ts's text for a state it does not hold. */
 export const noMatchingState = 'No matching state found in storage'
 
@@ -233,16 +240,27 @@ function save(
   redirectUri: string,
   type: StoredRequest['request_type'],
 ): StoredRequest {
+  const created = Math.floor((context.now ?? Date.now)() / 1000)
+  removeStale(context.storage, created - staleRequestSeconds)
   const stored: StoredRequest = {
     id: request.state,
     code_verifier: request.codeVerifier,
     nonce: request.nonce,
     redirect_uri: redirectUri,
     request_type: type,
-    created: Math.floor((context.now ?? Date.now)() / 1000),
+    created,
   }
   context.storage.setItem(requestKey(stored.id), JSON.stringify(stored))
   return stored
+}
+
+/** Removes the pending requests created before `before` (seconds). */
+function removeStale(storage: KeyValueStore, before: number) {
+  for (const key of storage.keys()) {
+    if (!key.startsWith(requestKey(''))) continue
+    const stored = read(storage, key.slice(requestKey('').length))
+    if (stored && stored.created < before) storage.removeItem(key)
+  }
 }
 
 function read(

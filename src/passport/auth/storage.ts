@@ -6,11 +6,13 @@
  * values in memory.
  */
 
-/** The three Web Storage methods the sign-in modules use. */
+/** The Web Storage methods the sign-in modules use, and the key list. */
 export type KeyValueStore = {
   getItem(key: string): string | null
   setItem(key: string, value: string): void
   removeItem(key: string): void
+  /** Every key held now. */
+  keys(): string[]
 }
 
 /**
@@ -28,6 +30,7 @@ export function memory(): KeyValueStore {
     getItem: (key) => map.get(key) ?? null,
     setItem: (key, value) => void map.set(key, value),
     removeItem: (key) => void map.delete(key),
+    keys: () => [...map.keys()],
   }
 }
 
@@ -43,7 +46,7 @@ export function memory(): KeyValueStore {
  */
 export function browser(): KeyValueStore {
   const fallback = memory()
-  const backend = (): KeyValueStore => {
+  const backend = (): Storage | KeyValueStore => {
     try {
       const storage = globalThis.localStorage as Storage | undefined
       if (storage) return storage
@@ -54,5 +57,12 @@ export function browser(): KeyValueStore {
     getItem: (key) => backend().getItem(key),
     setItem: (key, value) => backend().setItem(key, value),
     removeItem: (key) => backend().removeItem(key),
+    keys() {
+      const store = backend()
+      if ('keys' in store) return store.keys()
+      return Array.from({ length: store.length }, (_, index) =>
+        store.key(index),
+      ).filter((key) => key !== null)
+    },
   }
 }
