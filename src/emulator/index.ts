@@ -5,7 +5,6 @@
  *
  * @packageDocumentation
  */
-import { BaseError } from '../core/Errors.js'
 import { startAnvil } from './chain/anvil.js'
 import { type Contracts, deployContracts } from './chain/deploy.js'
 import {
@@ -22,10 +21,12 @@ import { isPortFree } from './net.js'
 import { defaultPortBase, getPorts } from './ports.js'
 import { createRegistry, type Registry } from './registry/index.js'
 import { PortInUseError, startServer } from './server.js'
+import { StartError } from './startError.js'
 
 export type { Contracts } from './chain/deploy.js'
 export type { Message, Store as MailboxStore } from './mailbox/store.js'
 export { getPorts, type Ports, type Service } from './ports.js'
+export { StartError } from './startError.js'
 
 /**
  * What the emulator prints as its one JSON line: everything a dApp or a test
@@ -267,36 +268,4 @@ function buildInfo(parts: {
     magic: { endpoint: urls.magic, apiKey: defaultApiKey },
     passport: { authenticationDomain: urls.identity, ...passport },
   }
-}
-
-/**
- * Thrown when the emulator cannot start. The short message names the step
- * that failed; the details say why. What had started is stopped first.
- */
-export class StartError extends BaseError<Error | undefined> {
-  override readonly name = 'Emulator.StartError'
-  constructor(options: {
-    step: string
-    cause: unknown
-    cleanup?: unknown
-  }) {
-    const { step, cause, cleanup } = options
-    super(`The emulator could not ${step}.`, {
-      cause: cause instanceof Error ? cause : undefined,
-      details: describe(cause),
-      metaMessages:
-        cleanup === undefined
-          ? undefined
-          : [`Stopping what had started failed too: ${describe(cleanup)}`],
-    })
-  }
-}
-
-/** One line from an error and its causes, short messages first. */
-function describe(error: unknown): string {
-  if (error instanceof AggregateError)
-    return [error.message, ...error.errors.map(describe)].join(' ')
-  if (!(error instanceof Error)) return String(error)
-  const own = error instanceof BaseError ? error.shortMessage : error.message
-  return error.cause === undefined ? own : `${own} ${describe(error.cause)}`
 }

@@ -5,7 +5,6 @@ import {
   pad,
   parseEther,
 } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, inject, test } from 'vitest'
 import {
   Factory,
@@ -16,50 +15,20 @@ import {
 import {
   counterfactualAddress,
   imageHash,
-  type WalletConfig,
 } from '../../src/emulator/chain/counterfactual.js'
 import { getClients } from './clients.js'
 import { call, signExecute } from './sequence.js'
+import {
+  deployWallet,
+  execute,
+  fundedWallet,
+  proxyRuntime,
+  randomAccount,
+} from './wallets.js'
 
 const contracts = inject('contracts')
 const chainId = inject('chainId')
 const { publicClient, walletClient, fundedAccount } = getClients()
-
-/** Runtime code of every Sequence v1 wallet proxy (Wallet.sol). */
-const proxyRuntime = '0x363d3d373d3d3d363d30545af43d82803e903d91601857fd5bf3'
-
-const randomAccount = () => privateKeyToAccount(generatePrivateKey())
-
-/** Deploys `config`'s wallet with Factory.deploy; checks the address first. */
-async function deployWallet(config: WalletConfig): Promise<Address> {
-  const salt = imageHash(config)
-  const expected = counterfactualAddress({
-    factory: contracts.factory,
-    mainModule: contracts.mainModule,
-    imageHash: salt,
-  })
-  expect(await publicClient.getCode({ address: expected })).toBeUndefined()
-
-  const sender = await fundedAccount()
-  const { result, request } = await publicClient.simulateContract({
-    account: sender,
-    address: contracts.factory,
-    abi: Factory.abi,
-    functionName: 'deploy',
-    args: [contracts.mainModule, salt],
-  })
-  expect(result).toBe(expected)
-  // Explicit gas: a CREATE2 that runs out of gas fails without reverting
-  // Factory.deploy, so eth_estimateGas settles on too little and the
-  // transaction "succeeds" without creating the wallet.
-  const hash = await walletClient(sender).writeContract({
-    ...request,
-    gas: 200_000n,
-  })
-  const receipt = await publicClient.waitForTransactionReceipt({ hash })
-  expect(receipt.status).toBe('success')
-  return expected
-}
 
 describe('counterfactual address', () => {
   test('threshold 1, one signer: Factory.deploy creates the wallet at the computed address', async () => {
@@ -111,56 +80,6 @@ describe('deployed wallet', () => {
       functionName: 'balanceOf',
       args: [address],
     })
-
-  /** A wallet holding 5 ETH and 100 TEST, and a fresh recipient. */
-  async function fundedWallet(config: WalletConfig) {
-    const wallet = await deployWallet(config)
-    const funder = await fundedAccount(parseEther('20'))
-    const client = walletClient(funder)
-    await publicClient.waitForTransactionReceipt({
-      hash: await client.sendTransaction({
-        to: wallet,
-        value: parseEther('5'),
-      }),
-    })
-    await publicClient.waitForTransactionReceipt({
-      hash: await client.writeContract({
-        address: contracts.erc20,
-        abi: TestERC20.abi,
-        functionName: 'mint',
-        args: [wallet, parseEther('100')],
-      }),
-    })
-    const recipient = randomAccount().address
-    const txs = [
-      call(contracts.erc20, {
-        data: encodeFunctionData({
-          abi: TestERC20.abi,
-          functionName: 'transfer',
-          args: [recipient, parseEther('30')],
-        }),
-      }),
-      call(recipient, { value: parseEther('1.5') }),
-    ]
-    return { wallet, recipient, txs }
-  }
-
-  async function execute(
-    wallet: Address,
-    txs: ReturnType<typeof call>[],
-    signature: Hex,
-  ) {
-    const relayer = await fundedAccount()
-    const { request } = await publicClient.simulateContract({
-      account: relayer,
-      address: wallet,
-      abi: MainModule.abi,
-      functionName: 'execute',
-      args: [txs, 0n, signature],
-    })
-    const hash = await walletClient(relayer).writeContract(request)
-    return publicClient.waitForTransactionReceipt({ hash })
-  }
 
   test('executes a batch signed by its one signer, sent by a relayer', async () => {
     const signer = randomAccount()

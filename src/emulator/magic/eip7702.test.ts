@@ -1,7 +1,8 @@
 import { createPublicClient, type Hex, http, parseEther } from 'viem'
 import { recoverAuthorizationAddress } from 'viem/utils'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { type ChainService, call, startChainService } from './testkit.js'
+import { type ChainService, startChainService } from './_test/chainService.js'
+import { call } from './testkit.js'
 
 let service: ChainService
 

@@ -9,7 +9,8 @@ import {
   verifyTypedData,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { type ChainService, call, startChainService } from './testkit.js'
+import { type ChainService, startChainService } from './_test/chainService.js'
+import { call } from './testkit.js'
 
 let anvil: ChainService['anvil']
 let app: ChainService['app']

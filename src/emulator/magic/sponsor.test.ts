@@ -24,13 +24,9 @@ import {
   SponsoredCallDelegate,
   TestERC20,
 } from '../chain/artifacts.generated.js'
+import { type ChainService, startChainService } from './_test/chainService.js'
 import { runFlow } from './app/flow.js'
-import {
-  type ChainService,
-  call,
-  type Device,
-  startChainService,
-} from './testkit.js'
+import { call, type Device } from './testkit.js'
 
 let service: ChainService
 

@@ -2,17 +2,14 @@
  * Test helpers for the magic service: a device that makes DPoP proofs and
  * keeps its session, and a client that opens flows on the service's HTTP
  * API and reads their NDJSON lines as they come. Used by the tests; not
- * part of the emulator's runtime.
+ * part of the emulator's runtime. The chain-backed service is in
+ * `_test/chainService.ts`.
  */
 import * as jose from 'jose'
-import type { Address } from 'viem'
 import type * as Rpc from '../../core/Rpc.js'
 import { encodeParams, type Network } from '../../magic/wire/messages.js'
-import { startAnvil } from '../chain/anvil.js'
-import { type Contracts, deployContracts } from '../chain/deploy.js'
 import * as Mailbox from '../mailbox/store.js'
-import { findFreePort } from '../net.js'
-import { createRegistry, type Registry } from '../registry/index.js'
+import { createRegistry } from '../registry/index.js'
 import { defaultApiKey, type FlowLine } from './protocol.js'
 import { createMagicService } from './service.js'
 
@@ -229,74 +226,6 @@ export function createTestService() {
     clock.now = new Date(clock.now.getTime() + ms)
   }
   return { app, mailbox, registry, now, advance }
-}
-
-/** A magic service on a real chain, from {@link startChainService}. */
-export type ChainService = {
-  /** Anvil, on a free port. */
-  anvil: Awaited<ReturnType<typeof startAnvil>>
-  /** The test contracts, deployed on `anvil`. */
-  contracts: Contracts
-  app: ReturnType<typeof createMagicService>
-  mailbox: Mailbox.Store
-  /** The registry, funding new users on `anvil`. */
-  registry: Registry
-  /**
-   * A new device logged in (headless email OTP) as a new user
-   * `user<n>@example.com`, with that user's address.
-   */
-  loggedIn(): Promise<{ device: Device; address: Address }>
-  /** Stops Anvil. */
-  stop(): Promise<void>
-}
-
-/**
- * Starts Anvil on a free port, deploys the test contracts and creates a
- * magic service on that chain (real clock, users funded), for the tests of
- * the chain-backed methods. Call `stop()` when done.
- *
- * @example
- * ```ts
- * let service: ChainService
- * beforeAll(async () => {
- *   service = await startChainService()
- * }, 60_000)
- * afterAll(() => service?.stop())
- * ```
- */
-export async function startChainService(): Promise<ChainService> {
-  const anvil = await startAnvil({ port: await findFreePort() })
-  let contracts: Contracts
-  try {
-    contracts = await deployContracts({ rpcUrl: anvil.rpcUrl })
-  } catch (error) {
-    await anvil.stop()
-    throw error
-  }
-  const mailbox = Mailbox.create()
-  const registry = createRegistry({ rpcUrl: anvil.rpcUrl })
-  const app = createMagicService({
-    mailbox,
-    registry,
-    chain: { rpcUrl: anvil.rpcUrl, chainId: anvil.chainId },
-    tokens: contracts,
-  })
-  let users = 0
-  const loggedIn = async () => {
-    const device = await createDevice()
-    const email = `user${++users}@example.com`
-    await loginByEmail(app, mailbox, email, device)
-    return { device, address: registry.find({ email })!.address }
-  }
-  return {
-    anvil,
-    contracts,
-    app,
-    mailbox,
-    registry,
-    loggedIn,
-    stop: () => anvil.stop(),
-  }
 }
 
 /** The code of the newest message of `kind` for `to`. */

@@ -1,13 +1,8 @@
 import { createPublicClient, type Hex, http, parseEther } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import {
-  type ChainService,
-  call,
-  createDevice,
-  open,
-  startChainService,
-} from './testkit.js'
+import { type ChainService, startChainService } from './_test/chainService.js'
+import { call, createDevice, open } from './testkit.js'
 
 let anvil: ChainService['anvil']
 let contracts: ChainService['contracts']

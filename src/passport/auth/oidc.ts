@@ -3,12 +3,13 @@
  * discovery of the authorization server, the authorization URL (PKCE S256,
  * state, nonce), the code exchange, refresh, device authorization and
  * device-code polling, revocation and the end-session URL. Token responses
- * are checked by oauth4webapi and their id tokens verified against the JWKS
- * (`tokens.ts`). Plain HTTP is allowed for loopback issuers only (the local
+ * are checked by oauth4webapi (`oidcErrors.ts`) and their id tokens verified
+ * against the JWKS (`tokens.ts`). Plain HTTP is allowed for loopback issuers only (the local
  * emulator); everything else must be HTTPS.
  */
 import * as oauth from 'oauth4webapi'
 import { PassportError, PassportErrorType } from '../errors.js'
+import { processed } from './oidcErrors.js'
 import {
   endpoint,
   isLoopbackHttp,
@@ -268,37 +269,6 @@ export function create(options: Options): Client {
       if (returnTo) url.searchParams.set('returnTo', returnTo)
       return url.href
     },
-  }
-}
-
-/**
- * Runs an oauth4webapi response check. OAuth error bodies
- * (`ResponseBodyError`) pass through for the caller to classify; id-token
- * claim failures become `AUTHENTICATION_ERROR`s worded like `tokens.ts`.
- */
-async function processed(
-  check: () => Promise<oauth.TokenEndpointResponse>,
-): Promise<TokenResponse> {
-  try {
-    return (await check()) as TokenResponse
-  } catch (error) {
-    if (
-      error instanceof oauth.OperationProcessingError &&
-      (error.code === oauth.JWT_CLAIM_COMPARISON ||
-        error.code === oauth.JWT_TIMESTAMP_CHECK)
-    ) {
-      const { claim } = (error.cause ?? {}) as { claim?: string }
-      const detail =
-        error.code === oauth.JWT_TIMESTAMP_CHECK && claim === 'exp'
-          ? 'token expired'
-          : `unexpected "${claim}" claim value`
-      throw new PassportError(
-        `${invalidIdToken}: ${detail}`,
-        PassportErrorType.AUTHENTICATION_ERROR,
-        { cause: error },
-      )
-    }
-    throw error
   }
 }
 
