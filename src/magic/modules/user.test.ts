@@ -185,6 +185,26 @@ describe('user', () => {
     expect(await storage.getItem('magic_auth_is_logged_in')).toBe('true')
   })
 
+  test('behavior: a confirming true that comes back after a logout does not bring the flag back', async () => {
+    const fake = createFakeTransport()
+    const storage = Storage.memory()
+    await storage.setItem('magic_auth_is_logged_in', 'true')
+    const user = create(createClient(fake, { storage, useStorageCache: true }))
+    await expect(user.isLoggedIn()).resolves.toBe(true)
+    await flush()
+    const check = fake.requests[0]
+    if (!check) throw new Error('no request')
+    const logout = user.logout()
+    await flush()
+    const bye = fake.requests[1]
+    if (!bye) throw new Error('no logout request')
+    fake.respond(check.id, { result: true })
+    fake.respond(bye.id, { result: true })
+    await logout
+    await flush()
+    expect(await storage.getItem('magic_auth_is_logged_in')).toBe(null)
+  })
+
   test('behavior: a false answer after a cached true clears the flag and calls onUserLoggedOut', async () => {
     const fake = createFakeTransport()
     const storage = Storage.memory()

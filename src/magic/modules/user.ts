@@ -107,6 +107,8 @@ export function create(client: Client) {
   const loggedOut = (value: boolean) => {
     for (const callback of [...callbacks]) callback(value)
   }
+  /** Counts logouts: an answer that crossed one must not cache `true`. */
+  let logouts = 0
   /** Runs an async body as a handle (for methods with local steps). */
   const handle = <result>(body: () => Promise<result>): Handle<result> =>
     PromiEvent.create<result, EventsOf<never>>(async (resolve) => {
@@ -151,10 +153,16 @@ export function create(client: Client) {
           if (cached) resolve(true)
         }
         const payload = Rpc.createRequest(method(Methods.isLoggedIn), [])
+        const before = logouts
         const loggedIn = await request<boolean>(client, payload)
         if (client.useStorageCache) {
-          if (loggedIn) await client.storage.setItem(isLoggedInKey, 'true')
-          else {
+          // A cached `true` answered at once and this confirmation may come
+          // back after a logout the app ran meanwhile: it must not bring
+          // the flag back.
+          if (loggedIn) {
+            if (before === logouts)
+              await client.storage.setItem(isLoggedInKey, 'true')
+          } else {
             await client.storage.removeItem(isLoggedInKey)
             if (cached) loggedOut(true)
           }
@@ -172,6 +180,7 @@ export function create(client: Client) {
     logout(): Handle<boolean> {
       return handle(async () => {
         const { storage } = client
+        logouts++
         await storage.removeItem(isLoggedInKey)
         for (const key of await storage.keys())
           if (key.startsWith('ds_')) await storage.removeItem(key)
