@@ -82,6 +82,7 @@ describe('Magic', () => {
       location: { origin: 'https://app.example' },
     })
     vi.stubGlobal('window', page)
+    vi.stubGlobal('location', page.location)
     const announced: unknown[] = []
     page.addEventListener('eip6963:announceProvider', (event) =>
       announced.push((event as CustomEvent).detail),

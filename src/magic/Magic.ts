@@ -162,16 +162,13 @@ export class MagicSDK {
       get isConnected() {
         return thirdParty.module.isConnected
       },
-      reset: thirdParty.reset,
+      checkout: thirdParty.checkout,
     })
     this.rpcProvider = RpcProvider.create(client, store)
     const ext = mountExtensions(this, options.extensions)
     this.params = {
       API_KEY: apiKey,
-      DOMAIN_ORIGIN:
-        typeof window !== 'undefined' && window.location
-          ? window.location.origin
-          : '',
+      DOMAIN_ORIGIN: globalThis.location?.origin ?? '',
       ETH_NETWORK: options.network,
       host: new URL(this.endpoint).host,
       sdk: 'magic-sdk',

@@ -35,10 +35,16 @@ export type Update = {
   chainId: string | undefined
 }
 
+type CheckoutArgs =
+  Parameters<Router['checkoutWithWallet']> extends [unknown, ...infer rest]
+    ? rest
+    : never
+
 /** The `thirdPartyWallets` module. */
 export type ThirdPartyWalletsModule = ReturnType<typeof create>['module']
 
-type Mode = ReturnType<typeof import('./thirdPartyRouter.js').create>
+type Router = typeof import('./thirdPartyRouter.js')
+type Mode = ReturnType<Router['create']>
 
 /**
  * Creates the 3PW module and its router. `route(request)` returns the
@@ -49,6 +55,7 @@ export function create(
   options: { onUpdate?: ((update: Update) => void) | undefined } = {},
 ) {
   let mode: Mode | undefined
+  let router: Router | undefined
 
   function route(request: Rpc.Request): Promise<unknown> | undefined {
     return mode?.route(request)
@@ -88,13 +95,12 @@ export function create(
       external: ExternalProvider,
       parameters: { name: string },
     ): Promise<Update> {
-      mode ??= (await import('./thirdPartyRouter.js')).create(options)
+      router ??= await import('./thirdPartyRouter.js')
+      mode ??= router.create(options)
       return mode.connect(external, parameters)
     },
     /** Forgets the external wallet; requests go to the iframe again. */
-    resetThirdPartyWalletState(): void {
-      reset()
-    },
+    resetThirdPartyWalletState: reset as () => void,
     /** Answers a request with the external wallet (as the router does). */
     requestOverride(request: Rpc.Request): Promise<unknown> {
       const answer = route(request)
@@ -107,5 +113,9 @@ export function create(
       )
     },
   }
-  return { module, route, reset }
+  /** NFT checkout with the wallet; only called while one is connected. */
+  function checkout(...args: CheckoutArgs) {
+    if (router && mode) router.checkoutWithWallet(mode, ...args)
+  }
+  return { module, route, reset, checkout }
 }

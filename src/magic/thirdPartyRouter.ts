@@ -10,8 +10,9 @@
  * The state is mirrored in
  * `localStorage` under the published SDK's keys.
  */
-import type * as Rpc from '../core/Rpc.js'
+import * as Rpc from '../core/Rpc.js'
 import { MagicRPCError } from './errors.js'
+import { type Client, intermediary, type Listener, request } from './request.js'
 import {
   type ExternalProvider,
   storageKeys,
@@ -208,4 +209,30 @@ export function create(
       return { accounts: address ? [address] : [], chainId }
     },
   }
+}
+
+/**
+ * NFT checkout in 3PW mode: on `nft-checkout-initiated` the connected
+ * wallet sends the transaction, and the flow is answered with
+ * `nft-checkout-success` (its hash) or `nft-checkout-failure`; the
+ * iframe's `disconnect` resets the mode.
+ */
+export function checkoutWithWallet(
+  mode: { reset(): void },
+  client: Client,
+  payloadId: number | string,
+  on: (event: string, listener: Listener) => unknown,
+): void {
+  on('nft-checkout-initiated', async (rawTransaction: unknown) => {
+    try {
+      const hash = await request(
+        client,
+        Rpc.createRequest('eth_sendTransaction', [rawTransaction]),
+      )
+      intermediary(client, payloadId, 'nft-checkout-success', hash)
+    } catch {
+      intermediary(client, payloadId, 'nft-checkout-failure')
+    }
+  })
+  on('disconnect', () => mode.reset())
 }

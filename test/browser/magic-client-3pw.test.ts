@@ -3,13 +3,15 @@ import {
   getAddress,
   type Hex,
   http,
+  parseAbiItem,
   parseEther,
   toHex,
   verifyMessage,
 } from 'viem'
 import { afterEach, describe, expect, inject, test } from 'vitest'
+import { page } from 'vitest/browser'
 import type { Magic } from '../../src/magic/index.js'
-import { anvil, createMagic } from './magicLogin.js'
+import { anvil, createMagic, shownOverlay } from './magicLogin.js'
 
 /**
  * Third-party wallet mode of our client: an external EIP-1193 provider
@@ -119,6 +121,35 @@ describe('third-party wallet mode', () => {
     expect((await chain.waitForTransactionReceipt({ hash })).from).toBe(
       address.toLowerCase(),
     )
+  })
+
+  test('nft.checkout says web3modal and the external wallet pays the mint: the NFT lands in the wallet', async () => {
+    const { magic, wallet, address } = await connected()
+    const before = await chain.getTransactionCount({ address })
+    const checkout = magic.nft.checkout({
+      contractId: 'emulator-test-nft',
+      tokenId: '1',
+      name: 'Test NFT',
+      imageUrl: 'https://example.com/nft.png',
+      walletAddress: address,
+    })
+    const iframe = await shownOverlay()
+    await page
+      .frameLocator(page.elementLocator(iframe))
+      .getByTestId('nft-checkout-confirm')
+      .click()
+    expect(await checkout).toEqual({ status: 'processed' })
+    // The wallet, not the provider, sent the mint transaction.
+    expect(wallet.calls).toContain('eth_sendTransaction')
+    expect(await chain.getTransactionCount({ address })).toBe(before + 1)
+    const [log] = await chain.getLogs({
+      event: parseAbiItem(
+        'event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)',
+      ),
+      args: { to: address },
+      fromBlock: 'latest',
+    })
+    expect(log?.args.from).toBe('0x0000000000000000000000000000000000000000')
   })
 
   test('the external wallet events reach rpcProvider as accountsChanged and chainChanged', async () => {

@@ -1,15 +1,10 @@
 /**
  * `magic.nft`: NFT purchase, checkout and transfer. In third-party wallet
- * mode the checkout's transaction is sent by the connected wallet.
+ * mode the checkout's transaction is sent by the connected wallet (see
+ * `checkoutWithWallet` in ../thirdPartyRouter.ts, loaded with that mode).
  */
 import * as Rpc from '../../core/Rpc.js'
-import {
-  type Client,
-  type Handle,
-  intermediary,
-  type Listener,
-  request,
-} from '../request.js'
+import { type Client, type Handle, type Listener, request } from '../request.js'
 import type * as Events from '../wire/events.js'
 import * as Methods from '../wire/methods.js'
 
@@ -52,7 +47,15 @@ export type NFTModule = ReturnType<typeof create>
 /** Builds the `nft` module of a client. */
 export function create(
   client: Client,
-  thirdParty: { readonly isConnected: boolean; reset(): void },
+  thirdParty: {
+    readonly isConnected: boolean
+    /** Sends the checkout's transaction with the wallet (3PW mode only). */
+    checkout(
+      client: Client,
+      payloadId: number | string,
+      on: (event: string, listener: Listener) => unknown,
+    ): void
+  },
 ) {
   return {
     /** Buys an NFT with fiat. */
@@ -75,20 +78,12 @@ export function create(
         { ...options, walletProvider: external ? 'web3modal' : 'magic' },
       ])
       const handle = request<NFTResponse, NFTCheckoutEvents>(client, payload)
-      if (!external) return handle
-      const on = handle.on as (event: string, listener: Listener) => unknown
-      on('nft-checkout-initiated', async (rawTransaction: unknown) => {
-        try {
-          const hash = await request(
-            client,
-            Rpc.createRequest('eth_sendTransaction', [rawTransaction]),
-          )
-          intermediary(client, payload.id, 'nft-checkout-success', hash)
-        } catch {
-          intermediary(client, payload.id, 'nft-checkout-failure')
-        }
-      })
-      on('disconnect', () => thirdParty.reset())
+      if (external)
+        thirdParty.checkout(
+          client,
+          payload.id,
+          handle.on as (event: string, listener: Listener) => unknown,
+        )
       return handle
     },
 

@@ -5,6 +5,7 @@ import {
   flush,
   resultOf,
 } from '../_test/transport.js'
+import { checkoutWithWallet } from '../thirdPartyRouter.js'
 import * as Nft from './nft.js'
 import * as Wallet from './wallet.js'
 
@@ -137,7 +138,9 @@ describe('nft', () => {
     const fake = createFakeTransport(resultOf({ status: 'processed' }))
     const nft = Nft.create(createClient(fake), {
       isConnected: false,
-      reset() {},
+      checkout() {
+        throw new Error('not in third-party wallet mode')
+      },
     })
     await nft.purchase({ nft: {}, identityPrefill: {} })
     await nft.checkout(options)
@@ -173,11 +176,14 @@ describe('nft', () => {
         return Promise.resolve('0xhash')
       },
     })
-    const nft = Nft.create(client, {
-      isConnected: true,
+    const mode = {
       reset: () => {
         resets++
       },
+    }
+    const nft = Nft.create(client, {
+      isConnected: true,
+      checkout: (...args) => checkoutWithWallet(mode, ...args),
     })
     const handle = nft.checkout(options)
     await flush()

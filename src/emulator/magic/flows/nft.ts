@@ -3,6 +3,12 @@
  * one test NFT to the user (the user's key sends the public `mint`);
  * transfer really transfers. Each shows the `nft-checkout` screen; `close`
  * resolves `{ status: 'cancelled' }`, success `{ status: 'processed' }`.
+ *
+ * A checkout with `walletProvider: 'web3modal'` (the SDK's third-party
+ * wallet mode) is paid by the external wallet instead: the flow emits
+ * `nft-checkout-initiated` with the mint transaction for `walletAddress`,
+ * and the host answers `nft-checkout-success` with the hash it sent (the
+ * receipt is checked on chain) or `nft-checkout-failure` (`declined`).
  */
 import { type Address, isAddress, isAddressEqual } from 'viem'
 import { methods } from '../../../magic/wire/methods.js'
@@ -10,7 +16,7 @@ import { calls, sendAs } from '../chain.js'
 import type { Context, Handler } from '../context.js'
 import { failures } from '../errors.js'
 import { requireSigner } from '../session.js'
-import { rpcUrlOf } from './eth.js'
+import { callChain, rpcUrlOf } from './eth.js'
 
 type Target = {
   contract: Address
@@ -135,9 +141,46 @@ const transfer: Handler = async (ctx) => {
   return { status: 'processed' }
 }
 
+/** Checkout paid by the host's external wallet (see the header). */
+const checkoutWithWallet: Handler = async (ctx) => {
+  const { walletAddress } = ctx.options
+  if (typeof walletAddress !== 'string' || !isAddress(walletAddress))
+    throw failures.invalidParams(
+      'magic_nft_checkout: a third-party wallet checkout needs the walletAddress.',
+    )
+  const target = targetOf(ctx, true)
+  if (!(await confirm(ctx, 'checkout', target))) return { status: 'cancelled' }
+  ctx.emit('nft-checkout-initiated', {
+    from: walletAddress,
+    to: target.contract,
+    data:
+      target.standard === 'ERC721'
+        ? calls.mint721(walletAddress)
+        : calls.mint1155(walletAddress, target.tokenId, target.quantity),
+  })
+  const answer = await ctx.waitFor([
+    'nft-checkout-success',
+    'nft-checkout-failure',
+  ])
+  if (answer.eventType === 'nft-checkout-failure') return { status: 'declined' }
+  const receipt = (await callChain(rpcUrlOf(ctx), 'eth_getTransactionReceipt', [
+    answer.args,
+  ])) as { status?: string; to?: string } | null
+  const paid =
+    receipt?.status === '0x1' &&
+    typeof receipt.to === 'string' &&
+    isAddressEqual(receipt.to as Address, target.contract)
+  return { status: paid ? 'processed' : 'declined' }
+}
+
+const checkout: Handler = (ctx) =>
+  ctx.options.walletProvider === 'web3modal'
+    ? checkoutWithWallet(ctx)
+    : mintWith('checkout')(ctx)
+
 /** NFT methods by name. */
 export const nftHandlers: Record<string, Handler> = {
   [methods.nftPurchase]: mintWith('purchase'),
-  [methods.nftCheckout]: mintWith('checkout'),
+  [methods.nftCheckout]: checkout,
   [methods.nftTransfer]: transfer,
 }
