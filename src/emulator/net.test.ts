@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:net'
 import { expect, test } from 'vitest'
-import { findFreePort, isPortFree } from './net.js'
+import { findFreePort, findFreePortRange, isPortFree } from './net.js'
 
 const listen = (port: number) =>
   new Promise<Server>((resolve, reject) => {
@@ -30,4 +30,25 @@ test('isPortFree answers false while something listens on the port', async () =>
     await close(server)
   }
   expect(await isPortFree({ port: address.port })).toBe(true)
+})
+
+test('findFreePortRange returns a block of free ports below the ephemeral range, skipping a block with a taken port', async () => {
+  const base = await findFreePortRange(8)
+  expect(base).toBeGreaterThanOrEqual(20_000)
+  expect(base + 8).toBeLessThanOrEqual(32_767)
+  const taken = await listen(base + 5)
+  try {
+    // The first draw lands on `base` (port base+5 is taken), the second on
+    // a block 1000 ports away.
+    const other = base >= 26_000 ? base - 1000 : base + 1000
+    const draws = [base, other].map(
+      (port) => (port - 20_000 + 0.5) / (32_767 - 8 - 20_000),
+    )
+    const next = await findFreePortRange(8, {
+      random: () => draws.shift() ?? 0,
+    })
+    expect(next).toBe(other)
+  } finally {
+    await close(taken)
+  }
 })

@@ -62,3 +62,32 @@ export declare namespace isPortFree {
     host?: string | undefined
   }
 }
+
+/**
+ * Finds `count` consecutive free ports (the emulator's services take
+ * consecutive ports from `--port-base`) and returns the first. It draws
+ * from 20000–32767, below Linux's ephemeral range (32768–60999): ports
+ * the system hands to outgoing connections and to `listen(0)` elsewhere
+ * then cannot land inside the block between this check and the bind.
+ *
+ * @example
+ * const portBase = await findFreePortRange(services.length)
+ *
+ * @throws {Error} When no free block is found in 50 draws.
+ */
+export async function findFreePortRange(
+  count: number,
+  options: { random?: () => number } = {},
+): Promise<number> {
+  const { random = Math.random } = options
+  const low = 20_000
+  const high = 32_767 - count
+  for (let draw = 0; draw < 50; draw++) {
+    const base = low + Math.floor(random() * (high - low))
+    let free = true
+    for (let port = base; free && port < base + count; port++)
+      free = await isPortFree({ port })
+    if (free) return base
+  }
+  throw new Error(`findFreePortRange: no ${count} free consecutive ports`)
+}

@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { getAddress, isAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { predictContracts } from '../../src/emulator/chain/deploy.js'
-import { findFreePort } from '../../src/emulator/net.js'
+import { findFreePort, findFreePortRange } from '../../src/emulator/net.js'
+import { services } from '../../src/emulator/ports.js'
 import { canConnect, type Spawned, start, tsx } from './process.js'
 
 /** The file the package's `bin` maps `embedded-wallets` to (built). */
@@ -33,7 +34,7 @@ describe.each(launchers)('$name emulator', ({ command, args }) => {
   let line: string
 
   beforeAll(async () => {
-    portBase = await findFreePort()
+    portBase = await findFreePortRange(services.length)
     anvilPort = await findFreePort()
     if (!existsSync(command))
       throw new Error(`${command} is missing: run \`npm run build\` first`)

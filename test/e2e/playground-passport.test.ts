@@ -6,7 +6,8 @@ import {
   type Page,
 } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { findFreePort } from '../../src/emulator/net.js'
+import { findFreePort, findFreePortRange } from '../../src/emulator/net.js'
+import { services } from '../../src/emulator/ports.js'
 import { chromiumArgs } from '../../vitest.config.js'
 import { type Spawned, start, tsx } from './process.js'
 
@@ -33,7 +34,7 @@ describe('npm start: the game wallet panel', () => {
 
   beforeAll(async () => {
     ports = {
-      base: await findFreePort(),
+      base: await findFreePortRange(services.length),
       anvil: await findFreePort(),
       playground: await findFreePort(),
     }

@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { findFreePort } from '../../src/emulator/net.js'
+import { findFreePort, findFreePortRange } from '../../src/emulator/net.js'
+import { services } from '../../src/emulator/ports.js'
 import { chromiumArgs } from '../../vitest.config.js'
 import { canConnect, type Spawned, start, tsx } from './process.js'
 
@@ -22,7 +23,7 @@ describe('npm start', () => {
 
   beforeAll(async () => {
     ports = {
-      base: await findFreePort(),
+      base: await findFreePortRange(services.length),
       anvil: await findFreePort(),
       playground: await findFreePort(),
     }

@@ -12,7 +12,8 @@ import {
   createDevice,
   loginByEmail,
 } from '../../src/emulator/magic/testkit.js'
-import { findFreePort } from '../../src/emulator/net.js'
+import { findFreePort, findFreePortRange } from '../../src/emulator/net.js'
+import { services } from '../../src/emulator/ports.js'
 import { canConnect } from './process.js'
 
 const cleanups: (() => Promise<unknown>)[] = []
@@ -39,7 +40,7 @@ async function hold(port: number): Promise<Server> {
 
 describe('startEmulator', () => {
   test('default: serves the info it returns; stop is idempotent', async () => {
-    const portBase = await findFreePort()
+    const portBase = await findFreePortRange(services.length)
     const anvilPort = await findFreePort()
     const emulator = await start({ portBase, anvilPort, chainId: 1337 })
     expect(emulator.info).toEqual({
@@ -85,7 +86,7 @@ describe('startEmulator', () => {
   })
 
   test('behavior: the magic service logs a user in by email OTP and funds them on Anvil', async () => {
-    const portBase = await findFreePort()
+    const portBase = await findFreePortRange(services.length)
     const anvilPort = await findFreePort()
     const emulator = await start({ portBase, anvilPort })
     const target = {
@@ -109,7 +110,7 @@ describe('startEmulator', () => {
   })
 
   test('error: a taken dev port is named, and Anvil is not left running', async () => {
-    const portBase = await findFreePort()
+    const portBase = await findFreePortRange(services.length)
     const anvilPort = await findFreePort()
     await hold(portBase)
     const error = await startEmulator({ portBase, anvilPort }).then(
@@ -124,7 +125,7 @@ describe('startEmulator', () => {
   })
 
   test('error: a failure after Anvil started stops Anvil', async () => {
-    const portBase = await findFreePort()
+    const portBase = await findFreePortRange(services.length)
     const anvilPort = await findFreePort()
     const starting = startEmulator({ portBase, anvilPort }).then(
       () => expect.unreachable(),
@@ -144,7 +145,7 @@ describe('startEmulator', () => {
   })
 
   test('error: a taken Anvil port is named, and nothing is left running', async () => {
-    const portBase = await findFreePort()
+    const portBase = await findFreePortRange(services.length)
     const anvilPort = await findFreePort()
     await hold(anvilPort)
     const error = await startEmulator({ portBase, anvilPort }).then(

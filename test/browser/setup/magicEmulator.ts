@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node'
 import { type Emulator, startEmulator } from '../../../src/emulator/index.js'
-import { findFreePort } from '../../../src/emulator/net.js'
+import { findFreePort, findFreePortRange } from '../../../src/emulator/net.js'
 import { services } from '../../../src/emulator/ports.js'
 import { startPassportDriver } from './passportDriver.js'
 
@@ -81,8 +81,7 @@ export default async function setup(
 async function start(): Promise<Emulator> {
   let failure: unknown
   for (let attempt = 0; attempt < 5; attempt++) {
-    const portBase = await findFreePort()
-    if (portBase + services.length - 1 > 65_535) continue
+    const portBase = await findFreePortRange(services.length)
     try {
       return await startEmulator({ portBase, anvilPort: await findFreePort() })
     } catch (error) {
