@@ -35,8 +35,10 @@ describe('third-party wallet mode', () => {
     const { request } = http(rpcUrl)({})
     const listeners = new Map<string, Set<(...args: never[]) => void>>()
     const calls: string[] = []
+    const failures: string[] = []
     return {
       calls,
+      failures,
       request(args: { method: string; params?: unknown }) {
         calls.push(args.method)
         // One account, as a wallet exposes the one the user picked.
@@ -45,7 +47,12 @@ describe('third-party wallet mode', () => {
           args.method === 'eth_requestAccounts'
         )
           return Promise.resolve([account.toLowerCase()])
-        return request(args as Parameters<typeof request>[0])
+        return request(args as Parameters<typeof request>[0]).catch(
+          (error: unknown) => {
+            failures.push(`${args.method}: ${(error as Error).message}`)
+            throw error
+          },
+        )
       },
       on(event: string, listener: (...args: never[]) => void) {
         listeners.set(event, (listeners.get(event) ?? new Set()).add(listener))
@@ -138,7 +145,9 @@ describe('third-party wallet mode', () => {
       .frameLocator(page.elementLocator(iframe))
       .getByTestId('nft-checkout-confirm')
       .click()
-    expect(await checkout).toEqual({ status: 'processed' })
+    const result = await checkout
+    expect(wallet.failures).toEqual([])
+    expect(result).toEqual({ status: 'processed' })
     // The wallet, not the provider, sent the mint transaction.
     expect(wallet.calls).toContain('eth_sendTransaction')
     expect(await chain.getTransactionCount({ address })).toBe(before + 1)

@@ -163,14 +163,31 @@ const checkoutWithWallet: Handler = async (ctx) => {
     'nft-checkout-failure',
   ])
   if (answer.eventType === 'nft-checkout-failure') return { status: 'declined' }
-  const receipt = (await callChain(rpcUrlOf(ctx), 'eth_getTransactionReceipt', [
-    answer.args,
-  ])) as { status?: string; to?: string } | null
+  const receipt = await receiptOf(rpcUrlOf(ctx), answer.args)
   const paid =
     receipt?.status === '0x1' &&
     typeof receipt.to === 'string' &&
     isAddressEqual(receipt.to as Address, target.contract)
   return { status: paid ? 'processed' : 'declined' }
+}
+
+/**
+ * The receipt of `hash`, waiting up to 10 s for it to be mined (the host
+ * answers as soon as its wallet has the hash); `null` if it never is.
+ */
+async function receiptOf(
+  rpcUrl: string,
+  hash: unknown,
+): Promise<{ status?: string; to?: string } | null> {
+  if (typeof hash !== 'string') return null
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const receipt = (await callChain(rpcUrl, 'eth_getTransactionReceipt', [
+      hash,
+    ])) as { status?: string; to?: string } | null
+    if (receipt) return receipt
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return null
 }
 
 const checkout: Handler = (ctx) =>
