@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { predictContracts } from '../../src/emulator/chain/deploy.js'
 import { findFreePort, findFreePortRange } from '../../src/emulator/net.js'
 import { services } from '../../src/emulator/ports.js'
+import { expectedInfo } from './info.js'
 import { canConnect, type Spawned, start, tsx } from './process.js'
 
 /** The file the package's `bin` maps `embedded-wallets` to (built). */
@@ -53,22 +54,7 @@ describe.each(launchers)('$name emulator', ({ command, args }) => {
 
   test('default: prints the emulator info as one JSON line', () => {
     const info = JSON.parse(line)
-    expect(info).toEqual({
-      chainId: 31337,
-      rpcUrl: `http://127.0.0.1:${anvilPort}`,
-      contracts: predictContracts(),
-      mailbox: `http://127.0.0.1:${portBase}/mailbox`,
-      magic: {
-        endpoint: `http://127.0.0.1:${portBase + 1}`,
-        apiKey: 'pk_live_EMULATOR0000000000',
-      },
-      passport: {
-        authenticationDomain: `http://127.0.0.1:${portBase + 2}`,
-        clientId: 'emulator-passport-client',
-        redirectUri: 'http://localhost:5173/passport/redirect',
-        logoutRedirectUri: 'http://localhost:5173/passport/logout',
-      },
-    })
+    expect(info).toEqual(expectedInfo({ portBase, anvilPort, chainId: 31337 }))
     expect(Object.keys(info.contracts)).toEqual([
       'factory',
       'mainModule',

@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:net'
 import { type Address, createPublicClient, http, parseEther } from 'viem'
 import { afterEach, describe, expect, test } from 'vitest'
-import { predictContracts } from '../../src/emulator/chain/deploy.js'
 import {
   type Emulator,
   StartError,
@@ -14,6 +13,7 @@ import {
 } from '../../src/emulator/magic/testkit.js'
 import { findFreePort, findFreePortRange } from '../../src/emulator/net.js'
 import { services } from '../../src/emulator/ports.js'
+import { expectedInfo } from './info.js'
 import { canConnect } from './process.js'
 
 const cleanups: (() => Promise<unknown>)[] = []
@@ -43,22 +43,9 @@ describe('startEmulator', () => {
     const portBase = await findFreePortRange(services.length)
     const anvilPort = await findFreePort()
     const emulator = await start({ portBase, anvilPort, chainId: 1337 })
-    expect(emulator.info).toEqual({
-      chainId: 1337,
-      rpcUrl: `http://127.0.0.1:${anvilPort}`,
-      contracts: predictContracts(),
-      mailbox: `http://127.0.0.1:${portBase}/mailbox`,
-      magic: {
-        endpoint: `http://127.0.0.1:${portBase + 1}`,
-        apiKey: 'pk_live_EMULATOR0000000000',
-      },
-      passport: {
-        authenticationDomain: `http://127.0.0.1:${portBase + 2}`,
-        clientId: 'emulator-passport-client',
-        redirectUri: 'http://localhost:5173/passport/redirect',
-        logoutRedirectUri: 'http://localhost:5173/passport/logout',
-      },
-    })
+    expect(emulator.info).toEqual(
+      expectedInfo({ portBase, anvilPort, chainId: 1337 }),
+    )
 
     const delivered = emulator.mailbox.deliver({
       to: 'Ada@Example.com',
