@@ -3,23 +3,16 @@
  * WebAuthn assertion answered to `mfa-passkey-options`. The other auth
  * methods are tested in `auth.test.ts`.
  */
+
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import {
-  createClient,
-  createFakeTransport,
-  resultOf,
-} from '../_test/transport.js'
-import { create } from './auth.js'
+import { setupAuth } from '../_test/auth.js'
 
 afterEach(() => {
   vi.unstubAllGlobals()
   vi.restoreAllMocks()
 })
 
-function setup(overrides: Parameters<typeof createClient>[1] = {}) {
-  const fake = createFakeTransport(resultOf('did-token'))
-  return { fake, auth: create(createClient(fake, overrides)) }
-}
+const setup = setupAuth
 
 describe('auth.loginWithEmailOTP passkey MFA', () => {
   test('behavior: mfa-passkey-options runs a WebAuthn assertion and answers with its JSON', async () => {

@@ -1,20 +1,13 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import {
-  createClient,
-  createFakeTransport,
-  resultOf,
-} from '../_test/transport.js'
-import { create, isDeprecatedMagicLink } from './auth.js'
+import { setupAuth } from '../_test/auth.js'
+import { isDeprecatedMagicLink } from './auth.js'
 
 afterEach(() => {
   vi.unstubAllGlobals()
   vi.restoreAllMocks()
 })
 
-function setup(overrides: Parameters<typeof createClient>[1] = {}) {
-  const fake = createFakeTransport(resultOf('did-token'))
-  return { fake, auth: create(createClient(fake, overrides)) }
-}
+const setup = setupAuth
 
 describe('auth', () => {
   test('default: each method sends its method name and params encoding', async () => {

@@ -3,9 +3,11 @@
  * document, the issuer check, loopback-only plain HTTP and static metadata.
  * The other client methods are tested in `oidc.test.ts`.
  */
+
 import * as oauth from 'oauth4webapi'
 import { beforeEach, describe, expect, test } from 'vitest'
-import { clientId, createIdp, type Idp, redirectUri } from './_test/idp.js'
+import { createTestClient } from './_test/client.js'
+import { createIdp, type Idp } from './_test/idp.js'
 import { create, isLoopbackHttp, staticMetadata } from './oidc.js'
 
 let idp: Idp
@@ -13,18 +15,8 @@ beforeEach(async () => {
   idp = await createIdp()
 })
 
-function client(overrides: Partial<Parameters<typeof create>[0]> = {}) {
-  return create({
-    authenticationDomain: 'https://auth.immutable.com',
-    clientId,
-    redirectUri,
-    scope: 'openid profile email offline_access transact',
-    audience: 'platform_api',
-    logoutRedirectUri: 'https://game.example/logged-out',
-    fetch: idp.fetch,
-    ...overrides,
-  })
-}
+const client = (overrides: Parameters<typeof createTestClient>[1] = {}) =>
+  createTestClient(idp, overrides)
 
 describe('authorizationServer', () => {
   test('default: discovers once from /.well-known/openid-configuration', async () => {

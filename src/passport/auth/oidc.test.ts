@@ -1,6 +1,7 @@
 import * as oauth from 'oauth4webapi'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { PassportError } from '../errors.js'
+import { createTestClient } from './_test/client.js'
 import {
   clientId,
   createIdp,
@@ -8,25 +9,14 @@ import {
   json,
   redirectUri,
 } from './_test/idp.js'
-import { create } from './oidc.js'
 
 let idp: Idp
 beforeEach(async () => {
   idp = await createIdp()
 })
 
-function client(overrides: Partial<Parameters<typeof create>[0]> = {}) {
-  return create({
-    authenticationDomain: 'https://auth.immutable.com',
-    clientId,
-    redirectUri,
-    scope: 'openid profile email offline_access transact',
-    audience: 'platform_api',
-    logoutRedirectUri: 'https://game.example/logged-out',
-    fetch: idp.fetch,
-    ...overrides,
-  })
-}
+const client = (overrides: Parameters<typeof createTestClient>[1] = {}) =>
+  createTestClient(idp, overrides)
 
 /** oauth4webapi names itself outside browsers. */
 const userAgent = expect.stringMatching(/^oauth4webapi\/v3\.\d+\.\d+$/)
