@@ -59,7 +59,7 @@ export default defineConfig([
   {
     // The emulated iframe wallet's `/send` app, served by the emulator
     // (see src/emulator/assets.ts).
-    entry: { 'emulator/app/magic': 'src/emulator/magic/app/main.ts' },
+    entry: { 'emulator/app/magic': 'src/emulator/magic/provider/app/main.ts' },
     platform: 'browser',
     target: 'es2022',
     format: 'esm',

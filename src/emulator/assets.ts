@@ -8,8 +8,18 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 
+/**
+ * The emulator's browser apps, by name, with the source entry of each
+ * (relative to this module). The name is also the prebuilt bundle's file
+ * name under `app/`.
+ */
+const entries = {
+  /** The iframe wallet provider's `/send` app. */
+  magic: './magic/provider/app/main.ts',
+} as const
+
 /** A browser app of the emulator. */
-export type BrowserApp = 'magic'
+export type BrowserApp = keyof typeof entries
 
 /** Where an app's bundle comes from. */
 export type BrowserAppSource =
@@ -50,7 +60,7 @@ export function loadBrowserApp(name: BrowserApp): Promise<string> {
  * Chooses where an app's bundle comes from: the first prebuilt candidate
  * that exists beside `moduleUrl` (`./app/<name>.js` from the emulator's
  * module, `./emulator/app/<name>.js` from a shared chunk at the output
- * root), else the source entry `./<name>/app/main.ts`.
+ * root), else the app's source entry.
  *
  * @param name - The app.
  * @param options.moduleUrl - The calling module's URL. @default import.meta.url
@@ -65,7 +75,7 @@ export function resolveBrowserApp(
     const path = fileURLToPath(new URL(candidate, moduleUrl))
     if (exists(path)) return { kind: 'prebuilt', path }
   }
-  const entry = fileURLToPath(new URL(`./${name}/app/main.ts`, moduleUrl))
+  const entry = fileURLToPath(new URL(entries[name], moduleUrl))
   return { kind: 'source', entry }
 }
 

@@ -7,24 +7,24 @@
  */
 import { startAnvil } from './chain/anvil.js'
 import { type Contracts, deployContracts } from './chain/deploy.js'
+import { createApp as createDevApp } from './dev/app.js'
+import * as Mailbox from './dev/mailbox.js'
+import { defaultApiKey } from './magic/provider/protocol.js'
+import { createMagicService } from './magic/provider/service.js'
+import { isPortFree } from './net.js'
 import {
   createIdentityService,
   defaultClientId,
   defaultLogoutRedirectUri,
   defaultRedirectUri,
-} from './identity/service.js'
-import { defaultApiKey } from './magic/protocol.js'
-import { createMagicService } from './magic/service.js'
-import { createApp as createDevApp } from './mailbox/app.js'
-import * as Mailbox from './mailbox/store.js'
-import { isPortFree } from './net.js'
+} from './passport/identity/service.js'
 import { defaultPortBase, getPorts } from './ports.js'
 import { createRegistry, type Registry } from './registry/index.js'
 import { PortInUseError, startServer } from './server.js'
 import { StartError } from './startError.js'
 
 export type { Contracts } from './chain/deploy.js'
-export type { Message, Store as MailboxStore } from './mailbox/store.js'
+export type { Message, Store as MailboxStore } from './dev/mailbox.js'
 export { getPorts, type Ports, type Service } from './ports.js'
 export { StartError } from './startError.js'
 

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { page } from 'vitest/browser'
-import { createScreens } from '../../src/emulator/magic/app/screens.js'
+import { createScreens } from '../../src/emulator/magic/provider/app/screens.js'
 import type {
   Screen,
   ScreenAnswer,
   ScreenData,
-} from '../../src/emulator/magic/protocol.js'
+} from '../../src/emulator/magic/provider/protocol.js'
 
 /**
  * The iframe app's screens on their own (rendered on the test page from

@@ -1,6 +1,6 @@
 import { toHex, verifyMessage } from 'viem'
 import { describe, expect, inject, test } from 'vitest'
-import { invalidApiKeyError } from '../../src/emulator/magic/protocol.js'
+import { invalidApiKeyError } from '../../src/emulator/magic/provider/protocol.js'
 import * as Messages from '../../src/magic/wire/messages.js'
 import {
   isEvent,

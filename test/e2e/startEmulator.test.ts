@@ -10,7 +10,7 @@ import {
   call,
   createDevice,
   loginByEmail,
-} from '../../src/emulator/magic/testkit.js'
+} from '../../src/emulator/magic/provider/testkit.js'
 import { findFreePort, findFreePortRange } from '../../src/emulator/net.js'
 import { services } from '../../src/emulator/ports.js'
 import { expectedInfo } from './info.js'

@@ -9,7 +9,7 @@
 import { decodeJwt } from 'jose'
 import * as oauth from 'oauth4webapi'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { pkce } from '../../src/emulator/identity/testkit.js'
+import { pkce } from '../../src/emulator/passport/identity/testkit.js'
 import {
   type Context,
   loginWithPKCEFlow,

@@ -7,19 +7,19 @@
  * with fetch through the identity testkit's cookie-keeping browser).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import * as Mailbox from '../../src/emulator/dev/mailbox.js'
+import { findFreePort } from '../../src/emulator/net.js'
 import {
   createIdentityService,
   type IdentityService,
-} from '../../src/emulator/identity/service.js'
+} from '../../src/emulator/passport/identity/service.js'
 import {
   createBrowser,
   readForm,
   redirectUri,
   signIn,
   textOf,
-} from '../../src/emulator/identity/testkit.js'
-import * as Mailbox from '../../src/emulator/mailbox/store.js'
-import { findFreePort } from '../../src/emulator/net.js'
+} from '../../src/emulator/passport/identity/testkit.js'
 import { createRegistry } from '../../src/emulator/registry/index.js'
 import { startServer } from '../../src/emulator/server.js'
 import { type Client, create } from '../../src/passport/auth/oidc.js'

@@ -14,7 +14,7 @@ import type {
   TypedDataDefinition,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { normalizeAddress } from '../mailbox/store.js'
+import { normalizeContact } from '../contact.js'
 
 /** A user as the services see it (no key material). */
 export type User = {
@@ -119,9 +119,9 @@ export function createRegistry(options: createRegistry.Options = {}): Registry {
   const index = new Map<string, string>()
 
   const keyOf = (identity: Identity) => {
-    if ('email' in identity) return `email:${normalizeAddress(identity.email)}`
+    if ('email' in identity) return `email:${normalizeContact(identity.email)}`
     if ('phoneNumber' in identity)
-      return `phone:${normalizeAddress(identity.phoneNumber)}`
+      return `phone:${normalizeContact(identity.phoneNumber)}`
     return `oidc:${identity.oidc.issuer}\n${identity.oidc.subject}`
   }
   const account = (id: string) => {
@@ -145,10 +145,10 @@ export function createRegistry(options: createRegistry.Options = {}): Registry {
         ),
         address: privateKeyToAccount(privateKey).address,
         email:
-          'email' in identity ? normalizeAddress(identity.email) : undefined,
+          'email' in identity ? normalizeContact(identity.email) : undefined,
         phoneNumber:
           'phoneNumber' in identity
-            ? normalizeAddress(identity.phoneNumber)
+            ? normalizeContact(identity.phoneNumber)
             : undefined,
         oidc: 'oidc' in identity ? identity.oidc : undefined,
         createdAt: now().toISOString(),
@@ -173,7 +173,7 @@ export function createRegistry(options: createRegistry.Options = {}): Registry {
       const user = users.get(id)
       if (!user) return
       if (user.email !== undefined) index.delete(keyOf({ email: user.email }))
-      user.email = normalizeAddress(email)
+      user.email = normalizeContact(email)
       index.set(keyOf({ email }), id)
     },
     setPassport(id, registration) {

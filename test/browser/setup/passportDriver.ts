@@ -1,12 +1,12 @@
 import { createServer, type Server } from 'node:http'
-import { isLoopbackOrigin } from '../../../src/emulator/identity/loopback.js'
+import type { Emulator } from '../../../src/emulator/index.js'
+import { findFreePort } from '../../../src/emulator/net.js'
+import { isLoopbackOrigin } from '../../../src/emulator/passport/identity/loopback.js'
 import {
   createBrowser,
   readForm,
   signIn,
-} from '../../../src/emulator/identity/testkit.js'
-import type { Emulator } from '../../../src/emulator/index.js'
-import { findFreePort } from '../../../src/emulator/net.js'
+} from '../../../src/emulator/passport/identity/testkit.js'
 
 /**
  * The person at the emulated identity provider's login page, for the browser

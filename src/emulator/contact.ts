@@ -1,0 +1,28 @@
+/**
+ * Contacts: the email addresses and phone numbers users log in with and
+ * codes are delivered to. The registry keys users by them and the mailbox
+ * files messages under them, so both normalise them the same way.
+ *
+ * @packageDocumentation
+ */
+
+/**
+ * Normalises a contact so that the same person always maps to the same
+ * user and the same mailbox: an email (anything with an `@`) is trimmed and lower-cased; a
+ * phone number loses its spaces, dashes and parentheses, and any `+` but a
+ * leading one (an HTML form sends the spaces of `+1 555` as `+`).
+ *
+ * @example
+ * ```ts
+ * normalizeContact(' Ada@Example.COM ') // 'ada@example.com'
+ * normalizeContact('+1 (555) 010-0000') // '+15550100000'
+ * ```
+ *
+ * @param address - An email address or a phone number.
+ * @returns The normalised address.
+ */
+export function normalizeContact(address: string): string {
+  const trimmed = address.trim()
+  if (trimmed.includes('@')) return trimmed.toLowerCase()
+  return trimmed.replace(/[\s\-()]/g, '').replace(/(?!^)\+/g, '')
+}

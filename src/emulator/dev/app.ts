@@ -1,0 +1,88 @@
+import { Hono } from 'hono'
+import { cors } from 'hono/cors'
+import { normalizeContact } from '../contact.js'
+import type { Store } from './mailbox.js'
+import * as View from './view.js'
+
+/**
+ * Creates the dev service's HTTP app: the mailbox as JSON for tests and the
+ * playground, the mailbox page for people, and a health check.
+ *
+ * - `GET /health` → `{ "ok": true }`
+ * - `GET /mailbox[?to=…]` → `[{ to, kind, code?, link?, at }]`, newest first;
+ *   readable from any origin (CORS).
+ * - `GET /mailbox/view[?to=…]` → an HTML page listing the messages.
+ *
+ * A `+` in `to` is kept as a `+` (phone numbers), not read as a space.
+ *
+ * @example
+ * ```ts
+ * import * as Mailbox from './mailbox.js'
+ * import { createApp } from './app.js'
+ *
+ * const mailbox = Mailbox.create()
+ * const app = createApp({ mailbox })
+ * await app.request('/mailbox?to=ada@example.com')
+ * ```
+ *
+ * @param options.mailbox - The store to read.
+ * @returns The Hono app.
+ */
+export function createApp(options: createApp.Options): createApp.ReturnType {
+  const { mailbox } = options
+  const app = new Hono()
+
+  app.get('/health', (c) => c.json({ ok: true }))
+
+  app.use('/mailbox', cors({ origin: '*', allowMethods: ['GET'] }))
+  app.get('/mailbox', (c) => {
+    const to = readQuery(c.req.url, 'to')
+    if (to === null) return c.json({ error: 'Malformed query string.' }, 400)
+    return c.json(mailbox.list({ to }))
+  })
+
+  app.get('/mailbox/view', (c) => {
+    const to = readQuery(c.req.url, 'to')
+    if (to === null) return c.text('Malformed query string.', 400)
+    return c.html(
+      View.render({
+        messages: mailbox.list({ to }),
+        to: to === undefined ? undefined : normalizeContact(to),
+      }),
+    )
+  })
+
+  return app
+}
+
+export declare namespace createApp {
+  type Options = {
+    /** The store to read. */
+    mailbox: Store
+  }
+  type ReturnType = Hono
+}
+
+/**
+ * Reads one query parameter, percent-decoding it but keeping `+` literal, so
+ * that `?to=+15550100000` finds the phone number people type. An empty value
+ * counts as absent.
+ *
+ * @returns The value, `undefined` if absent or empty, `null` if malformed.
+ */
+function readQuery(url: string, name: string): string | undefined | null {
+  const search = new URL(url).search.slice(1)
+  for (const pair of search.split('&')) {
+    const separator = pair.indexOf('=')
+    const key = separator === -1 ? pair : pair.slice(0, separator)
+    if (key !== name) continue
+    const value = separator === -1 ? '' : pair.slice(separator + 1)
+    try {
+      const decoded = decodeURIComponent(value)
+      return decoded.trim() === '' ? undefined : decoded
+    } catch {
+      return null
+    }
+  }
+  return undefined
+}

@@ -1,0 +1,288 @@
+import * as OTPAuth from 'otpauth'
+import { recoverMessageAddress } from 'viem'
+import { describe, expect, test } from 'vitest'
+import * as Mailbox from '../../dev/mailbox.js'
+import { createRegistry } from '../../registry/index.js'
+import { decodeDidToken } from './didToken.js'
+import { createMagicService } from './service.js'
+import {
+  call,
+  createDevice,
+  type Device,
+  eventsOf,
+  loginByEmail,
+  open,
+} from './testkit.js'
+
+async function setup(email = 'ada@example.com') {
+  const clock = { now: new Date('2026-01-01T00:00:00Z') }
+  const now = () => clock.now
+  const mailbox = Mailbox.create({ now })
+  const registry = createRegistry({ now })
+  const app = createMagicService({
+    mailbox,
+    registry,
+    chain: { rpcUrl: 'http://127.0.0.1:1', chainId: 31337 },
+    now,
+  })
+  const device = await createDevice({ now })
+  await loginByEmail(app, mailbox, email, device)
+  const user = registry.find({ email })!
+  return { app, mailbox, registry, now, device, user, clock }
+}
+
+const codeOf = (mailbox: Mailbox.Store, to: string) =>
+  mailbox.list({ to })[0]?.code
+
+const names = (lines: Parameters<typeof eventsOf>[0]) =>
+  eventsOf(lines).map(([name]) => name)
+
+const totp = (secret: string, now: Date) =>
+  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate({
+    timestamp: now.getTime(),
+  })
+
+async function addRecoveryPhone(
+  env: Awaited<ReturnType<typeof setup>>,
+  device: Device,
+) {
+  const flow = await open(
+    env.app,
+    'magic_auth_settings',
+    [{ page: 'recovery', showUI: false }],
+    { device },
+  )
+  await flow.event('enter-new-phone-number')
+  await flow.answer('send-new-phone-number', '555')
+  await flow.event('malformed-phone-number')
+  await flow.answer('send-new-phone-number', '+1 555 010 0000')
+  await flow.event('enter-otp-code')
+  const code = codeOf(env.mailbox, '+15550100000')!
+  await flow.answer('send-otp-code', code === '000000' ? '000001' : '000000')
+  await flow.event('invalid-otp-code')
+  await flow.answer('send-otp-code', code)
+  await flow.event('recovery-factor-updated')
+  return flow
+}
+
+describe('id tokens', () => {
+  test('behavior: generate_id_token signs lifespan and attachment; the proof recovers to the user', async () => {
+    const { app, device, user, now } = await setup()
+    const token = (
+      await call(
+        app,
+        'magic_auth_generate_id_token',
+        [{ lifespan: 3600, attachment: 'hello' }],
+        { device },
+      )
+    ).result as string
+    const { claim, proof, parsed } = decodeDidToken(token)
+    expect(
+      await recoverMessageAddress({ message: claim, signature: proof }),
+    ).toBe(user.address)
+    expect(parsed.iat).toBe(now().getTime() / 1000)
+    expect(parsed.ext).toBe(parsed.iat + 3600)
+    expect(parsed.add).toBe('hello')
+    const plain = decodeDidToken(
+      (await call(app, 'magic_auth_get_id_token', [], { device }))
+        .result as string,
+    ).parsed
+    expect(plain.ext - plain.iat).toBe(900)
+    expect(plain.add).toBe(undefined)
+  })
+
+  test('behavior: set_authorization_token answers true; without a jwt -32602', async () => {
+    const { app, device } = await setup()
+    expect(
+      (
+        await call(
+          app,
+          'magic_auth_set_authorization_token',
+          [{ jwt: 'a.b.c' }],
+          {
+            device,
+          },
+        )
+      ).result,
+    ).toBe(true)
+    expect(
+      (await call(app, 'magic_auth_set_authorization_token', [{}], { device }))
+        .error,
+    ).toEqual({ code: -32602, message: 'Expected params [{ jwt: string }].' })
+  })
+})
+
+describe('magic_auth_update_email', () => {
+  test('behavior: recency code, then the new address verified and updated', async () => {
+    const env = await setup()
+    await env.registry.findOrCreate({ email: 'taken@example.com' })
+    const flow = await open(
+      env.app,
+      'magic_auth_update_email',
+      [{ email: 'taken@example.com', showUI: false }],
+      { device: env.device },
+    )
+    await flow.event('Recency/auth-factor-verification-email-sent')
+    const recency = codeOf(env.mailbox, 'ada@example.com')!
+    await flow.answer(
+      'Recency/auth-factor-verify-email-otp',
+      recency === '000000' ? '000001' : '000000',
+    )
+    await flow.event('Recency/auth-factor-invalid-email-otp')
+    await flow.answer('Recency/auth-factor-verify-email-otp', recency)
+    await flow.event('Recency/auth-factor-verified')
+    await flow.event('UpdateEmail/new-email-already-exists')
+    await flow.answer('UpdateEmail/retry-with-new-email', 'not-an-email')
+    await flow.event('UpdateEmail/new-email-invalid')
+    await flow.answer('UpdateEmail/retry-with-new-email', 'Ada2@Example.com')
+    await flow.event('UpdateEmail/new-email-needs-verification')
+    await flow.answer(
+      'UpdateEmail/new-email-verify-otp',
+      codeOf(env.mailbox, 'ada2@example.com'),
+    )
+    await flow.event('UpdateEmail/email-updated')
+    expect((await flow.done()).response.result).toBe(true)
+    expect(names(flow.lines)).toEqual([
+      'Recency/auth-factor-needs-verification',
+      'Recency/auth-factor-verification-email-sent',
+      'Recency/auth-factor-invalid-email-otp',
+      'Recency/auth-factor-verified',
+      'UpdateEmail/new-email-already-exists',
+      'UpdateEmail/new-email-invalid',
+      'UpdateEmail/new-email-verification-email-sent',
+      'UpdateEmail/new-email-needs-verification',
+      'UpdateEmail/email-updated',
+    ])
+    expect(
+      (
+        (await call(env.app, 'magic_get_info', [], { device: env.device }))
+          .result as { email: string }
+      ).email,
+    ).toBe('ada2@example.com')
+    expect(env.registry.find({ email: 'ada@example.com' })).toBe(undefined)
+  })
+})
+
+describe('MFA', () => {
+  test('behavior: enable with a real TOTP code, then disable with a recovery code after an invalid TOTP', async () => {
+    const env = await setup()
+    const enable = await open(
+      env.app,
+      'magic_auth_enable_mfa_flow',
+      [{ showUI: false }],
+      { device: env.device },
+    )
+    const [{ key }] = (await enable.event('mfa-secret-generated')) as [
+      { key: string },
+    ]
+    // A code from the previous 30 s step is accepted (±1 step).
+    await enable.answer(
+      'verify-mfa-code',
+      totp(key, new Date(env.now().getTime() - 30_000)),
+    )
+    const [{ recoveryCodes }] = (await enable.event('mfa-recovery-codes')) as [
+      { recoveryCodes: string[] },
+    ]
+    await enable.done()
+    expect(env.user.recoveryCodeHashes).toHaveLength(8)
+    expect(env.user.recoveryCodeHashes).not.toContain(recoveryCodes[0])
+    expect(
+      (
+        (await call(env.app, 'magic_get_info', [], { device: env.device }))
+          .result as { isMfaEnabled: boolean }
+      ).isMfaEnabled,
+    ).toBe(true)
+
+    const disable = await open(
+      env.app,
+      'magic_auth_disable_mfa_flow',
+      [{ showUI: false }],
+      { device: env.device },
+    )
+    await disable.event('mfa-code-requested')
+    await disable.answer(
+      'verify-mfa-code',
+      totp(key, new Date(env.now().getTime() + 120_000)),
+    )
+    await disable.event('invalid-mfa-otp')
+    await disable.answer('lost-device', 'WRONGCODE1')
+    await disable.event('invalid-recovery-code')
+    await disable.answer('lost-device', recoveryCodes[3])
+    expect((await disable.done()).response.result).toBe(true)
+    expect(env.user.mfaSecret).toBe(undefined)
+  })
+})
+
+describe('recovery factor and account recovery', () => {
+  test('behavior: settings adds a phone factor; the same number again is recovery-factor-already-exists', async () => {
+    const env = await setup()
+    const flow = await addRecoveryPhone(env, env.device)
+    expect(
+      ((await flow.done()).response.result as { recoveryFactors: unknown })
+        .recoveryFactors,
+    ).toEqual([{ type: 'phone_number', value: '+15550100000' }])
+    const again = await open(
+      env.app,
+      'magic_auth_settings',
+      [{ page: 'recovery', showUI: false }],
+      { device: env.device },
+    )
+    await again.event('enter-new-phone-number')
+    await again.answer('send-new-phone-number', '+15550100000')
+    await again.event('recovery-factor-already-exists')
+    await again.answer('cancel')
+    expect((await again.done()).response.error?.code).toBe(-10014)
+  })
+
+  test('behavior: recover_account by SMS logs in and updates the email', async () => {
+    const env = await setup()
+    await (await addRecoveryPhone(env, env.device)).done()
+    const device = await createDevice({ now: env.now })
+    const flow = await open(
+      env.app,
+      'magic_auth_recover_account',
+      [{ email: 'ada@example.com', showUI: false }],
+      { device },
+    )
+    await flow.event('sms-otp-sent')
+    const code = codeOf(env.mailbox, '+15550100000')!
+    await flow.answer(
+      'verify-otp-code',
+      code === '000000' ? '000001' : '000000',
+    )
+    await flow.event('invalid-sms-otp')
+    await flow.answer('verify-otp-code', code)
+    await flow.event('account-recovered')
+    await flow.event('update-email-required')
+    await flow.answer('update-email', 'new@example.com')
+    await flow.event('UpdateEmail/new-email-needs-verification')
+    await flow.answer(
+      'UpdateEmail/new-email-verify-otp',
+      codeOf(env.mailbox, 'new@example.com'),
+    )
+    const final = await flow.done()
+    expect(final.response.result).toBe(true)
+    expect(final.rt).toBe(device.rt)
+    expect(
+      (
+        (await call(env.app, 'magic_get_info', [], { device })).result as {
+          email: string
+        }
+      ).email,
+    ).toBe('new@example.com')
+  })
+
+  test('error: recover_account without a recovery phone is -10011', async () => {
+    const env = await setup()
+    expect(
+      (
+        await call(env.app, 'magic_auth_recover_account', [
+          { email: 'ada@example.com', showUI: false },
+        ])
+      ).error,
+    ).toEqual({
+      code: -10011,
+      message: 'This account has no recovery phone number.',
+    })
+  })
+})

@@ -1,0 +1,91 @@
+/**
+ * What every method handler gets: the flow controls, the request, the
+ * caller's session and the service's shared state.
+ */
+import type * as Rpc from '../../../core/Rpc.js'
+import type { Network } from '../../../magic/wire/messages.js'
+import type { Codes } from '../../codes.js'
+import type * as Mailbox from '../../dev/mailbox.js'
+import type { Registry, User } from '../../registry/index.js'
+import type { Controls } from './runner.js'
+import type { Session, Sessions } from './session.js'
+
+/** An OIDC provider the service accepts tokens of. */
+export type OidcProvider = {
+  issuer: string
+  jwksUri: string
+  audience?: string | undefined
+}
+
+/** A link waiting in the mailbox (magic link, device approval). */
+export type Link = {
+  kind: 'magic-link' | 'device-approval'
+  flowId: string
+  expiresAt: number
+  email: string
+  redirectURI?: string | undefined
+  used: boolean
+}
+
+/** A one-time credential from a magic-link redirect. */
+export type Credential = {
+  email: string
+  expiresAt: number
+  used: boolean
+}
+
+/** The service's shared state. */
+export type Deps = {
+  registry: Registry
+  mailbox: Mailbox.Store
+  sessions: Sessions
+  codes: Codes
+  links: Map<string, Link>
+  credentials: Map<string, Credential>
+  oidcProviders: Map<string, OidcProvider>
+  /** `magic_auth_set_authorization_token` tokens, by session `rt`. */
+  authorizationTokens: Map<string, string>
+  chain: { rpcUrl: string; chainId: number }
+  /**
+   * Test tokens the wallet screens and NFT methods use, and the EIP-7702
+   * delegate of gasless transactions.
+   */
+  tokens: {
+    erc20?: string
+    erc721?: string
+    erc1155?: string
+    sponsoredCallDelegate?: string
+  }
+  now: () => Date
+}
+
+/** A method handler's context. */
+export type Context = Controls & {
+  /** The method, test-mode renaming undone. */
+  readonly method: string
+  readonly testMode: boolean
+  readonly request: Rpc.Request
+  /** `request.params` as an array. */
+  readonly params: readonly unknown[]
+  /** The first param if it is an object, else `{}`. */
+  readonly options: Record<string, unknown>
+  readonly apiKey: string
+  /** The `aud` of DID tokens. */
+  readonly clientId: string
+  readonly network: Network | undefined
+  /** The origin of this service, for links in the mailbox. */
+  readonly origin: string
+  /** The caller's session (valid DPoP proof + live `rt`). */
+  session: Session | undefined
+  /** The session's user. */
+  user: User | undefined
+  /** Thumbprint of the request's DPoP key. */
+  readonly jkt: string | undefined
+  readonly deviceShare: string | undefined
+  readonly deps: Deps
+  /** `rt` / `deviceShare` for the final response line. */
+  readonly out: { rt?: string; deviceShare?: string }
+}
+
+/** Handles one method; returns the JSON-RPC result or throws RpcFailure. */
+export type Handler = (ctx: Context) => Promise<unknown>

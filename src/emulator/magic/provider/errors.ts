@@ -1,0 +1,69 @@
+import { BaseError } from '../../../core/Errors.js'
+import type * as Rpc from '../../../core/Rpc.js'
+import { rpcCodes, userDeniedAccountAccess } from '../../../magic/wire/codes.js'
+
+/**
+ * A JSON-RPC error the emulated backend answers with. Throw it from a flow;
+ * the service turns it into the `error` of the final `response` line.
+ */
+export class RpcFailure extends BaseError<undefined> {
+  override readonly name = 'Magic.RpcFailure'
+  /** The JSON-RPC error code. */
+  readonly code: number
+  /** Optional `data` of the error object. */
+  readonly data: unknown
+  constructor(code: number, message: string, data?: unknown) {
+    super(message)
+    this.code = code
+    this.data = data
+  }
+
+  /** The wire error object. */
+  toObject(): Rpc.ErrorObject {
+    return {
+      code: this.code,
+      message: this.shortMessage,
+      ...(this.data === undefined ? {} : { data: this.data }),
+    }
+  }
+}
+
+/** The error texts and codes this backend uses where the spec is silent. */
+export const failures = {
+  cancelled: () =>
+    new RpcFailure(rpcCodes.RequestCancelled, 'User canceled the request.'),
+  /**
+   * The user declined to connect: -10012 UserRejectedAction with the exact
+   * message on which clients delete every stored device share (magic.md
+   * §1, §4).
+   */
+  userDenied: () =>
+    new RpcFailure(rpcCodes.UserRejectedAction, userDeniedAccountAccess),
+  timedOut: () =>
+    new RpcFailure(
+      rpcCodes.RequestCancelled,
+      'The request timed out waiting for an answer.',
+    ),
+  notLoggedIn: () =>
+    new RpcFailure(rpcCodes.AccessDeniedToUser, 'The user is not logged in.'),
+  dpop: (reason: string) =>
+    new RpcFailure(rpcCodes.DpopInvalidated, `Invalid DPoP proof: ${reason}`),
+  invalidParams: (reason: string) =>
+    new RpcFailure(rpcCodes.InvalidParams, reason),
+  maxAttempts: () =>
+    new RpcFailure(
+      rpcCodes.MaxAttemptsReached,
+      'Too many wrong codes: the code is no longer valid.',
+    ),
+  throttled: () =>
+    new RpcFailure(
+      rpcCodes.LoginThrottled,
+      'Too many codes were requested: try again later.',
+    ),
+  deviceShare: () =>
+    new RpcFailure(
+      rpcCodes.AccessDeniedToUser,
+      'The device share is missing or does not belong to this session.',
+    ),
+  internal: (reason: string) => new RpcFailure(rpcCodes.InternalError, reason),
+} as const

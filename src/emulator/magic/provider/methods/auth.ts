@@ -1,0 +1,214 @@
+/**
+ * Login methods: email OTP, SMS OTP, magic link, credential, OIDC, and
+ * their test modes. Each resolves to a DID token and opens a session.
+ */
+import { rpcCodes } from '../../../../magic/wire/codes.js'
+import { methods } from '../../../../magic/wire/methods.js'
+import { normalizeContact } from '../../../contact.js'
+import type { Context, Handler } from '../context.js'
+import { failures, RpcFailure } from '../errors.js'
+import { createLink, linkAnswers } from '../links.js'
+import { login } from '../session.js'
+import { deviceApproval, secondFactor } from './factors.js'
+import { loginWithOidc } from './oidc.js'
+
+const emailPattern = /^[^\s@]+@[^\s@]+$/
+const phonePattern = /^\+?[0-9][0-9\s\-()]{5,}$/
+
+/** The error `test+fail@…` gets in test mode. */
+export const testModeFailure = () =>
+  new RpcFailure(
+    rpcCodes.AccessDeniedToUser,
+    'Test mode: test+fail addresses always fail to log in.',
+  )
+
+/**
+ * Test-mode phone numbers. The provider documents test mode for email
+ * addresses only (`test+success@…`, `test+fail@…`; "Test Mode only works
+ * when logging in with Magic links", docs.magic.link), so SMS gets the same
+ * pair from the fictional NANP range 555-0100–0199: in test mode
+ * `+1 555 555 0100` logs in at once without an SMS, `+1 555 555 0199`
+ * fails with -10011, and any other number goes through the normal flow.
+ * Numbers are compared after dropping spaces, dashes and parentheses.
+ */
+export const testModePhoneNumbers = {
+  success: '+15555550100',
+  fail: '+15555550199',
+} as const
+
+/** The error the test-mode failing phone number gets. */
+export const testModePhoneFailure = () =>
+  new RpcFailure(
+    rpcCodes.AccessDeniedToUser,
+    `Test mode: ${testModePhoneNumbers.fail} always fails to log in.`,
+  )
+
+function requireEmail(ctx: Context, value: unknown = ctx.options.email) {
+  if (typeof value !== 'string' || !emailPattern.test(value.trim()))
+    throw failures.invalidParams(`${ctx.method}: expected a valid email.`)
+  return value.trim().toLowerCase()
+}
+
+/**
+ * Test mode: `test+success@…` logs in at once, `test+fail@…` fails, any
+ * other address goes through the normal flow.
+ */
+async function testMode(ctx: Context, email: string) {
+  if (!ctx.testMode) return undefined
+  const local = email.split('@')[0]
+  if (local === 'test+fail') throw testModeFailure()
+  if (local !== 'test+success') return undefined
+  const user = await ctx.deps.registry.findOrCreate({ email })
+  return login(ctx, user, ctx.options.lifespan)
+}
+
+/**
+ * Sends a code and waits for the right one. Events are those of `kind`.
+ */
+export async function verifyCode(
+  ctx: Context,
+  options: {
+    kind: 'email-otp' | 'sms-otp'
+    to: string
+    verify: string
+  },
+): Promise<void> {
+  const { kind, to, verify } = options
+  const key = `${kind}:${to}`
+  const code = ctx.deps.codes.issue(key)
+  if (code === undefined) {
+    ctx.emit('login-throttled')
+    throw failures.throttled()
+  }
+  ctx.deps.mailbox.deliver({ to, kind, code })
+  ctx.emit(`${kind}-sent`)
+  const show = (error?: 'invalid' | 'expired') => {
+    const extra = error ? { error } : {}
+    if (kind === 'email-otp') ctx.screen('email-otp', { email: to, ...extra })
+    else ctx.screen('sms-otp', { phoneNumber: to, ...extra })
+  }
+  show()
+  for (;;) {
+    const answer = await ctx.waitFor([verify, 'cancel'])
+    if (answer.eventType === 'cancel') throw failures.cancelled()
+    const result = ctx.deps.codes.check(key, answer.args)
+    if (result === 'ok') return
+    if (result === 'max-attempts') {
+      ctx.emit('max-attempts-reached')
+      throw failures.maxAttempts()
+    }
+    ctx.emit(`${result}-${kind}`)
+    show(result)
+  }
+}
+
+const loginWithEmailOtp: Handler = async (ctx) => {
+  const email = requireEmail(ctx)
+  const test = await testMode(ctx, email)
+  if (test !== undefined) return test
+  await verifyCode(ctx, {
+    kind: 'email-otp',
+    to: email,
+    verify: 'verify-email-otp',
+  })
+  const user = await ctx.deps.registry.findOrCreate({ email })
+  await secondFactor(ctx, user)
+  await deviceApproval(ctx, user)
+  return login(ctx, user, ctx.options.lifespan)
+}
+
+/** Test mode for SMS: see {@link testModePhoneNumbers}. */
+async function testModeSms(ctx: Context, phoneNumber: string) {
+  if (!ctx.testMode) return undefined
+  if (phoneNumber === testModePhoneNumbers.fail) throw testModePhoneFailure()
+  if (phoneNumber !== testModePhoneNumbers.success) return undefined
+  const user = await ctx.deps.registry.findOrCreate({ phoneNumber })
+  return login(ctx, user, ctx.options.lifespan)
+}
+
+const loginWithSms: Handler = async (ctx) => {
+  const { phoneNumber } = ctx.options
+  if (typeof phoneNumber !== 'string' || !phonePattern.test(phoneNumber.trim()))
+    throw failures.invalidParams(`${ctx.method}: expected a phone number.`)
+  const to = normalizeContact(phoneNumber)
+  const test = await testModeSms(ctx, to)
+  if (test !== undefined) return test
+  await verifyCode(ctx, { kind: 'sms-otp', to, verify: 'verify-sms-otp' })
+  ctx.emit('sms-verified')
+  const user = await ctx.deps.registry.findOrCreate({ phoneNumber: to })
+  await secondFactor(ctx, user)
+  return login(ctx, user, ctx.options.lifespan)
+}
+
+const loginWithMagicLink: Handler = async (ctx) => {
+  const email = requireEmail(ctx)
+  const test = await testMode(ctx, email)
+  if (test !== undefined) return test
+  const { redirectURI } = ctx.options
+  if (redirectURI !== undefined) {
+    let valid = false
+    try {
+      valid = /^https?:$/.test(new URL(String(redirectURI)).protocol)
+    } catch {}
+    if (!valid)
+      throw new RpcFailure(
+        rpcCodes.MagicLinkInvalidRedirectURL,
+        'The redirect URI is not a valid http(s) URL.',
+      )
+  }
+  if (!ctx.deps.codes.throttle(`magic-link:${email}`))
+    throw new RpcFailure(
+      rpcCodes.MagicLinkRateLimited,
+      'Too many magic links were requested: try again later.',
+    )
+  const link = createLink(ctx.deps, {
+    kind: 'magic-link',
+    flowId: ctx.id,
+    email,
+    origin: ctx.origin,
+    redirectURI: redirectURI as string | undefined,
+  })
+  ctx.deps.mailbox.deliver({ to: email, kind: 'magic-link', link })
+  ctx.emit('email-sent')
+  ctx.screen('magic-link-sent', { email })
+  const answer = await ctx.waitFor([
+    linkAnswers.opened,
+    linkAnswers.expired,
+    'cancel',
+  ])
+  if (answer.eventType === 'cancel') throw failures.cancelled()
+  if (answer.eventType === linkAnswers.expired)
+    throw new RpcFailure(rpcCodes.MagicLinkExpired, 'The magic link expired.')
+  const user = await ctx.deps.registry.findOrCreate({ email })
+  return login(ctx, user, ctx.options.lifespan)
+}
+
+/** Exchanges a one-time `magic_credential` for a session. */
+const loginWithCredential: Handler = async (ctx) => {
+  const [input, lifespan] = ctx.params
+  if (typeof input !== 'string' || input === '')
+    throw failures.invalidParams(`${ctx.method}: expected a credential.`)
+  const credential = input.includes('magic_credential=')
+    ? new URLSearchParams(input.replace(/^[^?]*\?/, '')).get('magic_credential')
+    : input
+  const entry = credential ? ctx.deps.credentials.get(credential) : undefined
+  if (!entry || entry.used)
+    throw new RpcFailure(
+      rpcCodes.MagicLinkFailedVerification,
+      'The credential is unknown or was already used.',
+    )
+  entry.used = true
+  if (entry.expiresAt <= ctx.deps.now().getTime())
+    throw new RpcFailure(rpcCodes.MagicLinkExpired, 'The credential expired.')
+  const user = await ctx.deps.registry.findOrCreate({ email: entry.email })
+  return login(ctx, user, lifespan)
+}
+
+/** Login methods by name. */
+export const authHandlers: Record<string, Handler> = {
+  [methods.loginWithEmailOtp]: loginWithEmailOtp,
+  [methods.loginWithSms]: loginWithSms,
+  [methods.loginWithMagicLink]: loginWithMagicLink,
+  [methods.loginWithCredential]: loginWithCredential,
+  [methods.loginWithOidc]: loginWithOidc,
+}

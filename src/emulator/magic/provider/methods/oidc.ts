@@ -1,0 +1,55 @@
+/**
+ * `magic_auth_login_with_oidc` ({ jwt, providerId }): the JWT is verified
+ * with jose against the provider's JWKS (issuer, audience if configured,
+ * expiry); the user is keyed by issuer + subject.
+ */
+import * as jose from 'jose'
+import { rpcCodes } from '../../../../magic/wire/codes.js'
+import type { Handler } from '../context.js'
+import { failures, RpcFailure } from '../errors.js'
+import { login } from '../session.js'
+
+const jwksCache = new Map<string, ReturnType<typeof jose.createRemoteJWKSet>>()
+
+/** Logs in with an OIDC id token of a registered provider. */
+export const loginWithOidc: Handler = async (ctx) => {
+  const { jwt, providerId } = ctx.options
+  if (typeof jwt !== 'string' || typeof providerId !== 'string')
+    throw failures.invalidParams(
+      `${ctx.method}: expected params [{ jwt, providerId }].`,
+    )
+  const provider = ctx.deps.oidcProviders.get(providerId)
+  if (!provider)
+    throw failures.invalidParams(`Unknown OIDC provider ${providerId}.`)
+  let jwks = jwksCache.get(provider.jwksUri)
+  if (!jwks) {
+    jwks = jose.createRemoteJWKSet(new URL(provider.jwksUri))
+    jwksCache.set(provider.jwksUri, jwks)
+  }
+  let payload: jose.JWTPayload
+  try {
+    ;({ payload } = await jose.jwtVerify(jwt, jwks, {
+      issuer: provider.issuer,
+      ...(provider.audience === undefined
+        ? {}
+        : { audience: provider.audience }),
+      currentDate: ctx.deps.now(),
+    }))
+  } catch (error) {
+    throw new RpcFailure(
+      rpcCodes.AccessDeniedToUser,
+      `The OIDC token was refused: ${error instanceof Error ? error.message : String(error)}`,
+    )
+  }
+  if (typeof payload.sub !== 'string' || payload.sub === '')
+    throw new RpcFailure(
+      rpcCodes.AccessDeniedToUser,
+      'The OIDC token was refused: it has no sub.',
+    )
+  const user = await ctx.deps.registry.findOrCreate({
+    oidc: { issuer: provider.issuer, subject: payload.sub },
+  })
+  if (user.email === undefined && typeof payload.email === 'string')
+    ctx.deps.registry.setEmail(user.id, payload.email)
+  return login(ctx, user, ctx.options.lifespan)
+}

@@ -1,0 +1,229 @@
+/**
+ * The emulated backend of the passwordless-login iframe wallet: a Hono app
+ * on the provider's origin. Its iframe app (`/send`, see send.ts) forwards
+ * each JSON-RPC request to `POST /v1/flow` and relays the streamed lines.
+ */
+import { Hono } from 'hono'
+import type * as Rpc from '../../../core/Rpc.js'
+import { decodeParams, type Params } from '../../../magic/wire/messages.js'
+import { fromTestMode } from '../../../magic/wire/methods.js'
+import { createCodes } from '../../codes.js'
+import type * as Mailbox from '../../dev/mailbox.js'
+import type { Registry } from '../../registry/index.js'
+import type { Context, Deps, OidcProvider } from './context.js'
+import { clientIdOf } from './didToken.js'
+import { createVerifier } from './dpop.js'
+import { failures, RpcFailure } from './errors.js'
+import { linkRoutes } from './links.js'
+import { handlerOf } from './methods/index.js'
+import {
+  defaultApiKey,
+  type FlowRequest,
+  invalidApiKeyError,
+} from './protocol.js'
+import {
+  type Controls,
+  createRunner,
+  type Final,
+  toErrorObject,
+} from './runner.js'
+import { sendRoutes } from './send.js'
+import { createSessions } from './session.js'
+
+/**
+ * Creates the iframe wallet's emulated backend.
+ *
+ * - `POST /v1/flow` (body {@link FlowRequest}) → NDJSON lines
+ *   ({@link FlowLine}), header `x-flow-id`.
+ * - `POST /v1/flow/:flowId/intermediary` (body `{ eventType, args }`) →
+ *   `{ ok: true }`, or 404 for an unknown or finished flow.
+ * - `GET /v1/magic-link/:token`, `GET /v1/device-approval/:token`: the
+ *   links delivered to the mailbox.
+ * - `POST /dev/users/device-approval` `{ email, required }`,
+ *   `POST /dev/oidc-providers` `{ providerId, issuer, jwksUri, audience? }`.
+ * - the iframe app's routes (`/send`, …) from send.ts.
+ *
+ * A request whose iframe params name an unknown API key is answered with
+ * {@link invalidApiKeyError}.
+ *
+ * @example
+ * ```ts
+ * const app = createMagicService({
+ *   mailbox: Mailbox.create(),
+ *   registry: createRegistry({ rpcUrl }),
+ *   chain: { rpcUrl, chainId: 31337 },
+ * })
+ * ```
+ */
+export function createMagicService(options: createMagicService.Options): Hono {
+  const { apiKeys = [defaultApiKey], now = () => new Date() } = options
+  const deps: Deps = {
+    registry: options.registry,
+    mailbox: options.mailbox,
+    sessions: createSessions({ now }),
+    codes: createCodes({ now }),
+    links: new Map(),
+    credentials: new Map(),
+    oidcProviders: new Map(Object.entries(options.oidcProviders ?? {})),
+    authorizationTokens: new Map(),
+    chain: options.chain,
+    tokens: options.tokens ?? {},
+    now,
+  }
+  const verifier = createVerifier({ now })
+  const runner = createRunner({ timeout: options.flowTimeout })
+  const app = new Hono()
+
+  app.post('/v1/flow', async (c) => {
+    const body = (await c.req.json().catch(() => undefined)) as
+      | Partial<FlowRequest>
+      | undefined
+    const request = body?.request
+    const options = firstObject(request?.params)
+    const { id, body: stream } = runner.start(
+      (controls) =>
+        run(controls, {
+          body,
+          origin: new URL(c.req.url).origin,
+        }),
+      { showUI: options.showUI !== false },
+    )
+    return new Response(stream, {
+      headers: {
+        'content-type': 'application/x-ndjson',
+        'cache-control': 'no-store',
+        'x-flow-id': id,
+      },
+    })
+  })
+
+  app.post('/v1/flow/:flowId/intermediary', async (c) => {
+    const body = (await c.req.json().catch(() => undefined)) as
+      | { eventType?: unknown; args?: unknown }
+      | undefined
+    if (typeof body?.eventType !== 'string' || body.eventType.startsWith('@'))
+      return c.json({ error: 'The body needs a string eventType.' }, 400)
+    const delivered = runner.answer(c.req.param('flowId'), {
+      eventType: body.eventType,
+      args: body.args,
+    })
+    if (!delivered)
+      return c.json({ error: 'No running flow has this id.' }, 404)
+    return c.json({ ok: true })
+  })
+
+  linkRoutes(app, { deps, runner })
+  sendRoutes(app, { apiKeys })
+
+  async function run(
+    controls: Controls,
+    input: { body: Partial<FlowRequest> | undefined; origin: string },
+  ): Promise<Final> {
+    const request = input.body?.request
+    const id = isRequest(request) ? request.id : null
+    try {
+      if (!isRequest(request))
+        throw new RpcFailure(-32600, 'The body needs a JSON-RPC request.')
+      let params: Params
+      try {
+        params = decodeParams(String(input.body?.params))
+      } catch {
+        throw new RpcFailure(
+          invalidApiKeyError.code,
+          invalidApiKeyError.message,
+        )
+      }
+      if (!apiKeys.includes(params.API_KEY))
+        throw new RpcFailure(
+          invalidApiKeyError.code,
+          invalidApiKeyError.message,
+        )
+      const ctx = await createContext(controls, {
+        request,
+        params,
+        body: input.body ?? {},
+        origin: input.origin,
+      })
+      const result = await handlerOf(ctx.method)(ctx)
+      return { response: { jsonrpc: '2.0', id, result }, ...ctx.out }
+    } catch (error) {
+      return { response: { jsonrpc: '2.0', id, error: toErrorObject(error) } }
+    }
+  }
+
+  async function createContext(
+    controls: Controls,
+    input: {
+      request: Rpc.Request
+      params: Params
+      body: Partial<FlowRequest>
+      origin: string
+    },
+  ): Promise<Context> {
+    const { request, params, body, origin } = input
+    const jkt = body.jwt ? await verifier.verify(body.jwt) : undefined
+    let session = undefined as Context['session']
+    if (jkt !== undefined && body.rt) {
+      session = deps.sessions.get(body.rt)
+      if (session && session.jkt !== jkt)
+        throw failures.dpop('the proof key is not the key of this session.')
+    }
+    const renamed = fromTestMode(request.method)
+    return {
+      ...controls,
+      method: renamed ?? request.method,
+      testMode: renamed !== undefined,
+      request,
+      params: Array.isArray(request.params) ? request.params : [],
+      options: firstObject(request.params),
+      apiKey: params.API_KEY,
+      clientId: await clientIdOf(params.API_KEY),
+      network: params.ETH_NETWORK,
+      origin,
+      session,
+      user: session ? deps.registry.get(session.userId) : undefined,
+      jkt,
+      deviceShare: body.deviceShare,
+      deps,
+      out: {},
+    }
+  }
+
+  return app
+}
+
+export declare namespace createMagicService {
+  type Options = {
+    /** Where codes and links are delivered. */
+    mailbox: Mailbox.Store
+    /** Users and their keys. */
+    registry: Registry
+    /** The chain the wallet uses (the emulator's Anvil). */
+    chain: { rpcUrl: string; chainId: number }
+    /** Accepted publishable API keys. @default [defaultApiKey] */
+    apiKeys?: readonly string[] | undefined
+    /** OIDC providers by provider id. */
+    oidcProviders?: Record<string, OidcProvider> | undefined
+    /** The emulator's test tokens (wallet screens, NFT methods). */
+    tokens?: Deps['tokens'] | undefined
+    /** How long a flow waits for an answer (ms). @default 600_000 */
+    flowTimeout?: number | undefined
+    /** The clock. @default () => new Date() */
+    now?: (() => Date) | undefined
+  }
+}
+
+function isRequest(value: unknown): value is Rpc.Request {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Rpc.Request).method === 'string'
+  )
+}
+
+function firstObject(params: unknown): Record<string, unknown> {
+  const first = Array.isArray(params) ? params[0] : undefined
+  return typeof first === 'object' && first !== null && !Array.isArray(first)
+    ? (first as Record<string, unknown>)
+    : {}
+}

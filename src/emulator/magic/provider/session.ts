@@ -1,0 +1,142 @@
+/**
+ * Sessions of the emulated provider: an opaque refresh token (`rt`) bound to
+ * a user, the DPoP key that logged in (`jkt`) and a device share. The store,
+ * and what handlers do with it: require a login, open a session, mint DID
+ * tokens, check the device share.
+ */
+import type { User } from '../../registry/index.js'
+import type { Context } from './context.js'
+import { createDidToken } from './didToken.js'
+import { failures } from './errors.js'
+
+/** A logged-in session. */
+export type Session = {
+  readonly rt: string
+  readonly userId: string
+  /** RFC 7638 thumbprint of the DPoP key; `undefined` if none was used. */
+  readonly jkt: string | undefined
+  /** The device share handed out at login (base64). */
+  readonly deviceShare: string
+  readonly expiresAt: number
+}
+
+/** The session store. */
+export type Sessions = {
+  /** Opens a session for `userId`, bound to `jkt`. */
+  create(options: { userId: string; jkt: string | undefined }): Session
+  /** The live session of `rt`, if any. */
+  get(rt: string): Session | undefined
+  /** Revokes a session. */
+  revoke(rt: string): void
+}
+
+/** How long a session lives without use: 7 days. */
+export const sessionLifetime = 7 * 24 * 60 * 60 * 1000
+
+/**
+ * Creates an in-memory session store.
+ *
+ * @param options.now - The clock. @default () => new Date()
+ */
+export function createSessions(
+  options: { now?: (() => Date) | undefined } = {},
+): Sessions {
+  const { now = () => new Date() } = options
+  const sessions = new Map<string, Session>()
+  return {
+    create({ userId, jkt }) {
+      const session: Session = {
+        rt: randomToken(32),
+        userId,
+        jkt,
+        deviceShare: Buffer.from(
+          crypto.getRandomValues(new Uint8Array(32)),
+        ).toString('base64'),
+        expiresAt: now().getTime() + sessionLifetime,
+      }
+      sessions.set(session.rt, session)
+      return session
+    },
+    get(rt) {
+      const session = sessions.get(rt)
+      if (!session) return undefined
+      if (session.expiresAt <= now().getTime()) {
+        sessions.delete(rt)
+        return undefined
+      }
+      return session
+    },
+    revoke(rt) {
+      sessions.delete(rt)
+    },
+  }
+}
+
+/** A random base64url token of `bytes` random bytes. */
+export function randomToken(bytes: number): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString(
+    'base64url',
+  )
+}
+
+/** The logged-in user, or -10011 "The user is not logged in." */
+export function requireUser(ctx: Context): User {
+  if (!ctx.user) throw failures.notLoggedIn()
+  return ctx.user
+}
+
+/**
+ * The logged-in user, for signing methods. A device share on the request
+ * must be the session's (-10011 otherwise). Without one (another network's
+ * client of the same page: the SDK stores shares per network), the key is
+ * reconstructed the slow way, as the real provider does, and the share goes
+ * back on the response for the client to keep for that network.
+ */
+export function requireSigner(ctx: Context): User {
+  const user = requireUser(ctx)
+  const expected = ctx.session?.deviceShare
+  if (ctx.deviceShare === undefined) {
+    if (expected !== undefined) ctx.out.deviceShare = expected
+  } else if (ctx.deviceShare !== expected) throw failures.deviceShare()
+  return user
+}
+
+/**
+ * Opens a session for `user` bound to the request's DPoP key, puts `rt` and
+ * `deviceShare` on the response, and returns a DID token.
+ */
+export async function login(
+  ctx: Context,
+  user: User,
+  lifespan?: unknown,
+): Promise<string> {
+  // A new login replaces the session this device had.
+  if (ctx.session) ctx.deps.sessions.revoke(ctx.session.rt)
+  const session = ctx.deps.sessions.create({ userId: user.id, jkt: ctx.jkt })
+  ctx.session = session
+  ctx.user = user
+  ctx.out.rt = session.rt
+  ctx.out.deviceShare = session.deviceShare
+  const token = await didToken(ctx, user, { lifespan })
+  ctx.emit('Auth/id-token-created', token)
+  return token
+}
+
+/** A DID token for `user` (lifespan in seconds, attachment as `add`). */
+export function didToken(
+  ctx: Context,
+  user: User,
+  options: { lifespan?: unknown; attachment?: unknown } = {},
+): Promise<string> {
+  const { lifespan, attachment } = options
+  return createDidToken({
+    address: user.address,
+    subject: user.id,
+    audience: ctx.clientId,
+    now: ctx.deps.now(),
+    lifespan:
+      typeof lifespan === 'number' && lifespan > 0 ? lifespan : undefined,
+    attachment: typeof attachment === 'string' ? attachment : undefined,
+    sign: (message) => ctx.deps.registry.signMessage(user.id, message),
+  })
+}

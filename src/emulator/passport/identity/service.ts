@@ -1,0 +1,281 @@
+/**
+ * The emulated identity provider of the game wallet, on its own origin:
+ * oidc-provider (a Koa app) for the OAuth/OIDC routes, plus a Hono app for
+ * the sign-in page, `/userinfo` and `/health`, and the `/v2/logout` adapter.
+ *
+ * Routes (the seed's):
+ * - `GET /.well-known/openid-configuration`, `GET /.well-known/jwks.json`
+ * - `GET /authorize` (authorization code + PKCE S256, required)
+ * - `POST /oauth/token` (authorization_code, refresh_token, device_code)
+ * - `POST /oauth/device/code`, `GET|POST /device` (the verification page)
+ * - `GET|POST /userinfo`, `POST /oauth/revoke`
+ * - `GET /v2/logout?client_id=&returnTo=` (mapped onto `/session/end`)
+ * - `/interaction/:uid…` (the sign-in page, see login.ts)
+ */
+import { generateKeyPair, randomBytes } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { promisify } from 'node:util'
+import { getRequestListener, type HttpBindings } from '@hono/node-server'
+import { Hono } from 'hono'
+import { cors } from 'hono/cors'
+import { createLocalJWKSet, type JWK, jwtVerify } from 'jose'
+import type Provider from 'oidc-provider'
+import { createCodes } from '../../codes.js'
+import type * as Mailbox from '../../dev/mailbox.js'
+import type { Registry } from '../../registry/index.js'
+import { userClaims } from './claims.js'
+import { errorPage } from './html.js'
+import { loginRoutes } from './login.js'
+import { isLoopbackOrigin, isLoopbackUrl } from './loopback.js'
+import { createProvider, type Ttl } from './provider.js'
+
+/** The emulator's one client: public (no secret), PKCE. */
+export const defaultClientId = 'emulator-passport-client'
+/** The playground's login callback page. */
+export const defaultRedirectUri = 'http://localhost:5173/passport/redirect'
+/** The playground's logout callback page. */
+export const defaultLogoutRedirectUri = 'http://localhost:5173/passport/logout'
+
+/**
+ * Default lifetimes in seconds: tokens 24 h (the SDK refreshes once less
+ * than 1 h is left, seed 001 §5), refresh 14 days, device codes 10 min.
+ */
+export const defaultTtl: Ttl = {
+  accessToken: 24 * 60 * 60,
+  idToken: 24 * 60 * 60,
+  refreshToken: 14 * 24 * 60 * 60,
+  deviceCode: 10 * 60,
+}
+
+/** A created identity service. */
+export type IdentityService = {
+  /** The issuer: the service's origin. */
+  readonly issuer: string
+  /** The client id the dApp uses. */
+  readonly clientId: string
+  /** The Node request handler to serve. */
+  readonly handler: (req: IncomingMessage, res: ServerResponse) => void
+  /** The oidc-provider instance. */
+  readonly provider: Provider
+}
+
+/**
+ * Creates the emulated identity provider. Redirect URIs and logout
+ * `returnTo`s: any loopback `http` URL (any port) is accepted for the client,
+ * anything else refused. CORS: loopback origins may call the token, device,
+ * revocation and userinfo endpoints; discovery and JWKS are open.
+ *
+ * @example
+ * ```ts
+ * const identity = await createIdentityService({
+ *   issuer: 'http://127.0.0.1:4402',
+ *   registry,
+ *   mailbox,
+ * })
+ * await startServer({ handler: identity.handler, port: 4402 })
+ * ```
+ */
+export async function createIdentityService(
+  options: createIdentityService.Options,
+): Promise<IdentityService> {
+  const {
+    issuer,
+    registry,
+    mailbox,
+    clientId = defaultClientId,
+    redirectUri = defaultRedirectUri,
+    logoutRedirectUri = defaultLogoutRedirectUri,
+    deviceInterval = 5,
+    now = () => new Date(),
+  } = options
+  const ttl = { ...defaultTtl, ...options.ttl }
+
+  const { privateKey, publicKey } = await promisify(generateKeyPair)('rsa', {
+    modulusLength: 2048,
+  })
+  const kid = randomBytes(8).toString('hex')
+  const signing = {
+    ...privateKey.export({ format: 'jwk' }),
+    kid,
+    alg: 'RS256',
+    use: 'sig',
+  } as JWK
+  const verifying = {
+    ...publicKey.export({ format: 'jwk' }),
+    kid,
+    alg: 'RS256',
+    use: 'sig',
+  } as JWK
+
+  const provider = createProvider({
+    issuer,
+    registry,
+    clientId,
+    redirectUri,
+    logoutRedirectUri,
+    keys: [signing],
+    cookieKeys: [randomBytes(32).toString('base64url')],
+    ttl,
+    deviceInterval,
+  })
+
+  const app = new Hono<{ Bindings: HttpBindings }>()
+  app.get('/health', (c) => c.json({ ok: true }))
+  app.use(
+    '/userinfo',
+    cors({
+      origin: (origin) => (isLoopbackOrigin(origin) ? origin : null),
+      allowMethods: ['GET', 'POST'],
+      allowHeaders: ['Authorization', 'Content-Type'],
+      exposeHeaders: ['WWW-Authenticate'],
+    }),
+  )
+  const keySet = createLocalJWKSet({ keys: [verifying] })
+  // JWT access tokens are not stored: remember their grants, so that a
+  // revoked grant (a revoked refresh token) ends their userinfo access.
+  const grants = new Map<string, { grantId: string; until: number }>()
+  provider.on('access_token.issued', (token) => {
+    const { jti, grantId } = token as { jti: string; grantId: string }
+    const at = Date.now()
+    for (const [id, entry] of grants) if (entry.until < at) grants.delete(id)
+    grants.set(jti, { grantId, until: at + ttl.accessToken * 1000 })
+  })
+  app.on(['GET', 'POST'], '/userinfo', async (c) => {
+    const refuse = (description: string) => {
+      c.header(
+        'WWW-Authenticate',
+        `Bearer realm="${issuer}", error="invalid_token", error_description="${description}"`,
+      )
+      return c.json(
+        { error: 'invalid_token', error_description: description },
+        401,
+      )
+    }
+    const token = /^Bearer (\S+)$/i.exec(
+      c.req.header('authorization') ?? '',
+    )?.[1]
+    if (token === undefined) return refuse('no Bearer access token')
+    const payload = await jwtVerify(token, keySet, {
+      issuer,
+      typ: 'at+jwt',
+    }).then(
+      (verified) => verified.payload,
+      () => undefined,
+    )
+    if (payload === undefined) return refuse('invalid access token')
+    const grantId =
+      typeof payload.jti === 'string'
+        ? grants.get(payload.jti)?.grantId
+        : undefined
+    const grant =
+      grantId === undefined ? undefined : await provider.Grant.find(grantId)
+    const user = grant && registry.get(grant.accountId)
+    if (!grant || !user) return refuse('access token expired or revoked')
+    const scopes = new Set(grant.getOIDCScope().split(' '))
+    return c.json(userClaims(user, scopes))
+  })
+  app.route(
+    '/',
+    loginRoutes({
+      provider,
+      registry,
+      mailbox,
+      codes: createCodes({ now }),
+      mailboxPage: options.mailboxPage,
+    }),
+  )
+
+  const hono = getRequestListener(app.fetch)
+  const koa = provider.callback()
+  const handler = (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', issuer)
+    if (url.pathname === '/v2/logout') {
+      const target = logoutTarget(url)
+      if (typeof target !== 'string') {
+        res.writeHead(400, { 'content-type': 'text/html; charset=utf-8' })
+        res.end(errorPage(target))
+        return
+      }
+      const returnTo = url.searchParams.get('returnTo')
+      if (returnTo !== null && !hasSessionCookie(req)) {
+        // No sign-in session is visible to this request: a dApp on another
+        // site logs out in a hidden iframe, where the browser withholds the
+        // provider's SameSite=Lax cookies (as it withholds third-party
+        // cookies from real providers). There is nothing to end here; the
+        // SDK has already revoked the refresh token.
+        res.writeHead(302, { location: returnTo })
+        res.end()
+        return
+      }
+      req.url = target
+      void koa(req, res)
+      return
+    }
+    if (
+      url.pathname === '/health' ||
+      url.pathname === '/userinfo' ||
+      url.pathname.startsWith('/interaction/')
+    ) {
+      void hono(req, res)
+      return
+    }
+    void koa(req, res)
+  }
+  return { issuer, clientId, handler, provider }
+}
+
+/**
+ * Maps the SDK's `/v2/logout?client_id=&returnTo=` onto oidc-provider's end
+ * session route (`client_id`, `post_logout_redirect_uri`).
+ *
+ * @returns The path to serve, or the error when `returnTo` is not loopback.
+ */
+/** Whether the request carries oidc-provider's session cookie. */
+function hasSessionCookie(req: IncomingMessage): boolean {
+  return (req.headers.cookie ?? '')
+    .split(';')
+    .some((pair) => pair.trim().startsWith('_session='))
+}
+
+function logoutTarget(url: URL): string | Record<string, string> {
+  const query = new URLSearchParams()
+  const clientId = url.searchParams.get('client_id')
+  const returnTo = url.searchParams.get('returnTo')
+  if (clientId !== null) query.set('client_id', clientId)
+  if (returnTo !== null) {
+    if (!isLoopbackUrl(returnTo))
+      return {
+        error: 'invalid_request',
+        error_description:
+          'returnTo must be an http URL on 127.0.0.1 or localhost',
+      }
+    query.set('post_logout_redirect_uri', returnTo)
+  }
+  const search = query.toString()
+  return search === '' ? '/session/end' : `/session/end?${search}`
+}
+
+export declare namespace createIdentityService {
+  type Options = {
+    /** The service's origin, e.g. `http://127.0.0.1:4402`: the issuer. */
+    issuer: string
+    /** The emulator's users. */
+    registry: Registry
+    /** Where the sign-in codes are delivered. */
+    mailbox: Mailbox.Store
+    /** The client id. @default 'emulator-passport-client' */
+    clientId?: string | undefined
+    /** The registered redirect URI. @default 'http://localhost:5173/passport/redirect' */
+    redirectUri?: string | undefined
+    /** The registered logout URI. @default 'http://localhost:5173/passport/logout' */
+    logoutRedirectUri?: string | undefined
+    /** The dev mailbox page, linked from the sign-in page. */
+    mailboxPage?: string | undefined
+    /** Lifetimes in seconds. @default {@link defaultTtl} */
+    ttl?: Partial<Ttl> | undefined
+    /** The device flow's poll interval in seconds. @default 5 */
+    deviceInterval?: number | undefined
+    /** The clock of the sign-in codes. @default () => new Date() */
+    now?: (() => Date) | undefined
+  }
+}
