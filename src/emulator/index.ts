@@ -5,56 +5,59 @@
  *
  * @packageDocumentation
  */
-import { startAnvil } from './chain/anvil.js'
-import { type Contracts, deployContracts } from './chain/deploy.js'
-import { createApp as createDevApp } from './dev/app.js'
+import { BaseError } from '../core/Errors.js'
+import { type RunningChain, startChain } from './chain/gateway.js'
 import * as Mailbox from './dev/mailbox.js'
-import { defaultApiKey } from './magic/provider/protocol.js'
-import { createMagicService } from './magic/provider/service.js'
+import * as Dev from './dev/service.js'
+import * as MagicProvider from './magic/provider/service.js'
 import { isPortFree } from './net.js'
-import {
-  createIdentityService,
-  defaultClientId,
-  defaultLogoutRedirectUri,
-  defaultRedirectUri,
-} from './passport/identity/service.js'
-import { defaultPortBase, getPorts } from './ports.js'
+import * as PassportIdentity from './passport/identity/service.js'
+import { defaultPortBase, getPorts, type Slot } from './ports.js'
 import { createRegistry, type Registry } from './registry/index.js'
-import { PortInUseError, startServer } from './server.js'
-import { StartError } from './startError.js'
+import { PortInUseError } from './server.js'
+import type { Chain, Context, Service, Started } from './service.js'
 
 export type { Contracts } from './chain/deploy.js'
 export type { Message, Store as MailboxStore } from './dev/mailbox.js'
-export { getPorts, type Ports, type Service } from './ports.js'
-export { StartError } from './startError.js'
+export { getPorts, type Ports, type Slot } from './ports.js'
+export type { Chain, Context, Service, Started } from './service.js'
+
+/**
+ * The emulated services, in start order. A service that joins is a folder
+ * under `src/emulator/<product>/<service>/` and an entry here.
+ */
+export const services = [
+  Dev.service,
+  MagicProvider.service,
+  PassportIdentity.service,
+] as const
 
 /**
  * What the emulator prints as its one JSON line: everything a dApp or a test
- * needs to reach the chain and the services.
+ * needs to reach the chains and the services.
+ *
+ * - `chainId`, `rpcUrl`, `contracts`: the main chain, its public JSON-RPC
+ *   URL and the deployed contracts' checksummed addresses;
+ * - `chains`: every chain, the main one first;
+ * - then what each service adds: `mailbox` (the dev mailbox's JSON
+ *   endpoint; `/view` appended: the page), `magic` (the iframe wallet's
+ *   provider: its origin, the SDK's `endpoint`, and its API key),
+ *   `passport` (the game wallet's identity provider: its origin, the SDK's
+ *   `authenticationDomain`, its client id, and the redirect URIs the dApp
+ *   passes).
  */
-export type Info = {
-  /** The local chain's id. */
-  chainId: number
-  /** The Anvil JSON-RPC endpoint. */
-  rpcUrl: string
-  /** The deployed contracts' checksummed addresses. */
-  contracts: Contracts
-  /** The dev mailbox's JSON endpoint (`/view` appended: the page). */
-  mailbox: string
-  /** The emulated iframe wallet: its origin (the SDK's `endpoint`) and key. */
-  magic: { endpoint: string; apiKey: string }
-  /**
-   * The game wallet's sign-in: the emulated identity provider's origin (the
-   * SDK's `authenticationDomain`), its client id, and the redirect URIs the
-   * dApp passes (any loopback URL is accepted; these are the defaults).
-   */
-  passport: {
-    authenticationDomain: string
-    clientId: string
-    redirectUri: string
-    logoutRedirectUri: string
-  }
-}
+export type Info = Compute<
+  {
+    /** The main chain's id. */
+    chainId: number
+    /** The main chain's JSON-RPC endpoint. */
+    rpcUrl: string
+    /** Every chain of the emulator, the main one first. */
+    chains: { chainId: number; rpcUrl: string }[]
+    /** The contracts' checksummed addresses (the same on every chain). */
+    contracts: Chain['contracts']
+  } & ServicesInfo<(typeof services)[number]>
+>
 
 /** A running emulator. */
 export type Emulator = {
@@ -70,8 +73,9 @@ export type Emulator = {
 
 /**
  * Starts Anvil, deploys the contracts and starts the emulated services on
- * their ports (see `getPorts`). If a piece fails to start, the pieces already
- * started are stopped before the error is thrown.
+ * their ports (see `getPorts`). Every port is checked before the slow part
+ * starts; if a piece fails to start, the pieces already started are
+ * stopped, in reverse order, before the error is thrown.
  *
  * @example
  * ```ts
@@ -83,8 +87,9 @@ export type Emulator = {
  * ```
  *
  * @param options.portBase - The dev mailbox's port; the other services follow. @default 4400
- * @param options.anvilPort - Anvil's port. @default 8545
- * @param options.chainId - The local chain's id. @default 31337
+ * @param options.anvilPort - The main chain's JSON-RPC port. @default 8545
+ * @param options.chainId - The main chain's id. @default 31337
+ * @param options.extraChains - More chains, each with its id and port. @default []
  * @param options.host - The interface everything binds. @default '127.0.0.1'
  * @param options.passportRedirectUri - The game wallet's login callback page
  *   in `info.passport`. @default 'http://localhost:5173/passport/redirect'
@@ -100,9 +105,10 @@ export async function startEmulator(
     portBase = defaultPortBase,
     anvilPort = 8545,
     chainId = 31337,
+    extraChains = [],
     host = '127.0.0.1',
-    passportRedirectUri = defaultRedirectUri,
-    passportLogoutRedirectUri = defaultLogoutRedirectUri,
+    passportRedirectUri = PassportIdentity.defaultRedirectUri,
+    passportLogoutRedirectUri = PassportIdentity.defaultLogoutRedirectUri,
   } = options
 
   const started: { name: string; stop: () => Promise<void> }[] = []
@@ -123,91 +129,83 @@ export async function startEmulator(
   let step = `use the port base ${portBase}`
   try {
     const ports = getPorts(portBase)
+    const chainSpecs = [{ chainId, port: anvilPort }, ...extraChains]
     // Fail before the slow part (Anvil, deployment) if a port is taken.
-    step = `start the dev service on ${host}:${ports.dev}`
-    if (!(await isPortFree({ port: ports.dev, host })))
-      throw new PortInUseError({ port: ports.dev, host, name: 'dev (mailbox)' })
-    step = `start the magic service on ${host}:${ports.magic}`
-    if (!(await isPortFree({ port: ports.magic, host })))
-      throw new PortInUseError({ port: ports.magic, host, name: 'magic' })
-    step = `start the identity service on ${host}:${ports.identity}`
-    if (!(await isPortFree({ port: ports.identity, host })))
-      throw new PortInUseError({
-        port: ports.identity,
-        host,
-        name: 'identity',
-      })
-    step = `start Anvil on ${host}:${anvilPort}`
-    const anvil = await startAnvil({ port: anvilPort, chainId, host })
-    started.push({ name: 'Anvil', stop: () => anvil.stop() })
+    const wanted = [
+      ...chainSpecs.map((chain, index) => ({
+        label: `chain ${chain.chainId}`,
+        name: `chain ${chain.chainId} JSON-RPC`,
+        port: chain.port,
+        flag: index === 0 ? '--anvil-port' : 'extraChains',
+      })),
+      ...services.map((service) => ({
+        label: `the ${service.name} service`,
+        name: service.name,
+        port: ports[service.name],
+        flag: '--port-base',
+      })),
+    ]
+    const seen = new Map<number, string>()
+    for (const { label, port } of wanted) {
+      const other = seen.get(port)
+      if (other !== undefined)
+        throw new Error(`${other} and ${label} would share port ${port}.`)
+      seen.set(port, label)
+    }
+    for (const { label, name, port, flag } of wanted) {
+      step = `start ${label} on ${host}:${port}`
+      if (!(await isPortFree({ port, host })))
+        throw new PortInUseError({ port, host, name, flag })
+    }
 
-    step = `deploy the contracts to ${anvil.rpcUrl}`
-    const contracts = await deployContracts({ rpcUrl: anvil.rpcUrl, chainId })
+    const chains: RunningChain[] = []
+    for (const spec of chainSpecs) {
+      step = `start chain ${spec.chainId} (Anvil, contracts, gateway on ${host}:${spec.port})`
+      const chain = await startChain({ ...spec, host })
+      started.push({ name: `chain ${spec.chainId}`, stop: () => chain.stop() })
+      chains.push(chain)
+    }
+    const [main, ...others] = chains as [RunningChain, ...RunningChain[]]
+    const serviceChains: Context['chains'] = [main, ...others]
 
-    step = `start the dev service on ${host}:${ports.dev}`
     const mailbox = Mailbox.create()
-    const dev = await startServer({
-      fetch: createDevApp({ mailbox }).fetch,
-      port: ports.dev,
-      host,
-      name: 'dev (mailbox)',
-    })
-    started.push({ name: 'the dev service', stop: () => dev.stop() })
+    const registry = createRegistry({ rpcUrl: main.nodeUrl })
+    const origins: { [slot in Slot]?: string } = {}
+    for (const service of services)
+      origins[service.name] = `http://${host}:${ports[service.name]}`
 
-    step = `start the magic service on ${host}:${ports.magic}`
-    const registry = createRegistry({ rpcUrl: anvil.rpcUrl })
-    const magic = await startServer({
-      fetch: createMagicService({
-        mailbox,
+    let info: Record<string, unknown> = {
+      chainId: main.chainId,
+      rpcUrl: main.rpcUrl,
+      chains: chains.map((chain) => ({
+        chainId: chain.chainId,
+        rpcUrl: chain.rpcUrl,
+      })),
+      contracts: { ...main.contracts },
+    }
+    for (const service of services) {
+      const port = ports[service.name]
+      step = `start the ${service.name} service on ${host}:${port}`
+      const context: Context = {
+        listen: { host, port, name: service.name },
+        origin: `http://${host}:${port}`,
+        origins,
+        chains: serviceChains,
         registry,
-        chain: { rpcUrl: anvil.rpcUrl, chainId: anvil.chainId },
-        tokens: {
-          erc20: contracts.erc20,
-          erc721: contracts.erc721,
-          erc1155: contracts.erc1155,
-          sponsoredCallDelegate: contracts.sponsoredCallDelegate,
+        mailbox,
+        passport: {
+          redirectUri: passportRedirectUri,
+          logoutRedirectUri: passportLogoutRedirectUri,
         },
-      }).fetch,
-      port: ports.magic,
-      host,
-      name: 'magic',
-    })
-    started.push({ name: 'the magic service', stop: () => magic.stop() })
+      }
+      const running: Started = await (service as Service).start(context)
+      started.push({ name: `the ${service.name} service`, stop: running.stop })
+      info = mergeInfo(info, running.info)
+    }
 
-    step = `start the identity service on ${host}:${ports.identity}`
-    const identityService = await createIdentityService({
-      issuer: `http://${host}:${ports.identity}`,
-      registry,
-      mailbox,
-      clientId: defaultClientId,
-      redirectUri: passportRedirectUri,
-      logoutRedirectUri: passportLogoutRedirectUri,
-      mailboxPage: `${dev.url}/mailbox/view`,
-    })
-    const identity = await startServer({
-      handler: identityService.handler,
-      port: ports.identity,
-      host,
-      name: 'identity',
-    })
-    started.push({
-      name: 'the identity service',
-      stop: () => identity.stop(),
-    })
-
-    const info = buildInfo({
-      anvil,
-      contracts,
-      urls: { dev: dev.url, magic: magic.url, identity: identity.url },
-      passport: {
-        clientId: identityService.clientId,
-        redirectUri: passportRedirectUri,
-        logoutRedirectUri: passportLogoutRedirectUri,
-      },
-    })
     let stopping: Promise<void> | undefined
     return {
-      info,
+      info: info as Info,
       mailbox,
       registry,
       stop() {
@@ -228,10 +226,15 @@ export declare namespace startEmulator {
   type Options = {
     /** The dev mailbox's port; the other services follow. @default 4400 */
     portBase?: number | undefined
-    /** Anvil's port. @default 8545 */
+    /** The main chain's JSON-RPC port (its gateway). @default 8545 */
     anvilPort?: number | undefined
-    /** The local chain's id. @default 31337 */
+    /** The main chain's id. @default 31337 */
     chainId?: number | undefined
+    /**
+     * More chains, each an Anvil of its own with the same contracts, e.g.
+     * to switch chains in a test. @default []
+     */
+    extraChains?: readonly { chainId: number; port: number }[] | undefined
     /** The interface everything binds. @default '127.0.0.1' */
     host?: string | undefined
     /**
@@ -250,22 +253,77 @@ export declare namespace startEmulator {
 }
 
 /**
- * Builds the emulator's JSON-line description. The one place to extend when
- * a service joins (its URL goes under its own key).
+ * Merges what a service adds to the JSON line: an object under a key that
+ * holds an object already is merged into it (one product, several services).
  */
-function buildInfo(parts: {
-  anvil: { chainId: number; rpcUrl: string }
-  contracts: Contracts
-  urls: { dev: string; magic: string; identity: string }
-  passport: Omit<Info['passport'], 'authenticationDomain'>
-}): Info {
-  const { anvil, contracts, urls, passport } = parts
-  return {
-    chainId: anvil.chainId,
-    rpcUrl: anvil.rpcUrl,
-    contracts: { ...contracts },
-    mailbox: `${urls.dev}/mailbox`,
-    magic: { endpoint: urls.magic, apiKey: defaultApiKey },
-    passport: { authenticationDomain: urls.identity, ...passport },
+function mergeInfo(
+  info: Record<string, unknown>,
+  added: object,
+): Record<string, unknown> {
+  const merged = { ...info }
+  for (const [key, value] of Object.entries(added)) {
+    const existing = merged[key]
+    merged[key] =
+      isRecord(existing) && isRecord(value) ? { ...existing, ...value } : value
   }
+  return merged
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The `info` type of one service of the list. */
+type InfoOf<service> = service extends Service<Slot, infer info> ? info : never
+
+/** The intersection of every service's info, keys of one product merged. */
+type ServicesInfo<service> = UnionToIntersection<InfoOf<service>>
+
+type UnionToIntersection<union> = (
+  union extends unknown
+    ? (value: union) => void
+    : never
+) extends (value: infer intersection) => void
+  ? intersection
+  : never
+
+/** Flattens an intersection, for readable hovers and errors. */
+type Compute<type> = {
+  [key in keyof type]: type[key] extends object
+    ? type[key] extends readonly unknown[]
+      ? type[key]
+      : { [inner in keyof type[key]]: type[key][inner] }
+    : type[key]
+} & unknown
+
+/**
+ * Thrown when the emulator cannot start. The short message names the step
+ * that failed; the details say why. What had started is stopped first.
+ */
+export class StartError extends BaseError<Error | undefined> {
+  override readonly name = 'Emulator.StartError'
+  constructor(options: {
+    step: string
+    cause: unknown
+    cleanup?: unknown
+  }) {
+    const { step, cause, cleanup } = options
+    super(`The emulator could not ${step}.`, {
+      cause: cause instanceof Error ? cause : undefined,
+      details: describe(cause),
+      metaMessages:
+        cleanup === undefined
+          ? undefined
+          : [`Stopping what had started failed too: ${describe(cleanup)}`],
+    })
+  }
+}
+
+/** One line from an error and its causes, short messages first. */
+function describe(error: unknown): string {
+  if (error instanceof AggregateError)
+    return [error.message, ...error.errors.map(describe)].join(' ')
+  if (!(error instanceof Error)) return String(error)
+  const own = error instanceof BaseError ? error.shortMessage : error.message
+  return error.cause === undefined ? own : `${own} ${describe(error.cause)}`
 }

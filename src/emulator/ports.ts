@@ -1,7 +1,9 @@
 /**
- * The ports of the emulated services. Each service gets its own origin
+ * The port plan of the emulated services. Each service gets its own origin
  * (`http://127.0.0.1:<port>`) because the real services live on different
- * origins, and the wallets' origin checks must see that.
+ * origins, and the wallets' origin checks must see that. Each service has a
+ * fixed slot in the block that starts at the port base, whether or not it
+ * runs yet, so that a service that joins never moves another one's port.
  *
  * @packageDocumentation
  */
@@ -12,11 +14,11 @@ import { BaseError } from '../core/Errors.js'
 export const defaultPortBase = 4400
 
 /**
- * The emulated services, in port order: `dev` gets the port base, each next
- * service the next port. Append new services at the end so that existing
- * ports never move.
+ * The port slots, in order: `dev` gets the port base, each next slot the
+ * next port. A service's `name` is its slot. Append new slots at the end so
+ * that existing ports never move.
  */
-export const services = [
+export const slots = [
   'dev',
   'magic',
   'identity',
@@ -30,13 +32,13 @@ export const services = [
 const maxPort = 65_535
 
 /** The highest valid port base: the last service then gets port 65535. */
-export const maxPortBase = maxPort - (services.length - 1)
+export const maxPortBase = maxPort - (slots.length - 1)
 
-/** The name of an emulated service. */
-export type Service = (typeof services)[number]
+/** The name of a port slot, which is the name of the service using it. */
+export type Slot = (typeof slots)[number]
 
-/** The port of every emulated service. */
-export type Ports = { readonly [service in Service]: number }
+/** The port of every slot. */
+export type Ports = { readonly [slot in Slot]: number }
 
 /**
  * Computes the port of every emulated service from a port base.
@@ -54,9 +56,8 @@ export type Ports = { readonly [service in Service]: number }
  */
 export function getPorts(portBase: number = defaultPortBase): Ports {
   if (!isValidPortBase(portBase)) throw new InvalidPortBaseError(portBase)
-  const ports = {} as Record<Service, number>
-  for (const [index, service] of services.entries())
-    ports[service] = portBase + index
+  const ports = {} as Record<Slot, number>
+  for (const [index, slot] of slots.entries()) ports[slot] = portBase + index
   return ports
 }
 
@@ -71,7 +72,7 @@ export function isValidPortBase(portBase: number): boolean {
   return (
     Number.isInteger(portBase) &&
     portBase >= 1 &&
-    portBase + services.length - 1 <= maxPort
+    portBase + slots.length - 1 <= maxPort
   )
 }
 
@@ -80,7 +81,7 @@ export class InvalidPortBaseError extends BaseError<undefined> {
   override readonly name = 'Ports.InvalidPortBaseError'
   constructor(portBase: number) {
     super(
-      `Invalid port base ${portBase}: it must be an integer from 1 to ${maxPortBase}, so that all ${services.length} service ports fit in 1..${maxPort}.`,
+      `Invalid port base ${portBase}: it must be an integer from 1 to ${maxPortBase}, so that all ${slots.length} service ports fit in 1..${maxPort}.`,
     )
   }
 }

@@ -1,11 +1,35 @@
+/**
+ * The HTTP server every emulated service runs on, and the rules it enforces
+ * before a service sees a request.
+ *
+ * The emulator runs on a developer's machine while they browse, so any page
+ * they open can send it requests. Whatever a request carries, the process
+ * must keep serving, and a page on another site must not read its secrets
+ * or steer it. So, for every service:
+ *
+ * - the `Host` must be the loopback address the service listens on: a page
+ *   of a site whose DNS name was re-pointed at 127.0.0.1 (DNS rebinding)
+ *   would otherwise be same-origin with the service;
+ * - a body must announce its length and stay within the limit (1 MiB by
+ *   default): 411 or 413 before anything is parsed;
+ * - routes the service declares local (`localOnly`: control routes, the
+ *   mailbox) answer loopback origins only, and a write to them must be a
+ *   JSON request, which browsers never send cross-origin without a CORS
+ *   preflight (so a form post or a `text/plain` beacon cannot reach them);
+ * - a handler that throws answers a JSON 4xx; it never stops the process
+ *   and never answers 500.
+ */
 import {
   createServer,
   type IncomingMessage,
   type Server,
   type ServerResponse,
 } from 'node:http'
-import { createAdaptorServer } from '@hono/node-server'
+import { getRequestListener } from '@hono/node-server'
+import { type Env, Hono } from 'hono'
+import { HTTPException } from 'hono/http-exception'
 import { BaseError } from '../core/Errors.js'
+import { isLoopbackOrigin } from './loopback.js'
 
 /** A running HTTP server. */
 export type Running = {
@@ -17,16 +41,23 @@ export type Running = {
   stop(): Promise<void>
 }
 
+/** The body limit when a service sets none: 1 MiB. */
+export const defaultBodyLimit = 1024 * 1024
+
+/** The hosts that name the loopback interface in a `Host` header. */
+const loopbackNames = ['127.0.0.1', 'localhost', '[::1]']
+
 /**
  * Serves a fetch handler (e.g. a Hono app's `fetch`) or a Node request
- * handler (e.g. a Koa app's `callback()`) on Node.
+ * handler (e.g. a Koa app's `callback()`) on Node, behind the emulator's
+ * request rules (see the module's description).
  *
  * @example
  * ```ts
- * import { Hono } from 'hono'
- * import { startServer } from './server.js'
+ * import { createApp, startServer } from './server.js'
  *
- * const server = await startServer({ fetch: new Hono().fetch, port: 4400 })
+ * const app = createApp().get('/hello', (c) => c.text('hi'))
+ * const server = await startServer({ fetch: app.fetch, port: 4400 })
  * await server.stop()
  * ```
  *
@@ -34,6 +65,8 @@ export type Running = {
  * @param options.port - The port to listen on.
  * @param options.host - The interface to bind. @default '127.0.0.1'
  * @param options.name - The service name used in error messages.
+ * @param options.bodyLimit - The largest request body, in bytes. @default 1 MiB
+ * @param options.localOnly - Path prefixes only loopback origins may use.
  * @returns The running server, once it listens.
  * @throws {PortInUseError} If the port is taken.
  * @throws {ListenError} If listening fails for another reason.
@@ -41,14 +74,46 @@ export type Running = {
 export async function startServer(
   options: startServer.Options,
 ): Promise<startServer.ReturnType> {
-  const { port, host = '127.0.0.1', name = 'server' } = options
-  const server =
+  const {
+    port,
+    host = '127.0.0.1',
+    name = 'server',
+    bodyLimit = defaultBodyLimit,
+    localOnly = [],
+  } = options
+  const inner =
     'handler' in options
-      ? createServer(options.handler)
-      : (createAdaptorServer({
-          fetch: options.fetch,
+      ? options.handler
+      : getRequestListener(options.fetch, {
           hostname: host,
-        }) as Server)
+          // Hono answers its own errors (see createApp); this catches what
+          // fails while the adapter reads the request or writes the answer.
+          errorHandler: () => refusal(400, 'The request could not be read.'),
+        })
+  const hosts = allowedHosts(host, port)
+
+  const server: Server = createServer((req, res) => {
+    const refused = check(req, { hosts, bodyLimit, localOnly })
+    if (refused) {
+      answer(res, refused)
+      return
+    }
+    if (isLocalPath(req, localOnly) && allowLoopbackCors(req, res)) return
+    try {
+      const pending = inner(req, res)
+      if (pending instanceof Promise)
+        pending.catch((error: unknown) => fail(res, name, error))
+    } catch (error) {
+      fail(res, name, error)
+    }
+  })
+  // A socket that errors (a client that resets mid-request) must not become
+  // an uncaught 'error' event.
+  server.on('clientError', (_error, socket) => {
+    if (socket.writable)
+      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
+    else socket.destroy()
+  })
 
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
@@ -88,7 +153,7 @@ export declare namespace startServer {
       }
     | {
         /** A Node request handler, e.g. a Koa app's `callback()`. */
-        handler: (req: IncomingMessage, res: ServerResponse) => void
+        handler: (req: IncomingMessage, res: ServerResponse) => unknown
       }
   ) & {
     /** The port to listen on. */
@@ -97,8 +162,186 @@ export declare namespace startServer {
     host?: string | undefined
     /** The service name used in error messages. @default 'server' */
     name?: string | undefined
+    /** The largest request body, in bytes. @default 1 MiB */
+    bodyLimit?: number | undefined
+    /**
+     * Path prefixes only loopback origins may use (control routes, the
+     * mailbox), e.g. `['/dev/', '/mailbox']`.
+     */
+    localOnly?: readonly string[] | undefined
   }
   type ReturnType = Running
+}
+
+/**
+ * A Hono app whose failures answer JSON: a handler that throws answers
+ * `400 { error }` (never 500), an unknown route `404 { error }`. Every
+ * emulated service built on Hono starts from this.
+ *
+ * @example
+ * ```ts
+ * const app = createApp()
+ * app.post('/v1/things', async (c) => c.json(await c.req.json()))
+ * ```
+ */
+export function createApp<env extends Env = Env>(): Hono<env> {
+  const app = new Hono<env>()
+  app.onError((error, c) => {
+    // Hono's own HTTP errors carry a 4xx status; keep it.
+    const status =
+      error instanceof HTTPException && error.status < 500 ? error.status : 400
+    return c.json({ error: describe(error) }, status)
+  })
+  app.notFound((c) =>
+    c.json(
+      { error: `No route ${c.req.method} ${new URL(c.req.url).pathname}.` },
+      404,
+    ),
+  )
+  return app
+}
+
+/** A refusal: the status and the sentence of its JSON `{ error }` body. */
+type Refusal = {
+  status: number
+  error: string
+  headers?: Record<string, string>
+}
+
+function refusal(status: number, error: string): Response {
+  return Response.json({ error }, { status })
+}
+
+/** Checks a request against the rules that come before any handler. */
+function check(
+  req: IncomingMessage,
+  rules: {
+    hosts: ReadonlySet<string>
+    bodyLimit: number
+    localOnly: readonly string[]
+  },
+): Refusal | undefined {
+  const host = req.headers.host
+  if (host === undefined || !rules.hosts.has(host.toLowerCase()))
+    return {
+      status: 403,
+      error: `This service answers requests addressed to ${[...rules.hosts][0]} only.`,
+    }
+  if (req.headers['transfer-encoding'] !== undefined)
+    return {
+      status: 411,
+      error: 'Send the request body with a Content-Length.',
+    }
+  const length = Number(req.headers['content-length'] ?? 0)
+  if (!Number.isSafeInteger(length) || length < 0)
+    return { status: 400, error: 'The Content-Length is not a number.' }
+  if (length > rules.bodyLimit)
+    return {
+      status: 413,
+      error: `The request body is larger than ${rules.bodyLimit} bytes.`,
+    }
+  if (isLocalPath(req, rules.localOnly)) {
+    const origin = req.headers.origin
+    if (origin !== undefined && !isLoopbackOrigin(origin))
+      return {
+        status: 403,
+        error: 'Only pages on a loopback origin may use this route.',
+      }
+    // A request with no Origin is a navigation, or comes from outside a
+    // browser. A cross-site subresource request without one (an <img> or
+    // <script> pointed here) is not.
+    if (
+      origin === undefined &&
+      req.headers['sec-fetch-site'] === 'cross-site' &&
+      req.headers['sec-fetch-mode'] !== 'navigate'
+    )
+      return {
+        status: 403,
+        error: 'Only pages on a loopback origin may use this route.',
+      }
+    const method = req.method ?? 'GET'
+    if (!['GET', 'HEAD', 'OPTIONS'].includes(method)) {
+      const type = req.headers['content-type'] ?? ''
+      if (!/^application\/json\s*(;|$)/i.test(type))
+        return {
+          status: 415,
+          error: 'Send control requests as application/json.',
+        }
+    }
+  }
+  return undefined
+}
+
+/** Whether the request's path starts with one of the local-only prefixes. */
+function isLocalPath(req: IncomingMessage, localOnly: readonly string[]) {
+  if (localOnly.length === 0) return false
+  const path = (req.url ?? '/').split('?')[0] ?? '/'
+  return localOnly.some((prefix) => path.startsWith(prefix))
+}
+
+/**
+ * Lets loopback pages read local-only routes cross-origin (the playground
+ * and test pages run on other ports than the services), and answers their
+ * preflights.
+ *
+ * @returns Whether the request was a preflight, now answered.
+ */
+function allowLoopbackCors(req: IncomingMessage, res: ServerResponse): boolean {
+  const origin = req.headers.origin
+  if (origin === undefined) return false
+  res.setHeader('Access-Control-Allow-Origin', origin)
+  res.setHeader('Vary', 'Origin')
+  if (req.method !== 'OPTIONS') return false
+  res.writeHead(204, {
+    'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE',
+    'Access-Control-Allow-Headers': 'Content-Type',
+    'Access-Control-Max-Age': '600',
+  })
+  res.end()
+  return true
+}
+
+/** The `Host` values that name this server: its address and port. */
+function allowedHosts(host: string, port: number): ReadonlySet<string> {
+  const names = loopbackNames.includes(host) ? loopbackNames : [host]
+  const hosts = [host, ...names.filter((name) => name !== host)]
+  return new Set(hosts.map((name) => `${name}:${port}`.toLowerCase()))
+}
+
+function answer(res: ServerResponse, refused: Refusal) {
+  res.writeHead(refused.status, {
+    'content-type': 'application/json',
+    'cache-control': 'no-store',
+    connection: 'close',
+  })
+  res.end(JSON.stringify({ error: refused.error }))
+}
+
+/**
+ * A handler failed: answer a JSON 400 if nothing was sent yet, else end the
+ * connection (the answer is already partly on its way).
+ */
+function fail(res: ServerResponse, name: string, error: unknown) {
+  process.stderr.write(
+    `[emulator] ${name}: a request failed: ${describe(error)}\n`,
+  )
+  if (res.headersSent || res.writableEnded) {
+    res.destroy()
+    return
+  }
+  try {
+    res.removeHeader('content-length')
+    answer(res, { status: 400, error: 'The request could not be handled.' })
+  } catch {
+    res.destroy()
+  }
+}
+
+/** One line about an error, without its stack. */
+function describe(error: unknown): string {
+  if (error instanceof BaseError) return error.shortMessage
+  if (error instanceof Error) return error.message.split('\n')[0] ?? error.name
+  return 'Unknown error.'
 }
 
 /** Thrown when a service's port is already taken. */
@@ -107,9 +350,9 @@ export class PortInUseError extends BaseError<Error | undefined> {
   /** The port that is taken. */
   readonly port: number
   constructor(options: PortInUseError.Options) {
-    const { port, host, name, cause } = options
+    const { port, host, name, cause, flag = '--port-base' } = options
     super(
-      `Cannot start the ${name} service: port ${port} on ${host} is already in use. Free it or choose other ports (--port-base).`,
+      `Cannot start the ${name} service: port ${port} on ${host} is already in use. Free it or choose other ports (${flag}).`,
       { cause, details: '' },
     )
     this.port = port
@@ -117,7 +360,11 @@ export class PortInUseError extends BaseError<Error | undefined> {
 }
 
 export declare namespace PortInUseError {
-  type Options = Omit<ErrorOptions, 'cause'> & { cause?: Error | undefined }
+  type Options = Omit<ErrorOptions, 'cause'> & {
+    cause?: Error | undefined
+    /** The option that moves the port. @default '--port-base' */
+    flag?: string | undefined
+  }
 }
 
 /** Thrown when a service cannot listen for another reason than a taken port. */

@@ -1,6 +1,5 @@
 import type { TestProject } from 'vitest/node'
 import setupMagicEmulator from './setup/magicEmulator.js'
-import setupSecondChain from './setup/secondChain.js'
 import setupTransportFixture from './setup/transportFixture.js'
 
 /**
@@ -11,7 +10,6 @@ export default async function setup(project: TestProject) {
   const teardowns = [
     await setupTransportFixture(project),
     await setupMagicEmulator(project),
-    await setupSecondChain(project),
   ]
   return async () => {
     for (const teardown of teardowns.reverse()) await teardown()

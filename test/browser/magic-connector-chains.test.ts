@@ -25,7 +25,7 @@ import { createMagicConfig, localChain } from './magicWagmi.js'
 
 /**
  * The `magic()` connector between two configured chains: the emulator's
- * Anvil (A, 31337) and a second, bare Anvil (B, 31338, `secondChain`). The
+ * chain (A, 31337) and its second chain (B, 31338, `secondChain`). The
  * connector keeps one client (one iframe) per chain; `switchChain` moves
  * the connection to B's client, which carries the session logged in on A
  * (both clients share the page's storage).

@@ -3,7 +3,7 @@ import { getAddress, isAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { predictContracts } from '../../src/emulator/chain/deploy.js'
 import { findFreePort, findFreePortRange } from '../../src/emulator/net.js'
-import { services } from '../../src/emulator/ports.js'
+import { slots } from '../../src/emulator/ports.js'
 import { expectedInfo } from './info.js'
 import { canConnect, type Spawned, start, tsx } from './process.js'
 
@@ -35,7 +35,7 @@ describe.each(launchers)('$name emulator', ({ command, args }) => {
   let line: string
 
   beforeAll(async () => {
-    portBase = await findFreePortRange(services.length)
+    portBase = await findFreePortRange(slots.length)
     anvilPort = await findFreePort()
     if (!existsSync(command))
       throw new Error(`${command} is missing: run \`npm run build\` first`)

@@ -14,6 +14,7 @@ export function expectedInfo(options: {
   return {
     chainId,
     rpcUrl: `http://127.0.0.1:${anvilPort}`,
+    chains: [{ chainId, rpcUrl: `http://127.0.0.1:${anvilPort}` }],
     contracts: predictContracts(),
     mailbox: `http://127.0.0.1:${portBase}/mailbox`,
     magic: {

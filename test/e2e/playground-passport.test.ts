@@ -7,7 +7,7 @@ import {
 } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { findFreePort, findFreePortRange } from '../../src/emulator/net.js'
-import { services } from '../../src/emulator/ports.js'
+import { slots } from '../../src/emulator/ports.js'
 import { chromiumArgs } from '../../vitest.config.js'
 import { type Spawned, start, tsx } from './process.js'
 
@@ -34,7 +34,7 @@ describe('npm start: the game wallet panel', () => {
 
   beforeAll(async () => {
     ports = {
-      base: await findFreePortRange(services.length),
+      base: await findFreePortRange(slots.length),
       anvil: await findFreePort(),
       playground: await findFreePort(),
     }

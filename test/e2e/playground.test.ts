@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { findFreePort, findFreePortRange } from '../../src/emulator/net.js'
-import { services } from '../../src/emulator/ports.js'
+import { slots } from '../../src/emulator/ports.js'
 import { chromiumArgs } from '../../vitest.config.js'
 import { canConnect, type Spawned, start, tsx } from './process.js'
 
@@ -23,7 +23,7 @@ describe('npm start', () => {
 
   beforeAll(async () => {
     ports = {
-      base: await findFreePortRange(services.length),
+      base: await findFreePortRange(slots.length),
       anvil: await findFreePort(),
       playground: await findFreePort(),
     }

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { createServer, type Server } from 'node:net'
 import { type Address, createPublicClient, http, parseEther } from 'viem'
 import { afterEach, describe, expect, test } from 'vitest'
@@ -12,7 +13,7 @@ import {
   loginByEmail,
 } from '../../src/emulator/magic/provider/testkit.js'
 import { findFreePort, findFreePortRange } from '../../src/emulator/net.js'
-import { services } from '../../src/emulator/ports.js'
+import { slots } from '../../src/emulator/ports.js'
 import { expectedInfo } from './info.js'
 import { canConnect } from './process.js'
 
@@ -38,9 +39,29 @@ async function hold(port: number): Promise<Server> {
   return server
 }
 
+/** The pids of the Anvil processes this test process started that still run. */
+function anvilChildren(): number[] {
+  let out = ''
+  try {
+    out = execFileSync(
+      'ps',
+      ['-o', 'pid=,comm=', '--ppid', String(process.pid)],
+      {
+        encoding: 'utf8',
+      },
+    )
+  } catch {
+    // ps exits 1 when no process matches.
+  }
+  return out
+    .split('\n')
+    .filter((line) => /\banvil\b/.test(line))
+    .map((line) => Number(line.trim().split(/\s+/)[0]))
+}
+
 describe('startEmulator', () => {
   test('default: serves the info it returns; stop is idempotent', async () => {
-    const portBase = await findFreePortRange(services.length)
+    const portBase = await findFreePortRange(slots.length)
     const anvilPort = await findFreePort()
     const emulator = await start({ portBase, anvilPort, chainId: 1337 })
     expect(emulator.info).toEqual(
@@ -56,7 +77,9 @@ describe('startEmulator', () => {
       `${emulator.info.mailbox}?to=ada@example.com`,
       { headers: { origin: 'http://127.0.0.1:5173' } },
     )
-    expect(response.headers.get('access-control-allow-origin')).toBe('*')
+    expect(response.headers.get('access-control-allow-origin')).toBe(
+      'http://127.0.0.1:5173',
+    )
     expect(await response.json()).toEqual([
       {
         to: 'ada@example.com',
@@ -73,7 +96,7 @@ describe('startEmulator', () => {
   })
 
   test('behavior: the magic service logs a user in by email OTP and funds them on Anvil', async () => {
-    const portBase = await findFreePortRange(services.length)
+    const portBase = await findFreePortRange(slots.length)
     const anvilPort = await findFreePort()
     const emulator = await start({ portBase, anvilPort })
     const target = {
@@ -97,7 +120,7 @@ describe('startEmulator', () => {
   })
 
   test('error: a taken dev port is named, and Anvil is not left running', async () => {
-    const portBase = await findFreePortRange(services.length)
+    const portBase = await findFreePortRange(slots.length)
     const anvilPort = await findFreePort()
     await hold(portBase)
     const error = await startEmulator({ portBase, anvilPort }).then(
@@ -106,33 +129,41 @@ describe('startEmulator', () => {
     )
     expect(error).toBeInstanceOf(StartError)
     expect((error as StartError).message).toBe(
-      `The emulator could not start the dev service on 127.0.0.1:${portBase}.\n\nDetails: Cannot start the dev (mailbox) service: port ${portBase} on 127.0.0.1 is already in use. Free it or choose other ports (--port-base).`,
+      `The emulator could not start the dev service on 127.0.0.1:${portBase}.\n\nDetails: Cannot start the dev service: port ${portBase} on 127.0.0.1 is already in use. Free it or choose other ports (--port-base).`,
     )
     expect(await canConnect(anvilPort)).toBe(false)
   })
 
-  test('error: a failure after Anvil started stops Anvil', async () => {
-    const portBase = await findFreePortRange(services.length)
+  test('error: a failure after a chain started stops it, Anvil included', async () => {
+    const portBase = await findFreePortRange(slots.length)
     const anvilPort = await findFreePort()
-    const starting = startEmulator({ portBase, anvilPort }).then(
+    const extraPort = await findFreePort()
+    const before = anvilChildren()
+    const starting = startEmulator({
+      portBase,
+      anvilPort,
+      extraChains: [{ chainId: 31338, port: extraPort }],
+    }).then(
       () => expect.unreachable(),
       (error: unknown) => error,
     )
-    // Take the dev port once Anvil listens, while the contracts deploy.
+    // Take the second chain's port once the first chain serves, while the
+    // second one's Anvil starts and its contracts deploy.
     while (!(await canConnect(anvilPort)))
       await new Promise((resolve) => setTimeout(resolve, 5))
-    await hold(portBase)
+    await hold(extraPort)
     const error = await starting
     expect(error).toBeInstanceOf(StartError)
     expect((error as StartError).shortMessage).toBe(
-      `The emulator could not start the dev service on 127.0.0.1:${portBase}.`,
+      `The emulator could not start chain 31338 (Anvil, contracts, gateway on 127.0.0.1:${extraPort}).`,
     )
     expect((error as StartError).walk()).toMatchObject({ code: 'EADDRINUSE' })
     expect(await canConnect(anvilPort)).toBe(false)
+    expect(anvilChildren()).toEqual(before)
   })
 
   test('error: a taken Anvil port is named, and nothing is left running', async () => {
-    const portBase = await findFreePortRange(services.length)
+    const portBase = await findFreePortRange(slots.length)
     const anvilPort = await findFreePort()
     await hold(anvilPort)
     const error = await startEmulator({ portBase, anvilPort }).then(
@@ -141,7 +172,7 @@ describe('startEmulator', () => {
     )
     expect(error).toBeInstanceOf(StartError)
     expect((error as StartError).shortMessage).toBe(
-      `The emulator could not start Anvil on 127.0.0.1:${anvilPort}.`,
+      `The emulator could not start chain 31337 on 127.0.0.1:${anvilPort}.`,
     )
     expect((error as StartError).details).toContain(`port ${anvilPort}`)
     expect(await canConnect(portBase)).toBe(false)

@@ -86,6 +86,9 @@ export async function startAnvil(
     port,
     host,
     chainId,
+    // Only the emulator's own services and its gateway talk to the node;
+    // with CORS off, no page can (see gateway.ts).
+    noCors: true,
     startTimeout: 15_000,
     stopTimeout,
   })

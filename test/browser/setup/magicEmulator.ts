@@ -1,7 +1,7 @@
 import type { TestProject } from 'vitest/node'
 import { type Emulator, startEmulator } from '../../../src/emulator/index.js'
 import { findFreePort, findFreePortRange } from '../../../src/emulator/net.js'
-import { services } from '../../../src/emulator/ports.js'
+import { slots } from '../../../src/emulator/ports.js'
 import { startPassportDriver } from './passportDriver.js'
 
 /** What the iframe wallet's browser tests need to reach the emulator. */
@@ -32,8 +32,21 @@ export type PassportEmulatorContext = {
   driver: string
 }
 
+/** The chain id of the emulator's second chain (its main one is 31337). */
+export const secondChainId = 31338
+
+/** The emulator's second chain, for switching chains. */
+export type SecondChainContext = {
+  /** Its public JSON-RPC endpoint. */
+  rpcUrl: string
+  /** Its chain id ({@link secondChainId}). */
+  chainId: number
+}
+
 declare module 'vitest' {
   interface ProvidedContext {
+    /** The emulator's second chain (same contracts, another chain id). */
+    secondChain: SecondChainContext
     /** The emulator the iframe wallet's browser tests run against. */
     magicEmulator: MagicEmulatorContext
     /** The same emulator, as the game wallet's browser tests use it. */
@@ -42,10 +55,10 @@ declare module 'vitest' {
 }
 
 /**
- * Starts the emulator (Anvil, contracts, dev mailbox, the iframe wallet's
+ * Starts the emulator (two chains, dev mailbox, the iframe wallet's
  * provider, the identity provider) on free ports and provides
- * `magicEmulator` and `passportEmulator` (with the login-page driver);
- * returns its teardown.
+ * `magicEmulator`, `passportEmulator` (with the login-page driver) and
+ * `secondChain`; returns its teardown.
  */
 export default async function setup(
   project: TestProject,
@@ -59,6 +72,9 @@ export default async function setup(
     rpcUrl: info.rpcUrl,
     chainId: info.chainId,
   })
+  const second = info.chains[1]
+  if (second === undefined) throw new Error('The emulator has no second chain.')
+  project.provide('secondChain', second)
   const driver = await startPassportDriver(emulator)
   project.provide('passportEmulator', {
     authenticationDomain: info.passport.authenticationDomain,
@@ -81,9 +97,13 @@ export default async function setup(
 async function start(): Promise<Emulator> {
   let failure: unknown
   for (let attempt = 0; attempt < 5; attempt++) {
-    const portBase = await findFreePortRange(services.length)
+    const portBase = await findFreePortRange(slots.length)
     try {
-      return await startEmulator({ portBase, anvilPort: await findFreePort() })
+      return await startEmulator({
+        portBase,
+        anvilPort: await findFreePort(),
+        extraChains: [{ chainId: secondChainId, port: await findFreePort() }],
+      })
     } catch (error) {
       failure = error
     }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { Emulator } from '../../../src/emulator/index.js'
+import { isLoopbackOrigin } from '../../../src/emulator/loopback.js'
 import { findFreePort } from '../../../src/emulator/net.js'
-import { isLoopbackOrigin } from '../../../src/emulator/passport/identity/loopback.js'
 import {
   createBrowser,
   readForm,

@@ -45,7 +45,13 @@ export type Deps = {
   oidcProviders: Map<string, OidcProvider>
   /** `magic_auth_set_authorization_token` tokens, by session `rt`. */
   authorizationTokens: Map<string, string>
+  /** The main chain, as the service reaches it (the node's own URL). */
   chain: { rpcUrl: string; chainId: number }
+  /**
+   * The chains a custom network may name: its public `rpcUrl` (what the
+   * dApp passes) and the node's own URL the service uses.
+   */
+  chains: readonly { rpcUrl: string; nodeUrl: string; chainId: number }[]
   /**
    * Test tokens the wallet screens and NFT methods use, and the EIP-7702
    * delegate of gasless transactions.

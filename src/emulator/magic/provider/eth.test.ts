@@ -230,7 +230,7 @@ describe('ethereum methods', { timeout: 30_000 }, () => {
     ).toBe(address)
   })
 
-  test('behavior: other methods are proxied to the chain; a non-loopback rpcUrl is refused', async () => {
+  test('behavior: other methods are proxied to the chain; an rpcUrl of no emulator chain is refused', async () => {
     expect((await call(app, 'eth_chainId')).result).toBe('0x7a69')
     expect((await call(app, 'eth_blockNumber')).result).toMatch(/^0x[0-9a-f]+$/)
     expect(
@@ -241,8 +241,7 @@ describe('ethereum methods', { timeout: 30_000 }, () => {
       ).error,
     ).toEqual({
       code: -32602,
-      message:
-        'The emulator only reaches loopback RPC URLs, not https://rpc.example.',
+      message: `The network rpcUrl must be one of the emulator's chains (${anvil.rpcUrl}).`,
     })
   })
 })

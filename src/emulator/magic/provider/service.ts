@@ -3,13 +3,15 @@
  * on the provider's origin. Its iframe app (`/send`, see send.ts) forwards
  * each JSON-RPC request to `POST /v1/flow` and relays the streamed lines.
  */
-import { Hono } from 'hono'
+import type { Hono } from 'hono'
 import type * as Rpc from '../../../core/Rpc.js'
 import { decodeParams, type Params } from '../../../magic/wire/messages.js'
 import { fromTestMode } from '../../../magic/wire/methods.js'
 import { createCodes } from '../../codes.js'
 import type * as Mailbox from '../../dev/mailbox.js'
 import type { Registry } from '../../registry/index.js'
+import { createApp, startServer } from '../../server.js'
+import { defineService } from '../../service.js'
 import type { Context, Deps, OidcProvider } from './context.js'
 import { clientIdOf } from './didToken.js'
 import { createVerifier } from './dpop.js'
@@ -67,12 +69,15 @@ export function createMagicService(options: createMagicService.Options): Hono {
     oidcProviders: new Map(Object.entries(options.oidcProviders ?? {})),
     authorizationTokens: new Map(),
     chain: options.chain,
+    chains: options.chains ?? [
+      { ...options.chain, nodeUrl: options.chain.rpcUrl },
+    ],
     tokens: options.tokens ?? {},
     now,
   }
   const verifier = createVerifier({ now })
   const runner = createRunner({ timeout: options.flowTimeout })
-  const app = new Hono()
+  const app = createApp()
 
   app.post('/v1/flow', async (c) => {
     const body = (await c.req.json().catch(() => undefined)) as
@@ -200,6 +205,11 @@ export declare namespace createMagicService {
     registry: Registry
     /** The chain the wallet uses (the emulator's Anvil). */
     chain: { rpcUrl: string; chainId: number }
+    /**
+     * The chains a custom network (`rpcUrl`) may name, by public URL and
+     * node URL. @default the main chain only
+     */
+    chains?: Deps['chains'] | undefined
     /** Accepted publishable API keys. @default [defaultApiKey] */
     apiKeys?: readonly string[] | undefined
     /** OIDC providers by provider id. */
@@ -227,3 +237,37 @@ function firstObject(params: unknown): Record<string, unknown> {
     ? (first as Record<string, unknown>)
     : {}
 }
+
+/**
+ * The iframe wallet's emulated provider as a service of the emulator: its
+ * control routes (`/dev/…`) answer loopback pages only. Adds
+ * `magic: { endpoint, apiKey }` to the JSON line.
+ */
+export const service = defineService({
+  name: 'magic',
+  async start(context) {
+    const [main] = context.chains
+    const { contracts } = main
+    const app = createMagicService({
+      mailbox: context.mailbox,
+      registry: context.registry,
+      chain: { rpcUrl: main.nodeUrl, chainId: main.chainId },
+      chains: context.chains,
+      tokens: {
+        erc20: contracts.erc20,
+        erc721: contracts.erc721,
+        erc1155: contracts.erc1155,
+        sponsoredCallDelegate: contracts.sponsoredCallDelegate,
+      },
+    })
+    const server = await startServer({
+      fetch: app.fetch,
+      ...context.listen,
+      localOnly: ['/dev/'],
+    })
+    return {
+      ...server,
+      info: { magic: { endpoint: server.url, apiKey: defaultApiKey } },
+    }
+  },
+})

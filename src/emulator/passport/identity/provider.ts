@@ -13,6 +13,7 @@ import Provider, {
   interactionPolicy,
   type KoaContextWithOIDC,
 } from 'oidc-provider'
+import { isLoopbackOrigin, isLoopbackUrl } from '../../loopback.js'
 import type { Registry } from '../../registry/index.js'
 import { createMemoryAdapter } from './adapter.js'
 import { claimsByScope, userClaims } from './claims.js'
@@ -24,7 +25,6 @@ import {
   userCodeInputSource,
 } from './device.js'
 import { errorPage, escapeHtml, hidden, page } from './html.js'
-import { isLoopbackOrigin, isLoopbackUrl } from './loopback.js'
 
 /** The audience when a request names none (the SDK's default). */
 export const defaultAudience = 'platform_api'

@@ -16,17 +16,18 @@ import { generateKeyPair, randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { promisify } from 'node:util'
 import { getRequestListener, type HttpBindings } from '@hono/node-server'
-import { Hono } from 'hono'
 import { cors } from 'hono/cors'
 import { createLocalJWKSet, type JWK, jwtVerify } from 'jose'
 import type Provider from 'oidc-provider'
 import { createCodes } from '../../codes.js'
 import type * as Mailbox from '../../dev/mailbox.js'
+import { isLoopbackOrigin, isLoopbackUrl } from '../../loopback.js'
 import type { Registry } from '../../registry/index.js'
+import { createApp, startServer } from '../../server.js'
+import { defineService } from '../../service.js'
 import { userClaims } from './claims.js'
 import { errorPage } from './html.js'
 import { loginRoutes } from './login.js'
-import { isLoopbackOrigin, isLoopbackUrl } from './loopback.js'
 import { createProvider, type Ttl } from './provider.js'
 
 /** The emulator's one client: public (no secret), PKCE. */
@@ -119,7 +120,7 @@ export async function createIdentityService(
     deviceInterval,
   })
 
-  const app = new Hono<{ Bindings: HttpBindings }>()
+  const app = createApp<{ Bindings: HttpBindings }>()
   app.get('/health', (c) => c.json({ ok: true }))
   app.use(
     '/userinfo',
@@ -279,3 +280,42 @@ export declare namespace createIdentityService {
     now?: (() => Date) | undefined
   }
 }
+
+/**
+ * The game wallet's identity provider as a service of the emulator. Adds
+ * `passport: { authenticationDomain, clientId, redirectUri,
+ * logoutRedirectUri }` to the JSON line.
+ */
+export const service = defineService({
+  name: 'identity',
+  async start(context) {
+    const { redirectUri, logoutRedirectUri } = context.passport
+    const identity = await createIdentityService({
+      issuer: context.origin,
+      registry: context.registry,
+      mailbox: context.mailbox,
+      clientId: defaultClientId,
+      redirectUri,
+      logoutRedirectUri,
+      mailboxPage:
+        context.origins.dev === undefined
+          ? undefined
+          : `${context.origins.dev}/mailbox/view`,
+    })
+    const server = await startServer({
+      handler: identity.handler,
+      ...context.listen,
+    })
+    return {
+      ...server,
+      info: {
+        passport: {
+          authenticationDomain: server.url,
+          clientId: identity.clientId,
+          redirectUri,
+          logoutRedirectUri,
+        },
+      },
+    }
+  },
+})

@@ -16,29 +16,39 @@ import { failures, RpcFailure } from '../errors.js'
 import { requireSigner } from '../session.js'
 import { parseTypedData } from '../typedData.js'
 
-const loopbackHosts = new Set(['127.0.0.1', 'localhost', '[::1]', '::1'])
-
 /**
- * The RPC URL a request's network resolves to: the emulator's chain, or a
- * custom `rpcUrl` if it is on the loopback interface.
+ * The node a request's network resolves to: the emulator's main chain for a
+ * named network (the emulator has one chain per id, not mainnet), or the
+ * chain whose public `rpcUrl` a custom network names. Any other URL is
+ * refused: the emulator must not become a way for a web page to send
+ * requests to arbitrary hosts or ports.
  *
- * @throws {RpcFailure} -32602 for a custom non-loopback `rpcUrl`.
+ * @throws {RpcFailure} -32602 for an `rpcUrl` that is not one of the
+ *   emulator's chains.
  */
 export function rpcUrlOf(ctx: Context): string {
   const { network } = ctx
   if (typeof network !== 'object' || network === null)
     return ctx.deps.chain.rpcUrl
-  let url: URL
-  try {
-    url = new URL(network.rpcUrl)
-  } catch {
-    throw failures.invalidParams('The network rpcUrl is not a URL.')
-  }
-  if (!loopbackHosts.has(url.hostname))
+  const wanted = normalizeUrl(network.rpcUrl)
+  const chain = ctx.deps.chains.find(
+    (chain) => wanted !== undefined && normalizeUrl(chain.rpcUrl) === wanted,
+  )
+  if (!chain)
     throw failures.invalidParams(
-      `The emulator only reaches loopback RPC URLs, not ${url.origin}.`,
+      `The network rpcUrl must be one of the emulator's chains (${ctx.deps.chains.map((chain) => chain.rpcUrl).join(', ')}).`,
     )
-  return network.rpcUrl
+  return chain.nodeUrl
+}
+
+/** A URL without a trailing slash on an empty path, or undefined. */
+function normalizeUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined
+  const url = URL.parse(value)
+  if (url === null) return undefined
+  return url.pathname === '/' && url.search === ''
+    ? url.origin
+    : `${url.origin}${url.pathname}${url.search}`
 }
 
 /** Sends one JSON-RPC call to the chain and returns its result. */

@@ -1,6 +1,9 @@
-import { describe, expect, test } from 'vitest'
-import { createApp } from './app.js'
+import { request } from 'node:http'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { findFreePort } from '../net.js'
+import type { Context } from '../service.js'
 import * as Mailbox from './mailbox.js'
+import { createDevApp, service } from './service.js'
 
 /** A clock that ticks one second per call from 2026-01-01T00:00:00Z. */
 function clock() {
@@ -10,7 +13,7 @@ function clock() {
 
 function setup() {
   const mailbox = Mailbox.create({ now: clock() })
-  return { mailbox, app: createApp({ mailbox }) }
+  return { mailbox, app: createDevApp({ mailbox }) }
 }
 
 describe('GET /health', () => {
@@ -113,24 +116,6 @@ describe('GET /mailbox', () => {
     const { app, mailbox } = setup()
     mailbox.deliver({ to: 'ada@example.com', kind: 'email-otp' })
     expect(await (await app.request('/mailbox?to=')).json()).toHaveLength(1)
-  })
-
-  test('behavior: readable from any origin', async () => {
-    const { app } = setup()
-    const response = await app.request('/mailbox', {
-      headers: { origin: 'http://127.0.0.1:5173' },
-    })
-    expect(response.headers.get('access-control-allow-origin')).toBe('*')
-    const preflight = await app.request('/mailbox', {
-      method: 'OPTIONS',
-      headers: {
-        origin: 'http://127.0.0.1:5173',
-        'access-control-request-method': 'GET',
-      },
-    })
-    expect(preflight.status).toBe(204)
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
-    expect(preflight.headers.get('access-control-allow-methods')).toBe('GET')
   })
 
   test('error: a malformed query string', async () => {
@@ -246,3 +231,104 @@ describe('GET /mailbox/view', () => {
     expect(page).not.toContain('href="javascript:')
   })
 })
+
+describe('the dev service, served', () => {
+  const mailbox = Mailbox.create()
+  let url: string
+  let stop: () => Promise<void>
+  beforeAll(async () => {
+    const port = await findFreePort()
+    const started = await service.start({
+      listen: { host: '127.0.0.1', port, name: 'dev' },
+      mailbox,
+    } as Context)
+    ;({ url, stop } = started)
+    expect(started.info).toEqual({ mailbox: `${url}/mailbox` })
+    mailbox.deliver({ to: 'ada@example.com', kind: 'email-otp', code: '1' })
+  })
+  afterAll(() => stop())
+
+  test('behavior: a loopback page may read the mailbox cross-origin', async () => {
+    const response = await fetch(`${url}/mailbox`, {
+      headers: { origin: 'http://localhost:5173' },
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('access-control-allow-origin')).toBe(
+      'http://localhost:5173',
+    )
+    expect(await response.json()).toHaveLength(1)
+    const preflight = await fetch(`${url}/mailbox`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'GET',
+      },
+    })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(
+      'http://localhost:5173',
+    )
+  })
+
+  test('error: a page on another site cannot read it, even by a <script> or <img>', async () => {
+    const foreign = await fetch(`${url}/mailbox`, {
+      headers: { origin: 'https://evil.example' },
+    })
+    expect(foreign.status).toBe(403)
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull()
+    expect(await foreign.json()).toEqual({
+      error: 'Only pages on a loopback origin may use this route.',
+    })
+    const subresource = await rawGet(url, '/mailbox', {
+      host: `127.0.0.1:${new URL(url).port}`,
+      'sec-fetch-site': 'cross-site',
+      'sec-fetch-mode': 'no-cors',
+    })
+    expect(subresource.status).toBe(403)
+  })
+
+  test('behavior: a person may open the mailbox page from a link on any site', async () => {
+    const port = new URL(url).port
+    const response = await rawGet(url, '/mailbox/view', {
+      host: `127.0.0.1:${port}`,
+      'sec-fetch-site': 'cross-site',
+      'sec-fetch-mode': 'navigate',
+    })
+    expect(response.status).toBe(200)
+    expect(response.body).toContain('ada@example.com')
+  })
+
+  test('error: a Host other than its loopback address is refused (DNS rebinding)', async () => {
+    const { status, body } = await rawGet(url, '/mailbox', {
+      host: `rebound.example:${new URL(url).port}`,
+    })
+    expect(status).toBe(403)
+    expect(JSON.parse(body)).toEqual({
+      error: `This service answers requests addressed to 127.0.0.1:${new URL(url).port} only.`,
+    })
+    const local = await rawGet(url, '/mailbox', {
+      host: `localhost:${new URL(url).port}`,
+    })
+    expect(local.status).toBe(200)
+  })
+})
+
+/** A GET with exactly these headers (fetch does not let a caller set Host). */
+function rawGet(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, base), { headers }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (chunk) => {
+        body += chunk
+      })
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}

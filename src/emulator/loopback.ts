@@ -1,9 +1,12 @@
 /**
- * The emulator's redirect rule: the dApp's pages run on loopback origins
- * with arbitrary ports (the playground on 5173, Vitest's browser page on a
- * random port), so the emulated identity provider accepts any `http` URL on
- * a loopback host, whatever its port, as a redirect URI, a logout `returnTo`
- * and a CORS origin. Anything else is refused.
+ * What counts as local. The emulator runs on a developer's machine while
+ * they browse, so any page they open can send it requests; only pages on
+ * loopback origins (the dApp under development, the playground, a test
+ * page, on any port) may read its secrets or steer it. The same rule says
+ * which redirect URIs and logout `returnTo`s the emulated identity provider
+ * accepts.
+ *
+ * @packageDocumentation
  */
 
 /** The hosts that count as loopback. */

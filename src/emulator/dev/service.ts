@@ -1,6 +1,7 @@
-import { Hono } from 'hono'
-import { cors } from 'hono/cors'
+import type { Hono } from 'hono'
 import { normalizeContact } from '../contact.js'
+import { createApp, startServer } from '../server.js'
+import { defineService } from '../service.js'
 import type { Store } from './mailbox.js'
 import * as View from './view.js'
 
@@ -10,7 +11,8 @@ import * as View from './view.js'
  *
  * - `GET /health` → `{ "ok": true }`
  * - `GET /mailbox[?to=…]` → `[{ to, kind, code?, link?, at }]`, newest first;
- *   readable from any origin (CORS).
+ *   it holds login codes, so only loopback pages may read it (the server's
+ *   `localOnly` rule, see {@link service}).
  * - `GET /mailbox/view[?to=…]` → an HTML page listing the messages.
  *
  * A `+` in `to` is kept as a `+` (phone numbers), not read as a space.
@@ -18,23 +20,24 @@ import * as View from './view.js'
  * @example
  * ```ts
  * import * as Mailbox from './mailbox.js'
- * import { createApp } from './app.js'
+ * import { createDevApp } from './service.js'
  *
  * const mailbox = Mailbox.create()
- * const app = createApp({ mailbox })
+ * const app = createDevApp({ mailbox })
  * await app.request('/mailbox?to=ada@example.com')
  * ```
  *
  * @param options.mailbox - The store to read.
  * @returns The Hono app.
  */
-export function createApp(options: createApp.Options): createApp.ReturnType {
+export function createDevApp(
+  options: createDevApp.Options,
+): createDevApp.ReturnType {
   const { mailbox } = options
-  const app = new Hono()
+  const app = createApp()
 
   app.get('/health', (c) => c.json({ ok: true }))
 
-  app.use('/mailbox', cors({ origin: '*', allowMethods: ['GET'] }))
   app.get('/mailbox', (c) => {
     const to = readQuery(c.req.url, 'to')
     if (to === null) return c.json({ error: 'Malformed query string.' }, 400)
@@ -55,7 +58,7 @@ export function createApp(options: createApp.Options): createApp.ReturnType {
   return app
 }
 
-export declare namespace createApp {
+export declare namespace createDevApp {
   type Options = {
     /** The store to read. */
     mailbox: Store
@@ -86,3 +89,19 @@ function readQuery(url: string, name: string): string | undefined | null {
   }
   return undefined
 }
+
+/**
+ * The dev service: the mailbox (JSON and page) on the first port of the
+ * block. Adds `mailbox` (the JSON endpoint) to the JSON line.
+ */
+export const service = defineService({
+  name: 'dev',
+  async start(context) {
+    const server = await startServer({
+      fetch: createDevApp({ mailbox: context.mailbox }).fetch,
+      ...context.listen,
+      localOnly: ['/mailbox'],
+    })
+    return { ...server, info: { mailbox: `${server.url}/mailbox` } }
+  },
+})
