@@ -3,13 +3,14 @@
  * port base, an Anvil port and a chain id: every value written out.
  */
 import { predictContracts } from '../../src/emulator/chain/deploy.js'
+import type { Info } from '../../src/emulator/index.js'
 
 /** The exact `Info` of an emulator started with these ports. */
 export function expectedInfo(options: {
   portBase: number
   anvilPort: number
   chainId: number
-}) {
+}): Info {
   const { portBase, anvilPort, chainId } = options
   return {
     chainId,
