@@ -7,7 +7,7 @@
  */
 import * as Rpc from '../../core/Rpc.js'
 import type * as Storage from '../../core/Storage.js'
-import * as Base64 from '../keys/base64.js'
+import * as Base64 from '../wire/base64.js'
 
 /**
  * Standard base64 of the UTF-8 bytes of `JSON.stringify(value)`, as the

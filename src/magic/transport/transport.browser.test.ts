@@ -10,8 +10,8 @@ import {
 } from '../../../test/browser/fixtures/transportClient.js'
 import * as Rpc from '../../core/Rpc.js'
 import * as Storage from '../../core/Storage.js'
-import * as Base64 from '../keys/base64.js'
 import * as Dpop from '../keys/dpop.js'
+import * as Base64 from '../wire/base64.js'
 
 /** The hidden styles as Chromium serialises them (`border: none` expands). */
 const hiddenStyle =
