@@ -16,7 +16,7 @@ import * as Nft from './modules/nft.js'
 import * as RpcProvider from './modules/rpcProvider.js'
 import * as User from './modules/user.js'
 import * as Wallet from './modules/wallet.js'
-import { type Client, type Platform, register } from './request.js'
+import { type Client, register } from './request.js'
 import * as ThirdParty from './thirdParty.js'
 import { create as createTransport } from './transport/index.js'
 import type { Transport } from './transport/types.js'
@@ -43,8 +43,6 @@ export const providerInfo = {
    */
   icon: `data:image/svg+xml;base64,${/* @__PURE__ */ btoa(iconSvg)}`,
 } as const
-
-const platform: Platform = { sdkName: 'magic-sdk', version, platform: 'web' }
 
 /** The `extensions` option: a list, or a map of mount names. */
 export type ExtensionsOption =
@@ -142,7 +140,6 @@ export class MagicSDK {
     const client: Client = {
       testMode: this.testMode,
       useStorageCache: this.useStorageCache,
-      platform,
       storage,
       transport: () => this.#connect(options.transport),
       route: thirdParty.route,
@@ -277,7 +274,7 @@ function mountExtensions(
   const configs: Record<string, unknown> = {}
   const incompatible: AnyExtension[] = []
   for (const [mount, extension] of entries) {
-    if (!isCompatible(extension, platform)) {
+    if (!isCompatible(extension, version)) {
       incompatible.push(extension)
       continue
     }
@@ -286,7 +283,7 @@ function mountExtensions(
     if (!isEmpty(extension.config)) configs[extension.name] = extension.config
   }
   if (incompatible.length)
-    throw createIncompatibleExtensionsError(incompatible, platform)
+    throw createIncompatibleExtensionsError(incompatible, version)
   return isEmpty(configs) ? undefined : configs
 }
 

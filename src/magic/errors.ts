@@ -187,20 +187,23 @@ export function createExtensionNotInitializedError(
   )
 }
 
-/** `INCOMPATIBLE_EXTENSIONS`, one line per incompatible extension. */
+/**
+ * `INCOMPATIBLE_EXTENSIONS`, one line per incompatible extension, read from
+ * its `compat['magic-sdk']` as the published web SDK words it.
+ */
 export function createIncompatibleExtensionsError(
   extensions: readonly (Named & { compat?: unknown })[],
-  platform: { sdkName: string; version: string; platform: string },
+  version: string,
 ): MagicSDKError {
-  let message = `Some extensions are incompatible with \`${platform.sdkName}@${platform.version}\`:`
+  let message = `Some extensions are incompatible with \`magic-sdk@${version}\`:`
   for (const extension of extensions) {
     const compat = extension.compat as Record<string, unknown> | undefined
     if (compat === undefined || compat === null) continue
-    const supported = compat[platform.sdkName]
+    const supported = compat['magic-sdk']
     if (typeof supported === 'string')
       message += `\n  - Extension \`${extension.name}\` supports version(s) \`${supported}\``
     else if (!supported)
-      message += `\n  - Extension \`${extension.name}\` does not support ${platform.platform} environments.`
+      message += `\n  - Extension \`${extension.name}\` does not support web environments.`
   }
   return new MagicSDKError('INCOMPATIBLE_EXTENSIONS', message)
 }
@@ -221,41 +224,11 @@ export function createInvalidArgumentError(options: {
   )
 }
 
-/** `DUPLICATE_IFRAME`. */
-export function createDuplicateIframeWarning(): MagicSDKWarning {
-  return new MagicSDKWarning('DUPLICATE_IFRAME', 'Duplicate iframes found.')
-}
-
 /** `SYNC_WEB3_METHOD`: the synchronous `send(payload)` form. */
 export function createSynchronousWeb3MethodWarning(): MagicSDKWarning {
   return new MagicSDKWarning(
     'SYNC_WEB3_METHOD',
     'Non-async web3 methods are deprecated in web3 > 1.0 and are not supported by the Magic web3 provider. Please use an async method instead.',
-  )
-}
-
-/** `REACT_NATIVE_ENDPOINT_CONFIGURATION`. */
-export function createReactNativeEndpointConfigurationWarning(
-  defaultEndpoint: string,
-): MagicSDKWarning {
-  return new MagicSDKWarning(
-    'REACT_NATIVE_ENDPOINT_CONFIGURATION',
-    `CUSTOM DOMAINS ARE NOT SUPPORTED WHEN USING MAGIC SDK WITH REACT NATIVE! The \`endpoint\` parameter SHOULD NOT be provided. The Magic \`<iframe>\` is automatically wrapped by a WebView pointed at \`${defaultEndpoint}\`. Changing this default behavior will lead to unexpected results and potentially security-threatening bugs.`,
-  )
-}
-
-/** `DEPRECATION_NOTICE` for `method`, removed in `removalVersion`. */
-export function createDeprecationWarning(options: {
-  method: string
-  sdkName: string
-  removalVersion: string
-  useInstead?: string | undefined
-}): MagicSDKWarning {
-  const { method, removalVersion, sdkName, useInstead } = options
-  const instead = useInstead ? ` Use \`${useInstead}\` instead.` : ''
-  return new MagicSDKWarning(
-    'DEPRECATION_NOTICE',
-    `\`${method}\` will be removed from \`${sdkName}\` in version \`${removalVersion}\`.${instead}`,
   )
 }
 

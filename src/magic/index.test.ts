@@ -109,7 +109,6 @@ describe('embedded-wallets/magic', () => {
         "MultichainExtension",
         "OpenIdExtension",
         "default",
-        "isDeprecatedMagicLink",
         "version",
       ]
     `)

@@ -37,7 +37,6 @@ export type {
   LoginWithSmsConfiguration,
   UpdateEmailConfiguration,
 } from './modules/auth.js'
-export { isDeprecatedMagicLink } from './modules/auth.js'
 export type {
   NFTCheckoutRequest,
   NFTModule,

@@ -12,19 +12,10 @@ import type { Transport } from './transport/types.js'
 import * as Events from './wire/events.js'
 import * as Methods from './wire/methods.js'
 
-/** The SDK flavour: its npm name, version and platform. */
-export type Platform = {
-  /** `magic-sdk`, or one of the React Native package names. */
-  sdkName: string
-  version: string
-  platform: 'web' | 'react-native'
-}
-
 /** What the modules of one SDK instance share. */
 export type Client = {
   readonly testMode: boolean
   readonly useStorageCache: boolean
-  readonly platform: Platform
   /** The SDK's key-value store (`MagicAuthLocalStorage`). */
   readonly storage: Storage.Storage
   /** The iframe transport (created on first use). */

@@ -80,7 +80,6 @@ export function createClient(
   return {
     testMode: false,
     useStorageCache: false,
-    platform: { sdkName: 'magic-sdk', version: '29.0.6', platform: 'web' },
     storage: Storage.memory(),
     transport: () => fake.transport,
     ...overrides,

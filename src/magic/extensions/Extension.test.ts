@@ -83,13 +83,13 @@ describe('Extension', () => {
 
 describe('isCompatible', () => {
   test('default: a missing compat or entry is compatible; booleans are the answer', () => {
-    const platform = { sdkName: 'magic-sdk', version: '29.0.6' }
+    const version = '29.0.6'
     expect([
-      isCompatible({}, platform),
-      isCompatible({ compat: { '@magic-sdk/react-native': false } }, platform),
-      isCompatible({ compat: { 'magic-sdk': true } }, platform),
-      isCompatible({ compat: { 'magic-sdk': false } }, platform),
-      isCompatible({ compat: { 'magic-sdk': '^29.0.0' } }, platform),
+      isCompatible({}, version),
+      isCompatible({ compat: { '@magic-sdk/react-native': false } }, version),
+      isCompatible({ compat: { 'magic-sdk': true } }, version),
+      isCompatible({ compat: { 'magic-sdk': false } }, version),
+      isCompatible({ compat: { 'magic-sdk': '^29.0.0' } }, version),
     ]).toEqual([true, true, true, false, true])
   })
 })

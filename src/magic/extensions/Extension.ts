@@ -14,7 +14,6 @@ import {
 import {
   clientOf,
   type Handle,
-  type Platform,
   type RequestOptions,
   request,
 } from '../request.js'
@@ -25,7 +24,12 @@ import {
   standardizeJsonRpcRequestPayload,
 } from './utils.js'
 
-/** Supported versions per SDK flavour: `true`, `false` or a semver range. */
+/**
+ * Supported versions per SDK flavour: `true`, `false` or a semver range.
+ * This client is the web SDK and reads only `'magic-sdk'`; the React Native
+ * keys stay in the type because extensions written for the published SDK
+ * declare all four, and dropping them would fail their type check.
+ */
 export type Compat = {
   'magic-sdk'?: boolean | string | undefined
   '@magic-sdk/react-native'?: boolean | string | undefined
@@ -159,19 +163,17 @@ export class Extension {
 export type AnyExtension = BaseExtension<string, unknown>
 
 /**
- * Whether an extension supports this SDK flavour and version: a missing
- * `compat` (or entry) means yes, a boolean is the answer, a string is a
- * semver range.
+ * Whether an extension supports this web SDK at `version`, from its
+ * `compat['magic-sdk']`: a missing `compat` (or entry) means yes, a boolean
+ * is the answer, a string is a semver range.
  */
 export function isCompatible(
   extension: Pick<AnyExtension, 'compat'>,
-  platform: Pick<Platform, 'sdkName' | 'version'>,
+  version: string,
 ): boolean {
-  const entry = (extension.compat as Record<string, unknown> | undefined)?.[
-    platform.sdkName
-  ]
+  const entry = extension.compat?.['magic-sdk']
   if (entry === undefined || entry === null) return true
-  if (typeof entry === 'string') return satisfies(platform.version, entry)
+  if (typeof entry === 'string') return satisfies(version, entry)
   return Boolean(entry)
 }
 

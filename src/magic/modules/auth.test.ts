@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { setupAuth } from '../_test/auth.js'
-import { isDeprecatedMagicLink } from './auth.js'
 
 afterEach(() => {
   vi.unstubAllGlobals()
@@ -194,46 +193,13 @@ describe('auth', () => {
     ])
   })
 
-  test('behavior: loginWithMagicLink throws on React Native 19+ and warns on older', () => {
-    const removed = setup({
-      platform: {
-        sdkName: '@magic-sdk/react-native-expo',
-        version: '19.0.0',
-        platform: 'react-native',
-      },
-    })
-    expect(() =>
-      removed.auth.loginWithMagicLink({ email: 'a@b.c' }),
-    ).toThrowErrorMatchingInlineSnapshot(
-      `[Error: loginWithMagicLink() is deprecated for this package, please utilize a passcode method like loginWithSMS or loginWithEmailOTP instead.]`,
-    )
-    expect(removed.fake.requests).toEqual([])
+  test('behavior: loginWithMagicLink is current on the web: no deprecation warning', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    const older = setup({
-      platform: {
-        sdkName: '@magic-sdk/react-native-bare',
-        version: '18.2.0',
-        platform: 'react-native',
-      },
-    })
-    older.auth.loginWithMagicLink({ email: 'a@b.c' })
-    expect(warn.mock.calls).toMatchInlineSnapshot(`
-      [
-        [
-          "Magic SDK Warning: [DEPRECATION_NOTICE] \`auth.loginWithMagicLink()\` will be removed from \`@magic-sdk/react-native-bare\` in version \`v19.0.0\`. Use \`auth.loginWithEmailOTP()\` instead.",
-        ],
-      ]
-    `)
-  })
-})
-
-describe('isDeprecatedMagicLink', () => {
-  test('default: web is never deprecated; React Native is removed from 19', () => {
-    expect([
-      isDeprecatedMagicLink('magic-sdk', '99.0.0'),
-      isDeprecatedMagicLink('@magic-sdk/react-native', '18.9.9'),
-      isDeprecatedMagicLink('@magic-sdk/react-native-bare', '19.0.0'),
-      isDeprecatedMagicLink('@magic-sdk/react-native-expo', '30.1.0'),
-    ]).toEqual([false, 'deprecated', 'removed', 'removed'])
+    const { auth, fake } = setup()
+    await auth.loginWithMagicLink({ email: 'a@b.c' })
+    expect(fake.sent().map(({ method }) => method)).toEqual([
+      'magic_auth_login_with_magic_link',
+    ])
+    expect(warn).not.toHaveBeenCalled()
   })
 })
