@@ -4,7 +4,10 @@
  * mounted extensions.
  */
 import * as Announce from '../core/Announce.js'
-import { create as createStorage } from '../core/internal/storage.js'
+// `create` from the internal module, not the `Storage` namespace: the
+// namespace also re-exports the fallback stores, which must stay out of the
+// page's bundle until IndexedDB fails.
+import { create as createStorage } from '../core/internal/indexedDbStorage.js'
 import type * as Storage from '../core/Storage.js'
 import {
   createIncompatibleExtensionsError,

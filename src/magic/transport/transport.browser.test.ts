@@ -136,11 +136,11 @@ describe('Transport.create', () => {
 
   test('behavior: a batch goes in one message and resolves in request order', async () => {
     const { transport } = setup({ meta: { reverseBatch: true } })
-    const batch = Rpc.createBatch([
-      { method: 'first' },
-      { method: 'second', params: [2] },
-      { method: 'third' },
-    ])
+    const batch = [
+      Rpc.createRequest('first'),
+      Rpc.createRequest('second', [2]),
+      Rpc.createRequest('third'),
+    ]
     const responses = await transport.postBatch(batch)
     expect(responses.map((r) => [r.id, (r.result as Echo).method])).toEqual(
       batch.map((request) => [request.id, request.method]),
