@@ -21,8 +21,7 @@ import * as User from './modules/user.js'
 import * as Wallet from './modules/wallet.js'
 import { type Client, register } from './request.js'
 import * as ThirdParty from './thirdParty.js'
-import { create as createTransport } from './transport/index.js'
-import type { Transport } from './transport/types.js'
+import { create as createTransport, type Transport } from './transport/index.js'
 import { encodeParams, type Network, type Params } from './wire/messages.js'
 
 /** The SDK version sent to the iframe (seed 000 §9). */

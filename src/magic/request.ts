@@ -8,7 +8,7 @@ import * as PromiEvent from '../core/PromiEvent.js'
 import * as Rpc from '../core/Rpc.js'
 import type * as Storage from '../core/Storage.js'
 import { createMalformedResponseError, MagicRPCError } from './errors.js'
-import type { Transport } from './transport/types.js'
+import type { Transport } from './transport/index.js'
 import * as Events from './wire/events.js'
 import * as Methods from './wire/methods.js'
 
