@@ -15,13 +15,16 @@ export {
   MagicSDKWarning,
   type SdkWarningCode,
 } from './errors.js'
-export { type Compat, Extension } from './extensions/Extension.js'
+export {
+  type Compat,
+  Extension,
+  type ExtensionStorage,
+} from './extensions/Extension.js'
 export {
   type MultichainConfig,
   MultichainExtension,
 } from './extensions/multichain.js'
 export { type OpenIdConfiguration, OpenIdExtension } from './extensions/oidc.js'
-export type { ExtensionStorage } from './extensions/utils.js'
 export {
   type ExtensionsOption,
   Magic,
