@@ -54,6 +54,10 @@ export type {
   RPCProviderModule,
 } from './modules/rpcProvider.js'
 export type {
+  ExternalProvider,
+  ThirdPartyWalletsModule,
+} from './modules/thirdPartyWallets.js'
+export type {
   GenerateIdTokenConfiguration,
   GetIdTokenConfiguration,
   MagicUserMetadata,
@@ -74,9 +78,5 @@ export type {
   Sign7702AuthorizationResponse,
 } from './modules/wallet.js'
 export type { Handle as PromiEvent } from './request.js'
-export type {
-  ExternalProvider,
-  ThirdPartyWalletsModule,
-} from './thirdParty.js'
 
 export default Magic

@@ -5,7 +5,7 @@ import {
   flush,
   resultOf,
 } from '../_test/transport.js'
-import { checkoutWithWallet } from '../thirdPartyRouter.js'
+import { checkoutWithWallet } from './externalWallet.js'
 import * as Nft from './nft.js'
 import * as Wallet from './wallet.js'
 
