@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { createFakeTransport, flush, resultOf } from './_test/transport.js'
+import { createFakeTransport, flush, resultOf } from './_test/fakeTransport.js'
 import { MagicSDKError } from './errors.js'
 import { Magic, networkHash, version } from './Magic.js'
 import { decodeParams } from './wire/messages.js'

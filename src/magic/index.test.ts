@@ -1,6 +1,6 @@
 import type { EIP1193Provider } from 'viem'
 import { describe, expect, test } from 'vitest'
-import { createFakeTransport } from './_test/transport.js'
+import { createFakeTransport } from './_test/fakeTransport.js'
 import * as Entry from './index.js'
 
 /**

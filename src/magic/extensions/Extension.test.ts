@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import * as PromiEvent from '../../core/PromiEvent.js'
 import * as Rpc from '../../core/Rpc.js'
 import * as Storage from '../../core/Storage.js'
-import { createFakeTransport, resultOf } from '../_test/transport.js'
+import { createFakeTransport, resultOf } from '../_test/fakeTransport.js'
 import { MagicSDKError } from '../errors.js'
 import { type ExtensionsOption, Magic, type MagicOptions } from '../Magic.js'
 import {

@@ -4,7 +4,7 @@ import {
   createFakeTransport,
   flush,
   resultOf,
-} from '../_test/transport.js'
+} from '../_test/fakeTransport.js'
 import { checkoutWithWallet } from './externalWallet.js'
 import * as Nft from './nft.js'
 import * as Wallet from './wallet.js'
