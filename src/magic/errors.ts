@@ -5,10 +5,33 @@
  */
 import { BaseError } from '../core/Errors.js'
 import type * as Rpc from '../core/Rpc.js'
-import type { SdkErrorCode, SdkWarningCode } from './wire/codes.js'
 import * as Codes from './wire/codes.js'
 
-export type { SdkWarningCode }
+/**
+ * The codes of {@link MagicSDKError}: the published SDK's `SDKErrorCode`
+ * values. Raised by the client itself, never sent by the iframe.
+ */
+export type SdkErrorCode =
+  | 'MISSING_API_KEY'
+  | 'MODAL_NOT_READY'
+  | 'CONNECTION_WAS_LOST'
+  | 'MALFORMED_RESPONSE'
+  | 'INVALID_ARGUMENT'
+  | 'EXTENSION_NOT_INITIALIZED'
+  | 'INCOMPATIBLE_EXTENSIONS'
+
+/**
+ * The codes of {@link MagicSDKWarning}: the published SDK's `SDKWarningCode`
+ * values. `REACT_NATIVE_ENDPOINT_CONFIGURATION` is never logged by this web
+ * client; it stays so that code written against the published type still
+ * compiles.
+ */
+export type SdkWarningCode =
+  | 'SYNC_WEB3_METHOD'
+  | 'DUPLICATE_IFRAME'
+  | 'REACT_NATIVE_ENDPOINT_CONFIGURATION'
+  | 'DEPRECATION_NOTICE'
+  | 'ANNOUNCEMENT'
 
 /** What an extension error or warning needs to know of its extension. */
 type Named = { readonly name: string }

@@ -1,5 +1,4 @@
-import { createModalNotReadyError } from '../errors.js'
-import type { SdkWarningCode } from '../wire/codes.js'
+import { createModalNotReadyError, type SdkWarningCode } from '../errors.js'
 import * as Messages from '../wire/messages.js'
 import * as Heartbeat from './heartbeat.js'
 import * as Match from './match.js'
