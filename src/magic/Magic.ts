@@ -24,7 +24,10 @@ import { type Client, register } from './request.js'
 import { create as createTransport, type Transport } from './transport/index.js'
 import { encodeParams, type Network, type Params } from './wire/messages.js'
 
-/** The SDK version sent to the iframe (seed 000 §9). */
+/**
+ * The SDK version sent to the iframe: this client speaks the iframe protocol
+ * of the published magic-sdk 29.0.6, so it reports that release.
+ */
 export const version = '29.0.6'
 
 /** The provider's default endpoint. */
@@ -82,7 +85,12 @@ export type MagicOptions<
   storage?: Storage.Storage | undefined
 }
 
-/** The `<apiKey>_…` key under which device shares are stored (§4). */
+/**
+ * The `<apiKey>_…` suffix of the key under which a device share is stored
+ * (`ds_<networkHash>`): one share per API key and network, or per extension
+ * configuration when there is one, as the published SDK keys them, so that a
+ * share is never sent to the iframe of another network.
+ */
 export function networkHash(
   apiKey: string,
   network: Network | undefined,

@@ -185,7 +185,12 @@ function open(options: acquire.Options): State {
     return mounted
   }
 
-  /** Repairs a missing iframe the way magic.md §5 describes. */
+  /**
+   * Before each post, repairs the iframe as the published SDK does: a
+   * removed element is made again, an element without a window is appended
+   * again, and one whose `src` lost our parameters gets its `src` back;
+   * each waits for a new ready message.
+   */
   function repair(element: HTMLIFrameElement) {
     if (!element.isConnected) {
       isReady = false

@@ -1,6 +1,7 @@
 /**
- * Error and warning codes of the iframe wallet (seed 000 §8) and the texts
- * the published SDK uses, which ours repeat exactly.
+ * The error codes the iframe answers with: JSON-RPC 2.0's own and the
+ * provider's (the published SDK's `RPCErrorCode` values), and the message on
+ * which a client wipes its device shares.
  */
 
 /**
