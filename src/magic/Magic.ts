@@ -72,7 +72,6 @@ export type MagicOptions<
   deferPreload?: boolean | undefined
   extensions?: extensions | undefined
   meta?: unknown
-  bundleId?: string | undefined
   authConfig?: { skipDIDToken: boolean } | undefined
   /**
    * EIP-6963 announcement of `rpcProvider` (in a browser): `false` turns it
@@ -183,7 +182,6 @@ export class MagicSDK {
       ext,
       locale: options.locale || 'en_US',
       authConfig: options.authConfig ? { ...options.authConfig } : undefined,
-      bundleId: options.bundleId,
       meta: options.meta,
     }
     this.parameters = encodeParams(this.params)

@@ -74,6 +74,7 @@ export type Params = {
   ext?: Record<string, unknown> | undefined
   locale: string
   authConfig?: { skipDIDToken: boolean } | undefined
+  /** The app's bundle id: sent by the published React Native SDKs only. */
   bundleId?: string | undefined
   meta?: unknown
 }
