@@ -1,4 +1,8 @@
-import * as Errors from './Errors.js'
+/**
+ * JSON-RPC 2.0 payloads as both wallets send them: the request and response
+ * shapes, and requests numbered by one counter per page (ids are never
+ * reused while a page lives, so responses cannot be confused).
+ */
 
 /** A JSON-RPC 2.0 request as this package sends it. */
 export type Request<method extends string = string, params = unknown> = {
@@ -23,51 +27,17 @@ export type Response<result = unknown> = {
   error?: ErrorObject | null | undefined
 }
 
-/** A source of request ids. */
-export type IdStore = {
-  /** Returns the next id: 1, 2, 3… and 1 again after `MAX_SAFE_INTEGER`. */
-  next(): number
-  /** Makes the next id 1 again. */
-  reset(): void
-}
-
 /**
- * Creates an id counter. The package keeps one module-level store for
- * {@link createRequest} and {@link standardize}; create your own to control
- * ids (for example in tests of the wrap-around).
- *
- * @example
- * ```ts
- * import { Rpc } from 'embedded-wallets/core'
- *
- * const ids = Rpc.createIdStore()
- * ids.next() // 1
- * ids.next() // 2
- * ```
+ * The page's request ids: 1, 2, 3… and 1 again after
+ * `Number.MAX_SAFE_INTEGER`, so that an id is always a safe integer.
  */
-export function createIdStore(options: createIdStore.Options = {}): IdStore {
-  const { first = 1 } = options
-  let next = first
-  return {
-    next() {
-      const id = next
-      next = id >= Number.MAX_SAFE_INTEGER ? 1 : id + 1
-      return id
-    },
-    reset() {
-      next = 1
-    },
-  }
+let lastId = 0
+
+function nextId(): number {
+  lastId = lastId >= Number.MAX_SAFE_INTEGER ? 1 : lastId + 1
+  return lastId
 }
 
-export declare namespace createIdStore {
-  type Options = {
-    /** The first id handed out. @default 1 */
-    first?: number | undefined
-  }
-}
-
-const ids = createIdStore()
 const created = new WeakSet<object>()
 
 /**
@@ -88,7 +58,7 @@ export function createRequest<const method extends string, params = []>(
 ): Request<method, params> {
   const request = {
     jsonrpc: '2.0',
-    id: ids.next(),
+    id: nextId(),
     method,
     params: params ?? [],
   } as Request<method, params>
@@ -100,8 +70,8 @@ export function createRequest<const method extends string, params = []>(
  * Completes a loose payload into a request: `jsonrpc` defaults to `'2.0'`,
  * `method` to `'noop'`, `params` to `[]`, and `id` is always a fresh counter
  * value, even when the payload had one. The caller's object is not changed;
- * a new one is returned. Requests made by {@link createRequest} or
- * {@link createBatch} are already complete and are returned as they are.
+ * a new one is returned. A request made by {@link createRequest} is
+ * already complete and is returned as it is.
  *
  * @example
  * ```ts
@@ -116,7 +86,7 @@ export function standardize(payload: standardize.Payload): Request {
   return {
     ...payload,
     jsonrpc: payload.jsonrpc ?? '2.0',
-    id: ids.next(),
+    id: nextId(),
     method: payload.method ?? 'noop',
     params: payload.params ?? [],
   }
@@ -128,112 +98,5 @@ export declare namespace standardize {
     id?: number | string | null | undefined
     method?: string | undefined
     params?: unknown
-  }
-}
-
-/**
- * Reads a JSON-RPC response: a non-null `error` is thrown as the typed error
- * of its code (see `Errors.fromCode`, `data` kept); otherwise a defined
- * `result` is returned; a response with neither throws
- * {@link MalformedResponseError}.
- *
- * @example
- * ```ts
- * import { Rpc } from 'embedded-wallets/core'
- *
- * Rpc.parseResponse({ jsonrpc: '2.0', id: 1, result: '0x1' }) // '0x1'
- * ```
- */
-export function parseResponse<result = unknown>(
-  response: parseResponse.Input<result>,
-  options: parseResponse.Options = {},
-): result {
-  const { error, result } = response ?? {}
-  if (error !== undefined && error !== null) {
-    const { code, data, message } = error as Partial<ErrorObject>
-    throw Errors.fromCode({
-      code: Number.isInteger(code) ? (code as number) : -32603,
-      data,
-      message: typeof message === 'string' ? message : undefined,
-    })
-  }
-  if (result !== undefined) return result
-  throw new MalformedResponseError(options)
-}
-
-export declare namespace parseResponse {
-  type Input<result = unknown> = Partial<Response<result>> | null | undefined
-  type Options = {
-    /**
-     * Message of the malformed-response error.
-     * @default "Response from the provider's iframe is malformed."
-     */
-    malformedMessage?: string | undefined
-  }
-  type ErrorType = ReturnType<typeof Errors.fromCode> | MalformedResponseError
-}
-
-/**
- * Creates the requests of a batch, each with its own fresh id.
- *
- * @example
- * ```ts
- * import { Rpc } from 'embedded-wallets/core'
- *
- * Rpc.createBatch([{ method: 'eth_chainId' }, { method: 'eth_accounts' }])
- * ```
- */
-export function createBatch(
-  calls: readonly createBatch.Call[],
-): readonly Request[] {
-  return calls.map(({ method, params }) => createRequest(method, params))
-}
-
-export declare namespace createBatch {
-  type Call = { method: string; params?: unknown }
-}
-
-/**
- * Puts the responses of a batch in the order of its requests, matching ids
- * with `===`. `responses` may be partial (gathered as they arrive): missing
- * ones are `undefined` and `complete` is `false` until every id is matched.
- *
- * @example
- * ```ts
- * import { Rpc } from 'embedded-wallets/core'
- *
- * const batch = Rpc.createBatch([{ method: 'eth_chainId' }])
- * const { complete, responses } = Rpc.matchResponses(batch, received)
- * ```
- */
-export function matchResponses<result = unknown>(
-  requests: readonly Pick<Request, 'id'>[],
-  responses: readonly Response<result>[],
-): matchResponses.ReturnType<result> {
-  const ordered = requests.map((request) =>
-    responses.find((response) => response.id === request.id),
-  )
-  return {
-    complete: ordered.every((response) => response !== undefined),
-    responses: ordered,
-  }
-}
-
-export declare namespace matchResponses {
-  type ReturnType<result = unknown> = {
-    /** Whether every request has its response. */
-    complete: boolean
-    /** One entry per request, in request order. */
-    responses: readonly (Response<result> | undefined)[]
-  }
-}
-
-/** Thrown when a response carries neither `result` nor `error`. */
-export class MalformedResponseError extends Errors.BaseError {
-  override readonly name = 'Rpc.MalformedResponseError'
-  constructor({ malformedMessage }: parseResponse.Options = {}) {
-    super(
-      malformedMessage ?? "Response from the provider's iframe is malformed.",
-    )
   }
 }

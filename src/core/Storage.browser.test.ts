@@ -26,7 +26,7 @@ const data = new TextEncoder().encode('iat=1700000000')
 
 describe('Storage.indexedDb', () => {
   test('default: a non-extractable P-256 key round-trips and signs', async () => {
-    const names = { database: database(), store: 'MagicAuthLocalStorage' }
+    const names = { database: database(), store: 'WalletStore' }
     const { privateKey, publicKey } = await crypto.subtle.generateKey(
       { name: 'ECDSA', namedCurve: 'P-256' },
       false,
@@ -82,7 +82,7 @@ describe('Storage.indexedDb', () => {
 
 describe('Storage.local', () => {
   test('behavior: keys and clear are scoped to the prefix', async () => {
-    localStorage.setItem('magic_3pw_address', '0x1')
+    localStorage.setItem('other_app_key', '0x1')
     localStorage.setItem('Other/Store/rt', '"x"')
     const storage = Storage.local({ prefix: 'DB/Store/' })
     await storage.setItem('rt', 'token')
@@ -91,7 +91,7 @@ describe('Storage.local', () => {
     expect((await storage.keys()).sort()).toEqual(['iv', 'rt'])
     await storage.clear()
     expect(await storage.keys()).toEqual([])
-    expect(localStorage.getItem('magic_3pw_address')).toBe('0x1')
+    expect(localStorage.getItem('other_app_key')).toBe('0x1')
     expect(localStorage.getItem('Other/Store/rt')).toBe('"x"')
   })
 
@@ -123,18 +123,18 @@ describe('Storage.select', () => {
       throw new DOMException('Private mode', 'InvalidStateError')
     })
     const names = {
-      database: 'MagicAuthLocalStorageDB',
-      store: 'MagicAuthLocalStorage',
+      database: 'WalletDB',
+      store: 'WalletStore',
     }
     expect((await Storage.select(names)).driver).toBe('local')
 
     const storage = Storage.create(names)
     await storage.setItem('rt', 'refresh-token')
-    expect(
-      localStorage.getItem('MagicAuthLocalStorageDB/MagicAuthLocalStorage/rt'),
-    ).toBe('"refresh-token"')
+    expect(localStorage.getItem('WalletDB/WalletStore/rt')).toBe(
+      '"refresh-token"',
+    )
     expect(await storage.getItem('rt')).toBe('refresh-token')
-    expect(open).toHaveBeenCalledWith('MagicAuthLocalStorageDB')
+    expect(open).toHaveBeenCalledWith('WalletDB')
   })
 
   test('behavior: localStorage when opening fails with an error event', async () => {

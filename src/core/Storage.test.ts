@@ -84,14 +84,14 @@ describe('Storage.local', () => {
   })
 
   test('behavior: keys and clear only touch the prefix', async () => {
-    const backend = fakeLocalStorage({ magic_3pw_address: '0x1' })
+    const backend = fakeLocalStorage({ other_app_key: '0x1' })
     vi.stubGlobal('localStorage', backend)
     const storage = Storage.local({ prefix: 'DB/Store/' })
     await storage.setItem('a', 1)
     await storage.setItem('b', 2)
     expect(await storage.keys()).toEqual(['a', 'b'])
     await storage.clear()
-    expect([...backend.map.entries()]).toEqual([['magic_3pw_address', '0x1']])
+    expect([...backend.map.entries()]).toEqual([['other_app_key', '0x1']])
   })
 
   test('error: a CryptoKey cannot be stored', async () => {

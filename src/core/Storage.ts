@@ -1,11 +1,16 @@
 /**
- * Key-value storage: IndexedDB → localStorage → memory, picked on first use.
+ * Key-value storage for both wallets: IndexedDB, else localStorage, else
+ * memory, picked on first use.
  *
  * @packageDocumentation
  */
 
-export { create, indexedDb, select } from './internal/storage.js'
-export { UnavailableError } from './internal/storageErrors.js'
+export {
+  create,
+  indexedDb,
+  select,
+  UnavailableError,
+} from './internal/indexedDbStorage.js'
 export {
   local,
   memory,

@@ -1,6 +1,7 @@
 /**
- * The shared core of both wallets: errors, JSON-RPC helpers, a typed emitter,
- * PromiEvent, storage, EIP-6963 announcement and an HTTP retry helper.
+ * What both wallets share: the base error, JSON-RPC requests, a typed
+ * emitter and PromiEvent, key-value storage, EIP-6963 announcement and a
+ * retry helper for their backend calls.
  *
  * @packageDocumentation
  */

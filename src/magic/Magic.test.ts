@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { createFakeTransport, flush, resultOf } from './_test/transport.js'
+import { createFakeTransport, flush, resultOf } from './_test/fakeTransport.js'
 import { MagicSDKError } from './errors.js'
 import { Magic, networkHash, version } from './Magic.js'
 import { decodeParams } from './wire/messages.js'
@@ -26,7 +26,6 @@ describe('Magic', () => {
         "DOMAIN_ORIGIN": "",
         "ETH_NETWORK": undefined,
         "authConfig": undefined,
-        "bundleId": undefined,
         "ext": undefined,
         "host": "auth.magic.link",
         "locale": "en_US",
@@ -47,13 +46,12 @@ describe('Magic', () => {
     })
   })
 
-  test('param: endpoint keeps only the origin; locale, network, meta and bundleId reach the params', () => {
+  test('param: endpoint keeps only the origin; locale, network and meta reach the params', () => {
     const { magic } = create({
       endpoint: 'http://127.0.0.1:4401/some/path?x=1',
       locale: 'fr',
       network: { rpcUrl: 'http://127.0.0.1:8545', chainId: 31337 },
       meta: { app: 1 },
-      bundleId: 'com.example',
     })
     expect(magic.endpoint).toBe('http://127.0.0.1:4401')
     expect(magic.params).toMatchObject({
@@ -61,7 +59,6 @@ describe('Magic', () => {
       locale: 'fr',
       ETH_NETWORK: { rpcUrl: 'http://127.0.0.1:8545', chainId: 31337 },
       meta: { app: 1 },
-      bundleId: 'com.example',
     })
   })
 

@@ -4,7 +4,10 @@
  * mounted extensions.
  */
 import * as Announce from '../core/Announce.js'
-import { create as createStorage } from '../core/internal/storage.js'
+// `create` from the internal module, not the `Storage` namespace: the
+// namespace also re-exports the fallback stores, which must stay out of the
+// page's bundle until IndexedDB fails.
+import { create as createStorage } from '../core/internal/indexedDbStorage.js'
 import type * as Storage from '../core/Storage.js'
 import {
   createIncompatibleExtensionsError,
@@ -14,15 +17,17 @@ import { type AnyExtension, isCompatible } from './extensions/Extension.js'
 import * as Auth from './modules/auth.js'
 import * as Nft from './modules/nft.js'
 import * as RpcProvider from './modules/rpcProvider.js'
+import * as ThirdParty from './modules/thirdPartyWallets.js'
 import * as User from './modules/user.js'
 import * as Wallet from './modules/wallet.js'
-import { type Client, type Platform, register } from './request.js'
-import * as ThirdParty from './thirdParty.js'
-import { create as createTransport } from './transport/index.js'
-import type { Transport } from './transport/types.js'
+import { type Client, register } from './request.js'
+import { create as createTransport, type Transport } from './transport/index.js'
 import { encodeParams, type Network, type Params } from './wire/messages.js'
 
-/** The SDK version sent to the iframe (seed 000 §9). */
+/**
+ * The SDK version sent to the iframe: this client speaks the iframe protocol
+ * of the published magic-sdk 29.0.6, so it reports that release.
+ */
 export const version = '29.0.6'
 
 /** The provider's default endpoint. */
@@ -43,8 +48,6 @@ export const providerInfo = {
    */
   icon: `data:image/svg+xml;base64,${/* @__PURE__ */ btoa(iconSvg)}`,
 } as const
-
-const platform: Platform = { sdkName: 'magic-sdk', version, platform: 'web' }
 
 /** The `extensions` option: a list, or a map of mount names. */
 export type ExtensionsOption =
@@ -69,7 +72,6 @@ export type MagicOptions<
   deferPreload?: boolean | undefined
   extensions?: extensions | undefined
   meta?: unknown
-  bundleId?: string | undefined
   authConfig?: { skipDIDToken: boolean } | undefined
   /**
    * EIP-6963 announcement of `rpcProvider` (in a browser): `false` turns it
@@ -82,7 +84,12 @@ export type MagicOptions<
   storage?: Storage.Storage | undefined
 }
 
-/** The `<apiKey>_…` key under which device shares are stored (§4). */
+/**
+ * The `<apiKey>_…` suffix of the key under which a device share is stored
+ * (`ds_<networkHash>`): one share per API key and network, or per extension
+ * configuration when there is one, as the published SDK keys them, so that a
+ * share is never sent to the iframe of another network.
+ */
 export function networkHash(
   apiKey: string,
   network: Network | undefined,
@@ -142,7 +149,6 @@ export class MagicSDK {
     const client: Client = {
       testMode: this.testMode,
       useStorageCache: this.useStorageCache,
-      platform,
       storage,
       transport: () => this.#connect(options.transport),
       route: thirdParty.route,
@@ -176,7 +182,6 @@ export class MagicSDK {
       ext,
       locale: options.locale || 'en_US',
       authConfig: options.authConfig ? { ...options.authConfig } : undefined,
-      bundleId: options.bundleId,
       meta: options.meta,
     }
     this.parameters = encodeParams(this.params)
@@ -277,7 +282,7 @@ function mountExtensions(
   const configs: Record<string, unknown> = {}
   const incompatible: AnyExtension[] = []
   for (const [mount, extension] of entries) {
-    if (!isCompatible(extension, platform)) {
+    if (!isCompatible(extension, version)) {
       incompatible.push(extension)
       continue
     }
@@ -286,7 +291,7 @@ function mountExtensions(
     if (!isEmpty(extension.config)) configs[extension.name] = extension.config
   }
   if (incompatible.length)
-    throw createIncompatibleExtensionsError(incompatible, platform)
+    throw createIncompatibleExtensionsError(incompatible, version)
   return isEmpty(configs) ? undefined : configs
 }
 

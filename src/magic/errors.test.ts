@@ -1,14 +1,11 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import {
-  createDeprecationWarning,
-  createDuplicateIframeWarning,
   createExtensionNotInitializedError,
   createIncompatibleExtensionsError,
   createInvalidArgumentError,
   createMalformedResponseError,
   createMissingApiKeyError,
   createModalNotReadyError,
-  createReactNativeEndpointConfigurationWarning,
   createSynchronousWeb3MethodWarning,
   MagicExtensionError,
   MagicExtensionWarning,
@@ -91,7 +88,7 @@ describe('MagicSDKError', () => {
         { name: 'old', compat: { 'magic-sdk': '^20.0.0' } },
         { name: 'native', compat: { 'magic-sdk': false } },
       ],
-      { sdkName: 'magic-sdk', version: '29.0.6', platform: 'web' },
+      '29.0.6',
     )
     expect(error.message).toMatchInlineSnapshot(`
       "Magic SDK Error: [INCOMPATIBLE_EXTENSIONS] Some extensions are incompatible with \`magic-sdk@29.0.6\`:
@@ -145,29 +142,19 @@ describe('MagicSDKWarning', () => {
     `)
   })
 
-  test('behavior: the fixed warnings have the published texts', () => {
-    expect(
-      [
-        createDuplicateIframeWarning(),
-        createReactNativeEndpointConfigurationWarning(
-          'https://auth.magic.link/',
-        ),
-        createDeprecationWarning({
-          method: 'auth.loginWithMagicLink()',
-          sdkName: '@magic-sdk/react-native',
-          removalVersion: 'v14.0.0',
-          useInstead: 'auth.loginWithEmailOTP()',
-        }),
-        new MagicSDKWarning('ANNOUNCEMENT', 'hello'),
-      ].map((warning) => warning.message),
-    ).toMatchInlineSnapshot(`
-      [
-        "Magic SDK Warning: [DUPLICATE_IFRAME] Duplicate iframes found.",
-        "Magic SDK Warning: [REACT_NATIVE_ENDPOINT_CONFIGURATION] CUSTOM DOMAINS ARE NOT SUPPORTED WHEN USING MAGIC SDK WITH REACT NATIVE! The \`endpoint\` parameter SHOULD NOT be provided. The Magic \`<iframe>\` is automatically wrapped by a WebView pointed at \`https://auth.magic.link/\`. Changing this default behavior will lead to unexpected results and potentially security-threatening bugs.",
-        "Magic SDK Warning: [DEPRECATION_NOTICE] \`auth.loginWithMagicLink()\` will be removed from \`@magic-sdk/react-native\` in version \`v14.0.0\`. Use \`auth.loginWithEmailOTP()\` instead.",
-        "Magic SDK Warning: [ANNOUNCEMENT] hello",
-      ]
-    `)
+  test('behavior: the message is the prefix, the code and the raw message', () => {
+    const warning = new MagicSDKWarning(
+      'DUPLICATE_IFRAME',
+      'Duplicate iframes found.',
+    )
+    expect([warning.code, warning.rawMessage, warning.message]).toEqual([
+      'DUPLICATE_IFRAME',
+      'Duplicate iframes found.',
+      'Magic SDK Warning: [DUPLICATE_IFRAME] Duplicate iframes found.',
+    ])
+    expect(new MagicSDKWarning('ANNOUNCEMENT', 'hello').message).toBe(
+      'Magic SDK Warning: [ANNOUNCEMENT] hello',
+    )
   })
 })
 

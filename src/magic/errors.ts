@@ -5,10 +5,33 @@
  */
 import { BaseError } from '../core/Errors.js'
 import type * as Rpc from '../core/Rpc.js'
-import type { SdkErrorCode, SdkWarningCode } from './wire/codes.js'
 import * as Codes from './wire/codes.js'
 
-export type { SdkWarningCode }
+/**
+ * The codes of {@link MagicSDKError}: the published SDK's `SDKErrorCode`
+ * values. Raised by the client itself, never sent by the iframe.
+ */
+export type SdkErrorCode =
+  | 'MISSING_API_KEY'
+  | 'MODAL_NOT_READY'
+  | 'CONNECTION_WAS_LOST'
+  | 'MALFORMED_RESPONSE'
+  | 'INVALID_ARGUMENT'
+  | 'EXTENSION_NOT_INITIALIZED'
+  | 'INCOMPATIBLE_EXTENSIONS'
+
+/**
+ * The codes of {@link MagicSDKWarning}: the published SDK's `SDKWarningCode`
+ * values. `REACT_NATIVE_ENDPOINT_CONFIGURATION` is never logged by this web
+ * client; it stays so that code written against the published type still
+ * compiles.
+ */
+export type SdkWarningCode =
+  | 'SYNC_WEB3_METHOD'
+  | 'DUPLICATE_IFRAME'
+  | 'REACT_NATIVE_ENDPOINT_CONFIGURATION'
+  | 'DEPRECATION_NOTICE'
+  | 'ANNOUNCEMENT'
 
 /** What an extension error or warning needs to know of its extension. */
 type Named = { readonly name: string }
@@ -187,20 +210,23 @@ export function createExtensionNotInitializedError(
   )
 }
 
-/** `INCOMPATIBLE_EXTENSIONS`, one line per incompatible extension. */
+/**
+ * `INCOMPATIBLE_EXTENSIONS`, one line per incompatible extension, read from
+ * its `compat['magic-sdk']` as the published web SDK words it.
+ */
 export function createIncompatibleExtensionsError(
   extensions: readonly (Named & { compat?: unknown })[],
-  platform: { sdkName: string; version: string; platform: string },
+  version: string,
 ): MagicSDKError {
-  let message = `Some extensions are incompatible with \`${platform.sdkName}@${platform.version}\`:`
+  let message = `Some extensions are incompatible with \`magic-sdk@${version}\`:`
   for (const extension of extensions) {
     const compat = extension.compat as Record<string, unknown> | undefined
     if (compat === undefined || compat === null) continue
-    const supported = compat[platform.sdkName]
+    const supported = compat['magic-sdk']
     if (typeof supported === 'string')
       message += `\n  - Extension \`${extension.name}\` supports version(s) \`${supported}\``
     else if (!supported)
-      message += `\n  - Extension \`${extension.name}\` does not support ${platform.platform} environments.`
+      message += `\n  - Extension \`${extension.name}\` does not support web environments.`
   }
   return new MagicSDKError('INCOMPATIBLE_EXTENSIONS', message)
 }
@@ -221,41 +247,11 @@ export function createInvalidArgumentError(options: {
   )
 }
 
-/** `DUPLICATE_IFRAME`. */
-export function createDuplicateIframeWarning(): MagicSDKWarning {
-  return new MagicSDKWarning('DUPLICATE_IFRAME', 'Duplicate iframes found.')
-}
-
 /** `SYNC_WEB3_METHOD`: the synchronous `send(payload)` form. */
 export function createSynchronousWeb3MethodWarning(): MagicSDKWarning {
   return new MagicSDKWarning(
     'SYNC_WEB3_METHOD',
     'Non-async web3 methods are deprecated in web3 > 1.0 and are not supported by the Magic web3 provider. Please use an async method instead.',
-  )
-}
-
-/** `REACT_NATIVE_ENDPOINT_CONFIGURATION`. */
-export function createReactNativeEndpointConfigurationWarning(
-  defaultEndpoint: string,
-): MagicSDKWarning {
-  return new MagicSDKWarning(
-    'REACT_NATIVE_ENDPOINT_CONFIGURATION',
-    `CUSTOM DOMAINS ARE NOT SUPPORTED WHEN USING MAGIC SDK WITH REACT NATIVE! The \`endpoint\` parameter SHOULD NOT be provided. The Magic \`<iframe>\` is automatically wrapped by a WebView pointed at \`${defaultEndpoint}\`. Changing this default behavior will lead to unexpected results and potentially security-threatening bugs.`,
-  )
-}
-
-/** `DEPRECATION_NOTICE` for `method`, removed in `removalVersion`. */
-export function createDeprecationWarning(options: {
-  method: string
-  sdkName: string
-  removalVersion: string
-  useInstead?: string | undefined
-}): MagicSDKWarning {
-  const { method, removalVersion, sdkName, useInstead } = options
-  const instead = useInstead ? ` Use \`${useInstead}\` instead.` : ''
-  return new MagicSDKWarning(
-    'DEPRECATION_NOTICE',
-    `\`${method}\` will be removed from \`${sdkName}\` in version \`${removalVersion}\`.${instead}`,
   )
 }
 

@@ -1,6 +1,6 @@
 import type { EIP1193Provider } from 'viem'
 import { describe, expect, test } from 'vitest'
-import { createFakeTransport } from './_test/transport.js'
+import { createFakeTransport } from './_test/fakeTransport.js'
 import * as Entry from './index.js'
 
 /**
@@ -39,11 +39,13 @@ const published = {
     'showOnRamp',
     'showNFTs',
     'showBalances',
-    // 7702 methods arrived in 33.x; the spec's 29.0.6 does not have them.
+    // The 7702 methods arrived in 33.x; 29.0.6, the release whose protocol
+    // this client speaks, did not have them.
     'sign7702Authorization',
     'send7702Transaction',
     // In the published SDK up to its February 2026 removal (not in 33.13.0's
-    // .d.ts); the spec (§7) lists its wire method, eth_sendGaslessTransaction.
+    // .d.ts); kept for apps written before it, since the provider still
+    // answers its wire method, eth_sendGaslessTransaction.
     'sendGaslessTransaction',
   ],
   nft: ['purchase', 'checkout', 'transfer'],
@@ -109,7 +111,6 @@ describe('embedded-wallets/magic', () => {
         "MultichainExtension",
         "OpenIdExtension",
         "default",
-        "isDeprecatedMagicLink",
         "version",
       ]
     `)

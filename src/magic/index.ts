@@ -15,13 +15,16 @@ export {
   MagicSDKWarning,
   type SdkWarningCode,
 } from './errors.js'
-export { type Compat, Extension } from './extensions/Extension.js'
+export {
+  type Compat,
+  Extension,
+  type ExtensionStorage,
+} from './extensions/Extension.js'
 export {
   type MultichainConfig,
   MultichainExtension,
 } from './extensions/multichain.js'
 export { type OpenIdConfiguration, OpenIdExtension } from './extensions/oidc.js'
-export type { ExtensionStorage } from './extensions/utils.js'
 export {
   type ExtensionsOption,
   Magic,
@@ -37,7 +40,6 @@ export type {
   LoginWithSmsConfiguration,
   UpdateEmailConfiguration,
 } from './modules/auth.js'
-export { isDeprecatedMagicLink } from './modules/auth.js'
 export type {
   NFTCheckoutRequest,
   NFTModule,
@@ -51,6 +53,10 @@ export type {
   ResponsePayload as JsonRpcResponsePayload,
   RPCProviderModule,
 } from './modules/rpcProvider.js'
+export type {
+  ExternalProvider,
+  ThirdPartyWalletsModule,
+} from './modules/thirdPartyWallets.js'
 export type {
   GenerateIdTokenConfiguration,
   GetIdTokenConfiguration,
@@ -72,9 +78,5 @@ export type {
   Sign7702AuthorizationResponse,
 } from './modules/wallet.js'
 export type { Handle as PromiEvent } from './request.js'
-export type {
-  ExternalProvider,
-  ThirdPartyWalletsModule,
-} from './thirdParty.js'
 
 export default Magic

@@ -1,6 +1,10 @@
 import { describe, expect, test } from 'vitest'
 import * as Rpc from '../core/Rpc.js'
-import { createClient, createFakeTransport, flush } from './_test/transport.js'
+import {
+  createClient,
+  createFakeTransport,
+  flush,
+} from './_test/fakeTransport.js'
 import { MagicRPCError, MagicSDKError } from './errors.js'
 import { request } from './request.js'
 

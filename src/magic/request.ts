@@ -8,23 +8,14 @@ import * as PromiEvent from '../core/PromiEvent.js'
 import * as Rpc from '../core/Rpc.js'
 import type * as Storage from '../core/Storage.js'
 import { createMalformedResponseError, MagicRPCError } from './errors.js'
-import type { Transport } from './transport/types.js'
+import type { Transport } from './transport/index.js'
 import * as Events from './wire/events.js'
 import * as Methods from './wire/methods.js'
-
-/** The SDK flavour: its npm name, version and platform. */
-export type Platform = {
-  /** `magic-sdk`, or one of the React Native package names. */
-  sdkName: string
-  version: string
-  platform: 'web' | 'react-native'
-}
 
 /** What the modules of one SDK instance share. */
 export type Client = {
   readonly testMode: boolean
   readonly useStorageCache: boolean
-  readonly platform: Platform
   /** The SDK's key-value store (`MagicAuthLocalStorage`). */
   readonly storage: Storage.Storage
   /** The iframe transport (created on first use). */

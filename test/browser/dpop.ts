@@ -1,5 +1,5 @@
 /**
- * DPoP proofs as the published SDK makes them (magic.md §4): an ES256
+ * DPoP proofs (RFC 9449) in the form the published SDK makes them: an ES256
  * compact JWS with header `{ typ: 'dpop+jwt', alg: 'ES256', jwk }` and
  * claims `{ iat, jti }`, signed with a WebCrypto P-256 device key.
  */

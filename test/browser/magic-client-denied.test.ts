@@ -14,9 +14,10 @@ import {
 import { shownOverlay } from './magicLogin.js'
 
 /**
- * `User denied account access.` end to end (magic.md §1, §4): a client that
- * still holds a device share but whose session is gone asks to connect; the
- * user closes the login screens; the provider answers that message and the
+ * `User denied account access.` end to end (the published SDK wipes every
+ * stored device share on exactly that error message): a client that still
+ * holds a device share but whose session is gone asks to connect; the user
+ * closes the login screens; the provider answers that message and the
  * client deletes every `ds_*` device share.
  */
 describe('Magic client against the emulator: user denied account access', () => {

@@ -13,7 +13,10 @@ import {
 } from '../../src/magic/index.js'
 import { waitForCode } from './mailbox.js'
 
-/** The client's IndexedDB database and object store (magic.md §4). */
+/**
+ * The client's IndexedDB database and object store: the names the published
+ * SDK's localforage store uses, which ours keeps so that sessions carry over.
+ */
 export const database = 'MagicAuthLocalStorageDB'
 export const store = 'MagicAuthLocalStorage'
 
@@ -89,7 +92,10 @@ export type DidClaim = {
   add?: string
 }
 
-/** Decodes a DID token: base64 of `[proof, claim]` (magic.md §10). */
+/**
+ * Decodes a DID token as the provider documents it: standard base64 of the
+ * JSON array `[proof, claim]`, `claim` itself a JSON string.
+ */
 export function decodeDidToken(token: string): {
   proof: `0x${string}`
   message: string

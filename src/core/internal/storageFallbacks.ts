@@ -1,13 +1,13 @@
 /**
  * The fallback backends of `Storage` (re-exported there): `local`
  * (localStorage, JSON values) and `memory`. `Storage.select` loads this
- * module with `import()` only when IndexedDB is unavailable.
+ * module with `import()` only when IndexedDB is unavailable, so that pages
+ * where IndexedDB works never download it.
  */
 
 import { BaseError } from '../Errors.js'
 import type { Storage } from '../Storage.js'
-import { findUnsupported } from './json.js'
-import { UnavailableError } from './storageErrors.js'
+import { UnavailableError } from './indexedDbStorage.js'
 
 /**
  * A store in `localStorage`, under a key prefix. Values are stored as JSON,
@@ -19,9 +19,7 @@ import { UnavailableError } from './storageErrors.js'
  * ```ts
  * import { Storage } from 'embedded-wallets/core'
  *
- * const storage = Storage.local({
- *   prefix: 'MagicAuthLocalStorageDB/MagicAuthLocalStorage/',
- * })
+ * const storage = Storage.local({ prefix: 'WalletDB/WalletStore/' })
  * await storage.setItem('rt', 'refresh-token')
  * ```
  */
@@ -69,7 +67,7 @@ export function local(options: local.Options): Storage {
 
 export declare namespace local {
   type Options = {
-    /** Prefix of every key, e.g. `'MagicAuthLocalStorageDB/MagicAuthLocalStorage/'`. */
+    /** Prefix of every key, e.g. `'WalletDB/WalletStore/'`. */
     prefix: string
   }
   type ErrorType = UnavailableError | UnsupportedValueError
@@ -105,6 +103,34 @@ export function memory(): Storage {
       map.clear()
     },
   }
+}
+
+/** Names the first value in `value` that JSON cannot round-trip. */
+function findUnsupported(
+  value: unknown,
+  seen = new Set<object>(),
+): string | undefined {
+  if (value === null || value === undefined) return
+  if (typeof value === 'string' || typeof value === 'boolean') return
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? undefined : String(value)
+  if (typeof value !== 'object') return typeof value
+  if (seen.has(value)) return 'circular object'
+  seen.add(value)
+  const prototype = Object.getPrototypeOf(value)
+  if (
+    !Array.isArray(value) &&
+    prototype !== Object.prototype &&
+    prototype !== null
+  )
+    return (
+      (value.constructor as { name?: string } | undefined)?.name || 'object'
+    )
+  for (const item of Object.values(value)) {
+    const unsupported = findUnsupported(item, seen)
+    if (unsupported) return unsupported
+  }
+  seen.delete(value)
 }
 
 /** Thrown when a value cannot be stored as JSON in localStorage. */

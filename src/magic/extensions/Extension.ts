@@ -3,9 +3,12 @@
  * Extension.Internal<'name'>` with `name`, `config` and an optional
  * `compat`. The SDK checks `compat`, calls `init(sdk)`, mounts the extension
  * at `magic[name]` and puts a non-empty `config` into the iframe params.
+ * Extensions get `this.request`, `this.sdk` and `this.utils` (PromiEvents,
+ * base64 JSON, JSON-RPC payloads and the SDK's storage).
  */
 import * as PromiEvent from '../../core/PromiEvent.js'
 import * as Rpc from '../../core/Rpc.js'
+import type * as Storage from '../../core/Storage.js'
 import {
   createExtensionNotInitializedError,
   MagicExtensionError,
@@ -14,18 +17,17 @@ import {
 import {
   clientOf,
   type Handle,
-  type Platform,
   type RequestOptions,
   request,
 } from '../request.js'
-import {
-  decodeJSON,
-  encodeJSON,
-  extensionStorage,
-  standardizeJsonRpcRequestPayload,
-} from './utils.js'
+import * as Base64 from '../wire/base64.js'
 
-/** Supported versions per SDK flavour: `true`, `false` or a semver range. */
+/**
+ * Supported versions per SDK flavour: `true`, `false` or a semver range.
+ * This client is the web SDK and reads only `'magic-sdk'`; the React Native
+ * keys stay in the type because extensions written for the published SDK
+ * declare all four, and dropping them would fail their type check.
+ */
 export type Compat = {
   'magic-sdk'?: boolean | string | undefined
   '@magic-sdk/react-native'?: boolean | string | undefined
@@ -155,23 +157,116 @@ export class Extension {
   static Internal = InternalExtension
 }
 
+// The helpers behind `this.utils` that core does not provide as they are,
+// with the published SDK's behaviour.
+
+/**
+ * Standard base64 of the UTF-8 bytes of `JSON.stringify(value)`, as the
+ * published `encodeJSON` (its `encodeURIComponent` → bytes → `btoa` trick
+ * yields the same UTF-8 bytes).
+ *
+ * @example
+ * ```ts
+ * encodeJSON({ a: 'é' }) // 'eyJhIjoiw6kifQ=='
+ * ```
+ */
+export function encodeJSON(value: unknown): string {
+  // `String` keeps the published output for `undefined`: base64 of "undefined".
+  return Base64.fromBytes(
+    new TextEncoder().encode(String(JSON.stringify(value))),
+  )
+}
+
+/**
+ * Reverses {@link encodeJSON}: parses the UTF-8 JSON in standard base64
+ * `encoded`. Throws on text that is not base64, not UTF-8 or not JSON.
+ */
+export function decodeJSON<value = unknown>(encoded: string): value {
+  const text = new TextDecoder('utf-8', { fatal: true }).decode(
+    Base64.toBytes(encoded),
+  )
+  return JSON.parse(text) as value
+}
+
+const standardized = new WeakSet<object>()
+
+/**
+ * The published `standardizeJsonRpcRequestPayload`: completes `payload` in
+ * place (`jsonrpc` '2.0', a fresh counter `id` even when it had one,
+ * `method` 'noop', `params` []) and returns that same object. A payload it
+ * already completed, or one made by `createJsonRpcRequestPayload`, is left
+ * as it is.
+ */
+export function standardizeJsonRpcRequestPayload(
+  payload: Rpc.standardize.Payload,
+): Rpc.Request {
+  if (!standardized.has(payload)) {
+    Object.assign(payload, Rpc.standardize(payload))
+    standardized.add(payload)
+  }
+  return payload as Rpc.Request
+}
+
+/** `this.utils.storage`: the published (localforage) method set. */
+export type ExtensionStorage = Pick<
+  Storage.Storage,
+  'getItem' | 'setItem' | 'removeItem' | 'keys' | 'clear'
+> & {
+  /** How many keys the store holds. */
+  length(): Promise<number>
+  /** The key at `index` of {@link ExtensionStorage.keys}, or `null`. */
+  key(index: number): Promise<string | null>
+  /**
+   * Calls `iteratee(value, key, iterationNumber)` (from 1) for each entry;
+   * stops at, and resolves to, the first result that is not `undefined`.
+   */
+  iterate<result>(
+    iteratee: (value: unknown, key: string, iterationNumber: number) => result,
+  ): Promise<result | undefined>
+}
+
+/**
+ * The SDK storage as `this.utils.storage`. `store` is read on each call, so
+ * using the storage before `init` throws `EXTENSION_NOT_INITIALIZED`.
+ */
+export function extensionStorage(
+  store: () => Storage.Storage,
+): ExtensionStorage {
+  const keys = () => store().keys()
+  return {
+    getItem: <value>(key: string) => store().getItem<value>(key),
+    setItem: (key, value) => store().setItem(key, value),
+    removeItem: (key) => store().removeItem(key),
+    keys,
+    clear: () => store().clear(),
+    length: async () => (await keys()).length,
+    key: async (index) => (await keys())[index] ?? null,
+    async iterate(iteratee) {
+      let number = 0
+      for (const key of await keys()) {
+        const result = iteratee(await store().getItem(key), key, ++number)
+        if (result !== undefined) return result
+      }
+      return undefined
+    },
+  }
+}
+
 /** Any extension instance. */
 export type AnyExtension = BaseExtension<string, unknown>
 
 /**
- * Whether an extension supports this SDK flavour and version: a missing
- * `compat` (or entry) means yes, a boolean is the answer, a string is a
- * semver range.
+ * Whether an extension supports this web SDK at `version`, from its
+ * `compat['magic-sdk']`: a missing `compat` (or entry) means yes, a boolean
+ * is the answer, a string is a semver range.
  */
 export function isCompatible(
   extension: Pick<AnyExtension, 'compat'>,
-  platform: Pick<Platform, 'sdkName' | 'version'>,
+  version: string,
 ): boolean {
-  const entry = (extension.compat as Record<string, unknown> | undefined)?.[
-    platform.sdkName
-  ]
+  const entry = extension.compat?.['magic-sdk']
   if (entry === undefined || entry === null) return true
-  if (typeof entry === 'string') return satisfies(platform.version, entry)
+  if (typeof entry === 'string') return satisfies(version, entry)
   return Boolean(entry)
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { createFakeTransport } from '../_test/transport.js'
+import { createFakeTransport } from '../_test/fakeTransport.js'
 import { MagicSDKError } from '../errors.js'
 import { Magic } from '../Magic.js'
 import { Extension } from './Extension.js'

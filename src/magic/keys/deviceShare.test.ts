@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import * as Storage from '../../core/Storage.js'
-import * as Base64 from './base64.js'
+import * as Base64 from '../wire/base64.js'
 import * as DeviceShare from './deviceShare.js'
 
 const share = Base64.fromBytes(new TextEncoder().encode('device-share-bytes'))

@@ -1,5 +1,5 @@
 import type * as Storage from '../../core/Storage.js'
-import * as Base64 from './base64.js'
+import * as Base64 from '../wire/base64.js'
 
 /**
  * The device share the iframe hands out, kept encrypted at rest under

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import * as Storage from '../../core/Storage.js'
-import * as Base64 from './base64.js'
+import * as Base64 from '../wire/base64.js'
 import * as Dpop from './dpop.js'
 
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { randomUuid } from '../../core/internal/uuid.js'
 import type * as Storage from '../../core/Storage.js'
-import * as Base64 from './base64.js'
+import * as Base64 from '../wire/base64.js'
 
 /**
  * The device key pair behind the DPoP proofs sent with every request: an

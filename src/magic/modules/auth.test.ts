@@ -1,13 +1,21 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { setupAuth } from '../_test/auth.js'
-import { isDeprecatedMagicLink } from './auth.js'
+import {
+  createClient,
+  createFakeTransport,
+  resultOf,
+} from '../_test/fakeTransport.js'
+import { create } from './auth.js'
 
 afterEach(() => {
   vi.unstubAllGlobals()
   vi.restoreAllMocks()
 })
 
-const setup = setupAuth
+/** An auth module whose requests all answer `'did-token'`. */
+function setup(overrides: Parameters<typeof createClient>[1] = {}) {
+  const fake = createFakeTransport(resultOf('did-token'))
+  return { fake, auth: create(createClient(fake, overrides)) }
+}
 
 describe('auth', () => {
   test('default: each method sends its method name and params encoding', async () => {
@@ -194,46 +202,85 @@ describe('auth', () => {
     ])
   })
 
-  test('behavior: loginWithMagicLink throws on React Native 19+ and warns on older', () => {
-    const removed = setup({
-      platform: {
-        sdkName: '@magic-sdk/react-native-expo',
-        version: '19.0.0',
-        platform: 'react-native',
-      },
-    })
-    expect(() =>
-      removed.auth.loginWithMagicLink({ email: 'a@b.c' }),
-    ).toThrowErrorMatchingInlineSnapshot(
-      `[Error: loginWithMagicLink() is deprecated for this package, please utilize a passcode method like loginWithSMS or loginWithEmailOTP instead.]`,
-    )
-    expect(removed.fake.requests).toEqual([])
+  test('behavior: loginWithMagicLink is current on the web: no deprecation warning', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {})
-    const older = setup({
-      platform: {
-        sdkName: '@magic-sdk/react-native-bare',
-        version: '18.2.0',
-        platform: 'react-native',
-      },
-    })
-    older.auth.loginWithMagicLink({ email: 'a@b.c' })
-    expect(warn.mock.calls).toMatchInlineSnapshot(`
-      [
-        [
-          "Magic SDK Warning: [DEPRECATION_NOTICE] \`auth.loginWithMagicLink()\` will be removed from \`@magic-sdk/react-native-bare\` in version \`v19.0.0\`. Use \`auth.loginWithEmailOTP()\` instead.",
-        ],
-      ]
-    `)
+    const { auth, fake } = setup()
+    await auth.loginWithMagicLink({ email: 'a@b.c' })
+    expect(fake.sent().map(({ method }) => method)).toEqual([
+      'magic_auth_login_with_magic_link',
+    ])
+    expect(warn).not.toHaveBeenCalled()
   })
 })
 
-describe('isDeprecatedMagicLink', () => {
-  test('default: web is never deprecated; React Native is removed from 19', () => {
+// Passkey MFA: the WebAuthn assertion answered to `mfa-passkey-options`,
+// whose code (./passkey.ts) loads with `import()` on first use.
+describe('auth.loginWithEmailOTP passkey MFA', () => {
+  test('behavior: mfa-passkey-options runs a WebAuthn assertion and answers with its JSON', async () => {
+    const get = vi.fn(async () => ({ toJSON: () => ({ id: 'cred' }) }))
+    vi.stubGlobal('navigator', { credentials: { get } })
+    vi.stubGlobal('PublicKeyCredential', undefined)
+    const { auth, fake } = setup()
+    const handle = auth.loginWithEmailOTP({ email: 'a@b.c', showUI: true })
+    const id = fake.requests[0]?.id ?? -1
+    fake.event(id, 'mfa-passkey-options', {
+      webauthnOptions: {
+        challenge: 'AQID',
+        allowCredentials: [{ id: 'BAU', type: 'public-key' }],
+      },
+    })
+    await handle
+    // The passkey code loads with `import()` on the first request for one.
+    await vi.waitFor(() => expect(fake.sent()).toHaveLength(2))
+    const { publicKey } = (
+      get.mock.calls[0] as unknown as [
+        {
+          publicKey: {
+            challenge: ArrayBuffer
+            allowCredentials: { id: ArrayBuffer }[]
+          }
+        },
+      ]
+    )[0]
+    expect([...new Uint8Array(publicKey.challenge)]).toEqual([1, 2, 3])
     expect([
-      isDeprecatedMagicLink('magic-sdk', '99.0.0'),
-      isDeprecatedMagicLink('@magic-sdk/react-native', '18.9.9'),
-      isDeprecatedMagicLink('@magic-sdk/react-native-bare', '19.0.0'),
-      isDeprecatedMagicLink('@magic-sdk/react-native-expo', '30.1.0'),
-    ]).toEqual([false, 'deprecated', 'removed', 'removed'])
+      ...new Uint8Array(
+        publicKey.allowCredentials[0]?.id ?? new ArrayBuffer(0),
+      ),
+    ]).toEqual([4, 5])
+    expect(fake.sent()[1]).toEqual({
+      method: 'magic_intermediary_event',
+      params: [
+        {
+          payloadId: id,
+          eventType: 'mfa-passkey-assertion-response',
+          args: { id: 'cred' },
+        },
+      ],
+    })
+  })
+
+  test('error: a failed assertion answers mfa-passkey-assertion-error with its message', async () => {
+    vi.stubGlobal('navigator', {
+      credentials: {
+        get: async () => Promise.reject(new Error('NotAllowedError')),
+      },
+    })
+    const { auth, fake } = setup()
+    const handle = auth.loginWithEmailOTP({ email: 'a@b.c' })
+    const id = fake.requests[0]?.id ?? -1
+    fake.event(id, 'mfa-passkey-options', {
+      webauthnOptions: { challenge: '' },
+    })
+    await handle
+    // The passkey code loads with `import()` on the first request for one.
+    await vi.waitFor(() => expect(fake.sent()).toHaveLength(2))
+    expect(fake.sent()[1]?.params).toEqual([
+      {
+        payloadId: id,
+        eventType: 'mfa-passkey-assertion-error',
+        args: 'NotAllowedError',
+      },
+    ])
   })
 })

@@ -3,7 +3,6 @@
  * `setAuthorizationToken` and `updateEmailWithUI`.
  */
 import * as Rpc from '../../core/Rpc.js'
-import { createDeprecationWarning } from '../errors.js'
 import { type Client, type Handle, intermediary, request } from '../request.js'
 import * as Events from '../wire/events.js'
 import * as Methods from '../wire/methods.js'
@@ -73,34 +72,6 @@ export type UpdateEmailEvents = Events.UpdateEmail
 /** The `auth` module. */
 export type AuthModule = ReturnType<typeof create>
 
-/** The removal versions of `loginWithMagicLink` per SDK flavour. */
-export const magicLinkRemovalVersions: Record<string, string> = {
-  'magic-sdk': 'v18.0.0',
-  '@magic-sdk/react-native': 'v14.0.0',
-  '@magic-sdk/react-native-bare': 'v19.0.0',
-  '@magic-sdk/react-native-expo': 'v19.0.0',
-}
-
-const reactNative = new Set([
-  '@magic-sdk/react-native',
-  '@magic-sdk/react-native-bare',
-  '@magic-sdk/react-native-expo',
-])
-
-/**
- * Whether `loginWithMagicLink` is gone or going for an SDK flavour:
- * `'removed'` on React Native from major version 19 (the call throws),
- * `'deprecated'` on older React Native (a warning is logged), `false` on web.
- */
-export function isDeprecatedMagicLink(
-  sdkName: string,
-  version: string,
-): 'removed' | 'deprecated' | false {
-  if (!reactNative.has(sdkName)) return false
-  const major = Number(version.split('.')[0])
-  return major >= 19 ? 'removed' : 'deprecated'
-}
-
 /** Builds the `auth` module of a client. */
 export function create(client: Client) {
   const method = (name: string) => Methods.wireMethod(name, client.testMode)
@@ -109,19 +80,6 @@ export function create(client: Client) {
     loginWithMagicLink(
       configuration: LoginWithMagicLinkConfiguration,
     ): Handle<string | null, MagicLinkEvents> {
-      const { sdkName, version } = client.platform
-      const deprecated = isDeprecatedMagicLink(sdkName, version)
-      if (deprecated === 'removed')
-        throw new Error(
-          'loginWithMagicLink() is deprecated for this package, please utilize a passcode method like loginWithSMS or loginWithEmailOTP instead.',
-        )
-      if (deprecated === 'deprecated')
-        createDeprecationWarning({
-          method: 'auth.loginWithMagicLink()',
-          sdkName,
-          removalVersion: magicLinkRemovalVersions[sdkName] ?? '',
-          useInstead: 'auth.loginWithEmailOTP()',
-        }).log()
       const {
         email,
         showUI = true,
@@ -181,20 +139,16 @@ export function create(client: Client) {
     },
 
     /**
-     * Completes a redirect login with a one-time credential. On the web,
-     * without one, the page's query string is used and then removed from
-     * the address bar.
+     * Completes a redirect login with a one-time credential. Without one,
+     * the page's query string is used and then removed from the address
+     * bar (outside a browser there is none, and the credential is empty).
      */
     loginWithCredential(
       configuration?: LoginWithCredentialConfiguration,
     ): Handle<string | null> {
       const { credentialOrQueryString, lifespan } = configuration ?? {}
       let credential = credentialOrQueryString ?? ''
-      if (
-        !credentialOrQueryString &&
-        client.platform.platform === 'web' &&
-        typeof window !== 'undefined'
-      ) {
+      if (!credentialOrQueryString && typeof window !== 'undefined') {
         const { location, history } = window
         credential = location.search
         history.replaceState(null, '', location.origin + location.pathname)

@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { createClient, createFakeTransport, flush } from '../_test/transport.js'
+import {
+  createClient,
+  createFakeTransport,
+  flush,
+} from '../_test/fakeTransport.js'
 import { MagicRPCError, MagicSDKError } from '../errors.js'
 import type { Client } from '../request.js'
 import { create, createState, learn } from './rpcProvider.js'

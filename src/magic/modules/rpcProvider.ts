@@ -147,7 +147,7 @@ export function create(client: Client, store: StateStore) {
     // Typed data is checked before anything is sent; the checks load on the
     // first typed-data request.
     return PromiEvent.create<unknown, EventsOf<never>>(async (resolve) => {
-      const { validateParams } = await import('../typedData.js')
+      const { validateParams } = await import('./typedData.js')
       try {
         validateParams(standard.params)
       } catch (error) {

@@ -5,7 +5,7 @@ import {
   createFakeTransport,
   flush,
   resultOf,
-} from '../_test/transport.js'
+} from '../_test/fakeTransport.js'
 import { create, rememberLogin } from './user.js'
 
 afterEach(() => {

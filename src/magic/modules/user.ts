@@ -4,7 +4,9 @@
  */
 import * as PromiEvent from '../../core/PromiEvent.js'
 import * as Rpc from '../../core/Rpc.js'
+import * as DeviceShare from '../keys/deviceShare.js'
 import { type Client, type EventsOf, type Handle, request } from '../request.js'
+import { refreshTokenKey } from '../transport/envelope.js'
 import * as Events from '../wire/events.js'
 import * as Methods from '../wire/methods.js'
 
@@ -182,14 +184,13 @@ export function create(client: Client) {
         const { storage } = client
         logouts++
         await storage.removeItem(isLoggedInKey)
-        for (const key of await storage.keys())
-          if (key.startsWith('ds_')) await storage.removeItem(key)
+        await DeviceShare.clearAll(storage)
         const payload = Rpc.createRequest(method(Methods.logout), [])
         let result: boolean
         try {
           result = await request<boolean>(client, payload)
         } finally {
-          await storage.removeItem('rt')
+          await storage.removeItem(refreshTokenKey)
         }
         if (client.useStorageCache) loggedOut(result)
         return result

@@ -4,8 +4,8 @@ import {
   createFakeTransport,
   flush,
   resultOf,
-} from '../_test/transport.js'
-import { checkoutWithWallet } from '../thirdPartyRouter.js'
+} from '../_test/fakeTransport.js'
+import { checkoutWithWallet } from './externalWallet.js'
 import * as Nft from './nft.js'
 import * as Wallet from './wallet.js'
 

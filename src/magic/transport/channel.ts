@@ -1,5 +1,4 @@
-import { createModalNotReadyError } from '../errors.js'
-import type { SdkWarningCode } from '../wire/codes.js'
+import { createModalNotReadyError, type SdkWarningCode } from '../errors.js'
 import * as Messages from '../wire/messages.js'
 import * as Heartbeat from './heartbeat.js'
 import * as Match from './match.js'
@@ -186,7 +185,12 @@ function open(options: acquire.Options): State {
     return mounted
   }
 
-  /** Repairs a missing iframe the way magic.md §5 describes. */
+  /**
+   * Before each post, repairs the iframe as the published SDK does: a
+   * removed element is made again, an element without a window is appended
+   * again, and one whose `src` lost our parameters gets its `src` back;
+   * each waits for a new ready message.
+   */
   function repair(element: HTMLIFrameElement) {
     if (!element.isConnected) {
       isReady = false

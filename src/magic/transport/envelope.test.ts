@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import * as Rpc from '../../core/Rpc.js'
 import * as Storage from '../../core/Storage.js'
-import * as Base64 from '../keys/base64.js'
 import * as DeviceShare from '../keys/deviceShare.js'
 import * as Dpop from '../keys/dpop.js'
+import * as Base64 from '../wire/base64.js'
 import * as Envelope from './envelope.js'
 
 const share = Base64.fromBytes(new Uint8Array([1, 2, 3, 4]))

@@ -2,7 +2,6 @@ import type * as Rpc from '../../core/Rpc.js'
 import type * as Storage from '../../core/Storage.js'
 import * as DeviceShare from '../keys/deviceShare.js'
 import * as Dpop from '../keys/dpop.js'
-import * as Session from '../keys/session.js'
 import * as Codes from '../wire/codes.js'
 import type * as Messages from '../wire/messages.js'
 
@@ -12,6 +11,13 @@ import type * as Messages from '../wire/messages.js'
  * its response (a new refresh token or device share, or an error that
  * clears keys). Storage and crypto failures never fail a request.
  */
+
+/**
+ * Storage key of the refresh token the iframe hands out with a response
+ * (`rt`); it goes back with every request that carries a DPoP proof, and a
+ * logout removes it.
+ */
+export const refreshTokenKey = 'rt'
 
 export type Context = {
   storage: Storage.Storage
@@ -35,9 +41,10 @@ export async function build(
 ): Promise<Messages.RequestEnvelope> {
   const { networkHash, now, storage } = context
   const jwt = await Dpop.createProof(storage, { now }).catch(() => undefined)
-  const rt = jwt
-    ? await Session.getRefreshToken(storage).catch(() => undefined)
+  const stored = jwt
+    ? await storage.getItem(refreshTokenKey).catch(() => undefined)
     : undefined
+  const rt = typeof stored === 'string' ? stored : undefined
   const deviceShare = await DeviceShare.decrypt(storage, networkHash)
   return {
     msgType,
@@ -70,9 +77,9 @@ export async function absorb(
   const error = response?.error
   const tasks: Promise<void>[] = []
   if (error?.code === Codes.DpopInvalidated)
-    tasks.push(Dpop.clear(storage), Session.removeRefreshToken(storage))
+    tasks.push(Dpop.clear(storage), storage.removeItem(refreshTokenKey))
   else if (typeof rt === 'string' && rt)
-    tasks.push(Session.setRefreshToken(storage, rt))
+    tasks.push(storage.setItem(refreshTokenKey, rt))
   if (error?.message === Codes.userDeniedAccountAccess)
     tasks.push(DeviceShare.clearAll(storage))
   else if (typeof deviceShare === 'string' && deviceShare)

@@ -1,3 +1,9 @@
+/**
+ * The iframe transport: how the client's modules reach the provider's
+ * `/send` iframe. One channel (element, handshake, checks) per distinct
+ * parameters, shared by the clients that have them; each client keeps its
+ * own pending requests, flow listeners and session material.
+ */
 import type * as Rpc from '../../core/Rpc.js'
 import type * as Storage from '../../core/Storage.js'
 import { createModalNotReadyError, MagicSDKWarning } from '../errors.js'
@@ -5,9 +11,44 @@ import * as Messages from '../wire/messages.js'
 import * as Channel from './channel.js'
 import * as Envelope from './envelope.js'
 import * as Match from './match.js'
-import type { Transport } from './types.js'
 
-export type { Transport } from './types.js'
+/**
+ * What the client's modules need from the iframe transport. The transport
+ * owns the iframe, the ready handshake, origin/source checks, the DPoP proof,
+ * the refresh token and the device share; modules only send JSON-RPC.
+ */
+export type Transport = {
+  /**
+   * Posts one request (after the iframe is ready, reloading it if it went
+   * missing) and resolves with its raw response envelope's `response` once
+   * the iframe answers it. Rejects only for transport failures (e.g.
+   * `MODAL_NOT_READY`); RPC errors come back inside the response.
+   */
+  post(request: Rpc.Request): Promise<Partial<Rpc.Response>>
+  /** Posts a batch; resolves once every id of it has been answered. */
+  postBatch(
+    requests: readonly Rpc.Request[],
+  ): Promise<readonly Partial<Rpc.Response>[]>
+  /**
+   * Listens to the flow events (`MAGIC_HANDLE_EVENT`) of request `id`:
+   * `listener(event, params)`. Returns an unsubscribe.
+   */
+  onEvent(
+    id: number | string,
+    listener: (event: string, params: readonly unknown[]) => void,
+  ): () => void
+  /** Listens to every message of one incoming type (e.g. 3PW requests). */
+  on(
+    type: Messages.IncomingType,
+    listener: (data: Record<string, unknown>) => void,
+  ): () => void
+  /** Posts a raw message (`msgType` gets the params suffix). */
+  send(type: Messages.OutgoingType, data: Record<string, unknown>): void
+  /** Creates the iframe now (unless already) and waits for it to be ready. */
+  preload(): Promise<void>
+  /** Removes listeners, timers and the iframe. */
+  destroy(): void
+}
 
 /** The provider's default endpoint origin; only it gets a heartbeat. */
 export const defaultOrigin = 'https://auth.magic.link'

@@ -10,8 +10,8 @@ import {
 } from '../../../test/browser/fixtures/transportClient.js'
 import * as Rpc from '../../core/Rpc.js'
 import * as Storage from '../../core/Storage.js'
-import * as Base64 from '../keys/base64.js'
 import * as Dpop from '../keys/dpop.js'
+import * as Base64 from '../wire/base64.js'
 
 /** The hidden styles as Chromium serialises them (`border: none` expands). */
 const hiddenStyle =
@@ -136,11 +136,11 @@ describe('Transport.create', () => {
 
   test('behavior: a batch goes in one message and resolves in request order', async () => {
     const { transport } = setup({ meta: { reverseBatch: true } })
-    const batch = Rpc.createBatch([
-      { method: 'first' },
-      { method: 'second', params: [2] },
-      { method: 'third' },
-    ])
+    const batch = [
+      Rpc.createRequest('first'),
+      Rpc.createRequest('second', [2]),
+      Rpc.createRequest('third'),
+    ]
     const responses = await transport.postBatch(batch)
     expect(responses.map((r) => [r.id, (r.result as Echo).method])).toEqual(
       batch.map((request) => [request.id, request.method]),

@@ -4,7 +4,10 @@
  * import time).
  */
 
-/** The published SDK's hidden styles, in its order (magic.md §1). */
+/**
+ * The hidden styles of the published SDK's iframe, in the order it sets them
+ * (a full-page, transparent, click-through overlay until it is shown).
+ */
 export const hiddenStyles = {
   display: 'none',
   position: 'fixed',

@@ -1,6 +1,7 @@
 /**
- * Error and warning codes of the iframe wallet (seed 000 §8) and the texts
- * the published SDK uses, which ours repeat exactly.
+ * The error codes the iframe answers with: JSON-RPC 2.0's own and the
+ * provider's (the published SDK's `RPCErrorCode` values), and the message on
+ * which a client wipes its device shares.
  */
 
 /**
@@ -103,30 +104,6 @@ const known: ReadonlySet<number> = new Set<RpcCode>([
 export function isKnownRpcCode(code: unknown): code is RpcCode {
   return typeof code === 'number' && known.has(code)
 }
-
-/** SDK error codes with their fixed messages (where they have one). */
-export const sdkErrors = {
-  MISSING_API_KEY:
-    'Please provide an API key that you acquired from the Magic developer dashboard.',
-  MODAL_NOT_READY: 'Modal is not ready',
-  CONNECTION_WAS_LOST: 'Connection to the Magic iframe was lost.',
-  MALFORMED_RESPONSE: 'Response from the Magic iframe is malformed.',
-  INVALID_ARGUMENT: 'Invalid argument.',
-  EXTENSION_NOT_INITIALIZED: 'Extension is not initialized.',
-  INCOMPATIBLE_EXTENSIONS: 'Some extensions are incompatible.',
-} as const
-
-export type SdkErrorCode = keyof typeof sdkErrors
-
-export const sdkWarnings = [
-  'SYNC_WEB3_METHOD',
-  'DUPLICATE_IFRAME',
-  'REACT_NATIVE_ENDPOINT_CONFIGURATION',
-  'DEPRECATION_NOTICE',
-  'ANNOUNCEMENT',
-] as const
-
-export type SdkWarningCode = (typeof sdkWarnings)[number]
 
 /** The message that wipes every stored device share. */
 export const userDeniedAccountAccess = 'User denied account access.'

@@ -1,9 +1,10 @@
 /**
- * Event names of the iframe protocol (seed 000 §4). Each flow's `emit`
- * events are the caller's answers, sent back as `magic_intermediary_event`
- * (headless flows only); its type (e.g. {@link EmailOtp}) adds the events
- * received from the iframe on a request's PromiEvent, which are types only
- * (nothing reads them at run time, so they add nothing to a bundle).
+ * Event names of the iframe protocol, as the published SDK's flow event
+ * types name them. Each flow's `emit` events are the caller's answers, sent
+ * back as `magic_intermediary_event` (headless flows only); its type (e.g.
+ * {@link EmailOtp}) adds the events received from the iframe on a request's
+ * PromiEvent, which are types only (nothing reads them at run time, so they
+ * add nothing to a bundle).
  */
 
 export const emailOtp = {

@@ -3,8 +3,7 @@
  * `/send` iframe: message types, envelopes and the encoded parameters. Shared
  * by the client and the emulated provider; nothing else is.
  */
-import type * as Rpc from '../../core/Rpc.js'
-import * as Base64 from '../keys/base64.js'
+import * as Base64 from './base64.js'
 
 /** Messages the iframe posts to the host page. */
 export const incoming = {
@@ -75,6 +74,7 @@ export type Params = {
   ext?: Record<string, unknown> | undefined
   locale: string
   authConfig?: { skipDIDToken: boolean } | undefined
+  /** The app's bundle id: sent by the published React Native SDKs only. */
   bundleId?: string | undefined
   meta?: unknown
 }
@@ -99,9 +99,9 @@ export function encodeParams(params: Params): string {
 
 /** Reverses {@link encodeParams}; throws on anything that is not such JSON. */
 export function decodeParams(encoded: string): Params {
-  const binary = atob(encoded)
-  const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0))
-  const value: unknown = JSON.parse(new TextDecoder().decode(bytes))
+  const value: unknown = JSON.parse(
+    new TextDecoder().decode(Base64.toBytes(encoded)),
+  )
   if (
     typeof value !== 'object' ||
     value === null ||
@@ -111,10 +111,36 @@ export function decodeParams(encoded: string): Params {
   return value as Params
 }
 
+/**
+ * A JSON-RPC 2.0 request as the host sends it (the JSON-RPC 2.0
+ * specification; the published SDK always sends numeric ids).
+ */
+export type RpcRequest = {
+  jsonrpc: '2.0'
+  id: number
+  method: string
+  params: unknown
+}
+
+/** The `error` member of a JSON-RPC 2.0 response. */
+export type RpcErrorObject = {
+  code: number
+  message: string
+  data?: unknown
+}
+
+/** A JSON-RPC 2.0 response: `result` on success, `error` on failure. */
+export type RpcResponse = {
+  jsonrpc: '2.0'
+  id: number | string | null
+  result?: unknown
+  error?: RpcErrorObject | null | undefined
+}
+
 /** Host → iframe: a JSON-RPC request (or batch) with the session material. */
 export type RequestEnvelope = {
   msgType: string
-  payload: Rpc.Request | readonly Rpc.Request[]
+  payload: RpcRequest | readonly RpcRequest[]
   /** A fresh DPoP proof (compact JWS). */
   jwt?: string | undefined
   /** The refresh token; sent only with a `jwt`. */
@@ -126,7 +152,7 @@ export type RequestEnvelope = {
 /** Iframe → host: the answer to a request. */
 export type ResponseEnvelope = {
   msgType: string
-  response: Partial<Rpc.Response>
+  response: Partial<RpcResponse>
   rt?: string | undefined
   deviceShare?: string | undefined
 }

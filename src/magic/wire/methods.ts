@@ -1,6 +1,6 @@
 /**
- * JSON-RPC method names of the iframe protocol (seed 000 §7), with their
- * test-mode variants. A method's name appears here once.
+ * JSON-RPC method names of the iframe protocol, as the published SDK sends
+ * them, with their test-mode variants. A method's name appears here once.
  *
  * Each name is its own export so that the client's modules (which import
  * this file as a namespace) keep only the names they use, under minified

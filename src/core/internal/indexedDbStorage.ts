@@ -1,13 +1,13 @@
 /**
- * The IndexedDB backend and backend selection of `Storage` (re-exported
- * there). Kept apart from the public namespace module so that importing
- * `create` does not statically reach the fallbacks, which `select` loads
- * with `import()` only when IndexedDB is unavailable.
+ * The IndexedDB store and the backend selection of `Storage` (re-exported
+ * there): what every page loads. Kept apart from the public namespace
+ * module, which also re-exports the fallbacks, so that importing `create`
+ * does not statically reach them: `select` loads them with `import()` only
+ * when IndexedDB is unavailable.
  */
 
+import { BaseError } from '../Errors.js'
 import type { Driver, Storage } from '../Storage.js'
-import { openDatabase, transact } from './indexedDb.js'
-import { UnavailableError } from './storageErrors.js'
 
 /**
  * A store in an IndexedDB object store. Values are structured-cloned, so a
@@ -20,8 +20,8 @@ import { UnavailableError } from './storageErrors.js'
  * import { Storage } from 'embedded-wallets/core'
  *
  * const storage = Storage.indexedDb({
- *   database: 'MagicAuthLocalStorageDB',
- *   store: 'MagicAuthLocalStorage',
+ *   database: 'WalletDB',
+ *   store: 'WalletStore',
  * })
  * await storage.setItem('rt', 'refresh-token')
  * ```
@@ -78,9 +78,9 @@ export function indexedDb(options: indexedDb.Options): Storage {
 
 export declare namespace indexedDb {
   type Options = {
-    /** IndexedDB database name, e.g. `'MagicAuthLocalStorageDB'`. */
+    /** IndexedDB database name, e.g. `'WalletDB'`. */
     database: string
-    /** Object store name, e.g. `'MagicAuthLocalStorage'`. */
+    /** Object store name, e.g. `'WalletStore'`. */
     store: string
   }
   type ErrorType = UnavailableError
@@ -97,8 +97,8 @@ export declare namespace indexedDb {
  * import { Storage } from 'embedded-wallets/core'
  *
  * const { driver, storage } = await Storage.select({
- *   database: 'MagicAuthLocalStorageDB',
- *   store: 'MagicAuthLocalStorage',
+ *   database: 'WalletDB',
+ *   store: 'WalletStore',
  * })
  * ```
  */
@@ -131,7 +131,7 @@ export declare namespace select {
 }
 
 /**
- * The product's store: a {@link Storage} that runs {@link select} on first
+ * A wallet's store: a {@link Storage} that runs {@link select} on first
  * use (IndexedDB → localStorage → memory) and then delegates to the backend
  * it picked. Creating it touches no browser global, so it is SSR-safe.
  *
@@ -140,8 +140,8 @@ export declare namespace select {
  * import { Storage } from 'embedded-wallets/core'
  *
  * const storage = Storage.create({
- *   database: 'MagicAuthLocalStorageDB',
- *   store: 'MagicAuthLocalStorage',
+ *   database: 'WalletDB',
+ *   store: 'WalletStore',
  * })
  * await storage.setItem('rt', 'refresh-token')
  * ```
@@ -167,3 +167,58 @@ export declare namespace create {
 }
 
 const probeKey = '__probe__'
+
+/** Opens `database`, adding `store` with a version upgrade if it is missing. */
+function openDatabase(
+  database: string,
+  store: string,
+  version?: number,
+): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const factory = globalThis.indexedDB as IDBFactory | undefined
+    if (!factory) throw new Error('indexedDB is not defined.')
+    const request = version
+      ? factory.open(database, version)
+      : factory.open(database)
+    request.onupgradeneeded = () => {
+      if (!request.result.objectStoreNames.contains(store))
+        request.result.createObjectStore(store)
+    }
+    request.onsuccess = () => {
+      const db = request.result
+      if (db.objectStoreNames.contains(store)) return resolve(db)
+      db.close()
+      openDatabase(database, store, db.version + 1).then(resolve, reject)
+    }
+    request.onerror = () => reject(request.error)
+  })
+}
+
+/** Runs one request in its own transaction; resolves once it commits. */
+function transact<result>(
+  db: IDBDatabase,
+  store: string,
+  mode: IDBTransactionMode,
+  action: (objectStore: IDBObjectStore) => IDBRequest<result>,
+): Promise<result> {
+  return new Promise((resolve, reject) => {
+    const transaction = db.transaction(store, mode)
+    const request = action(transaction.objectStore(store))
+    transaction.oncomplete = () => resolve(request.result)
+    transaction.onabort = transaction.onerror = () =>
+      reject(transaction.error ?? request.error)
+  })
+}
+
+/** Thrown when a storage backend cannot be used here. */
+export class UnavailableError extends BaseError {
+  override readonly name = 'Storage.UnavailableError'
+  constructor({ cause, driver }: { cause?: unknown; driver: Driver }) {
+    super(
+      `${driver === 'local' ? 'localStorage' : 'IndexedDB'} is unavailable.`,
+      {
+        cause: cause instanceof Error ? cause : undefined,
+      },
+    )
+  }
+}

@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import * as Rpc from '../core/Rpc.js'
-import { MagicRPCError } from './errors.js'
-import { create, type ExternalProvider, type Update } from './thirdParty.js'
+import * as Rpc from '../../core/Rpc.js'
+import { MagicRPCError } from '../errors.js'
+import {
+  create,
+  type ExternalProvider,
+  type Update,
+} from './thirdPartyWallets.js'
 
 let items: Map<string, string>
 

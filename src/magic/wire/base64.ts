@@ -1,7 +1,9 @@
 /**
- * Base64 helpers shared by the DPoP proof, the device-share cipher, passkey
- * MFA and the iframe parameters. They
- * use only `btoa`/`atob` and typed arrays, which exist in browsers and Node.
+ * The two base64 alphabets of the iframe protocol: standard base64 (RFC 4648,
+ * section 4) for the encoded iframe parameters and the device share, and
+ * unpadded base64url (RFC 4648, section 5) for the compact JWS of the DPoP
+ * proof. Written with `btoa`/`atob` and typed arrays only, which browsers
+ * and Node both have, so that client and emulator can share them.
  */
 
 /** Standard base64 (`+ / =`) of `bytes`. */
@@ -16,7 +18,7 @@ export function toBytes(text: string): Uint8Array<ArrayBuffer> {
   return Uint8Array.from(atob(text), (char) => char.charCodeAt(0))
 }
 
-/** Base64url without padding (RFC 7515 §2) of `bytes`. */
+/** Base64url without padding, as JWS uses it (RFC 7515, section 2), of `bytes`. */
 export function urlFromBytes(bytes: Uint8Array): string {
   return fromBytes(bytes)
     .replace(/\+/g, '-')

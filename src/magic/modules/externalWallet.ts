@@ -1,6 +1,6 @@
 /**
- * Third-party wallet (3PW) mode, loaded with `import()` by ./thirdParty.ts on
- * the first `connect`. While an external EIP-1193 provider is
+ * Third-party wallet (3PW) mode, loaded with `import()` by
+ * ./thirdPartyWallets.ts on the first `connect`. While an external EIP-1193 provider is
  * connected with `magic.thirdPartyWallets.connect(provider, { name })`,
  * requests other than `magic_intermediary_event`, `magic_nft_checkout` and
  * `mc_login` are overridden: Ethereum JSON-RPC goes to that provider,
@@ -10,16 +10,21 @@
  * The state is mirrored in
  * `localStorage` under the published SDK's keys.
  */
-import * as Rpc from '../core/Rpc.js'
-import { MagicRPCError } from './errors.js'
-import { type Client, intermediary, type Listener, request } from './request.js'
+import * as Rpc from '../../core/Rpc.js'
+import { MagicRPCError } from '../errors.js'
+import {
+  type Client,
+  intermediary,
+  type Listener,
+  request,
+} from '../request.js'
+import * as Codes from '../wire/codes.js'
+import * as Methods from '../wire/methods.js'
 import {
   type ExternalProvider,
   storageKeys,
   type Update,
-} from './thirdParty.js'
-import * as Codes from './wire/codes.js'
-import * as Methods from './wire/methods.js'
+} from './thirdPartyWallets.js'
 
 /** Methods that always go to the iframe. */
 export const iframeMethods: readonly string[] = [

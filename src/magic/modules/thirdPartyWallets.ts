@@ -1,15 +1,15 @@
 /**
  * The `thirdPartyWallets` module: third-party wallet (3PW) mode, in which a
  * connected external EIP-1193 provider answers most requests (see
- * ./thirdPartyRouter.ts). This file is the part every dApp loads: the module
+ * ./externalWallet.ts). This file is the part every dApp loads: the module
  * object and a router that sends everything to the iframe until a wallet is
  * connected. The mode itself is loaded with `import()` on the first
  * `connect`, so dApps that never connect an external wallet do not
  * download it.
  */
-import type * as Rpc from '../core/Rpc.js'
-import { MagicRPCError } from './errors.js'
-import * as Codes from './wire/codes.js'
+import type * as Rpc from '../../core/Rpc.js'
+import { MagicRPCError } from '../errors.js'
+import * as Codes from '../wire/codes.js'
 
 /** The `localStorage` keys of 3PW mode. */
 export const storageKeys = {
@@ -43,7 +43,7 @@ type CheckoutArgs =
 /** The `thirdPartyWallets` module. */
 export type ThirdPartyWalletsModule = ReturnType<typeof create>['module']
 
-type Router = typeof import('./thirdPartyRouter.js')
+type Router = typeof import('./externalWallet.js')
 type Mode = ReturnType<Router['create']>
 
 /**
@@ -95,7 +95,7 @@ export function create(
       external: ExternalProvider,
       parameters: { name: string },
     ): Promise<Update> {
-      router ??= await import('./thirdPartyRouter.js')
+      router ??= await import('./externalWallet.js')
       mode ??= router.create(options)
       return mode.connect(external, parameters)
     },

@@ -6,7 +6,7 @@
 import type * as Rpc from '../../core/Rpc.js'
 import * as Storage from '../../core/Storage.js'
 import type { Client } from '../request.js'
-import type { Transport } from '../transport/types.js'
+import type { Transport } from '../transport/index.js'
 
 type Answer = (
   request: Rpc.Request,
@@ -80,7 +80,6 @@ export function createClient(
   return {
     testMode: false,
     useStorageCache: false,
-    platform: { sdkName: 'magic-sdk', version: '29.0.6', platform: 'web' },
     storage: Storage.memory(),
     transport: () => fake.transport,
     ...overrides,
