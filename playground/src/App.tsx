@@ -4,10 +4,10 @@ import { MagicPanel } from './components/MagicPanel.js'
 import { Panel, type PanelDefinition } from './components/Panel.js'
 import { PassportPanel } from './components/PassportPanel.js'
 import { ProvidersPanel } from './components/ProvidersPanel.js'
-import type { EmulatorInfo } from './emulator.js'
+import type { Info } from './emulator.js'
 
 /** The playground page: a list of panels. Wallet panels join this list. */
-export function App(props: { info: EmulatorInfo }) {
+export function App(props: { info: Info }) {
   const panels: readonly PanelDefinition[] = [
     { id: 'chain', title: 'Local chain', render: () => <ChainPanel /> },
     {

@@ -1,7 +1,7 @@
+import { magic } from 'embedded-wallets/connectors'
 import { defineChain } from 'viem'
 import { createConfig, http } from 'wagmi'
-import { magic } from '../../connectors/magic.js'
-import type { EmulatorInfo } from './emulator.js'
+import type { Info } from './emulator.js'
 
 /**
  * The local chain the emulator runs (Anvil), described for viem and wagmi.
@@ -9,7 +9,7 @@ import type { EmulatorInfo } from './emulator.js'
  * @param info - The emulator info.
  * @returns The chain.
  */
-export function emulatorChain(info: EmulatorInfo) {
+export function emulatorChain(info: Info) {
   return defineChain({
     id: info.chainId,
     name: 'Emulator (Anvil)',
@@ -26,19 +26,17 @@ export function emulatorChain(info: EmulatorInfo) {
  * @param info - The emulator info.
  * @returns The config.
  */
-export function createWagmiConfig(info: EmulatorInfo) {
+export function createWagmiConfig(info: Info) {
   const chain = emulatorChain(info)
   return createConfig({
     chains: [chain],
     transports: { [chain.id]: http(info.rpcUrl) },
-    connectors: info.magic
-      ? [
-          magic({
-            apiKey: info.magic.apiKey,
-            options: { endpoint: info.magic.endpoint },
-          }),
-        ]
-      : [],
+    connectors: [
+      magic({
+        apiKey: info.magic.apiKey,
+        options: { endpoint: info.magic.endpoint },
+      }),
+    ],
     multiInjectedProviderDiscovery: true,
     // Anvil is local: poll often so that new blocks show at once.
     pollingInterval: 1_000,

@@ -1,7 +1,7 @@
-import type { EmulatorInfo } from '../emulator.js'
+import type { Info } from '../emulator.js'
 
 /** Where the emulator's pieces are: RPC, dev mailbox, contracts. */
-export function EmulatorPanel(props: { info: EmulatorInfo }) {
+export function EmulatorPanel(props: { info: Info }) {
   const { info } = props
   return (
     <>

@@ -1,7 +1,7 @@
+import { Magic } from 'embedded-wallets/magic'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { Address } from 'viem'
-import { Magic } from '../../../src/magic/index.js'
-import type { EmulatorInfo } from '../emulator.js'
+import type { Info } from '../emulator.js'
 import { EventLog, type LogEntry } from './EventLog.js'
 import { MagicActions } from './MagicActions.js'
 import { Mailbox } from './Mailbox.js'
@@ -18,7 +18,7 @@ type Step =
  * user, get an id token, sign and send on the local chain, with a live log
  * of every event and the dev mailbox.
  */
-export function MagicPanel(props: { info: EmulatorInfo }) {
+export function MagicPanel(props: { info: Info }) {
   const { info } = props
   const magicInfo = info.magic
   const magic = useMemo(

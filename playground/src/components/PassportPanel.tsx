@@ -1,6 +1,6 @@
+import type { DeviceConnectResponse } from 'embedded-wallets/passport'
 import { useMemo, useRef, useState } from 'react'
-import type { DeviceConnectResponse } from '../../../src/passport/index.js'
-import type { EmulatorInfo } from '../emulator.js'
+import type { Info } from '../emulator.js'
 import { createPassports, type LogoutMode } from '../passport/config.js'
 import { usePassportSession } from '../passport/usePassportSession.js'
 import { EventLog } from './EventLog.js'
@@ -18,11 +18,11 @@ const deviceTimeoutMs = 10 * 60_000
  * refresh, logout in both modes (two Passport instances sharing the user),
  * the profile and decoded token claims, and a log of the session's events.
  */
-export function PassportPanel(props: { info: EmulatorInfo }) {
+export function PassportPanel(props: { info: Info }) {
   const { info } = props
   const passportInfo = info.passport
   const passports = useMemo(
-    () => (passportInfo ? createPassports(info, passportInfo) : undefined),
+    () => createPassports(info, passportInfo),
     [info, passportInfo],
   )
   const { session, busy, error, output, log, run } =
@@ -31,12 +31,6 @@ export function PassportPanel(props: { info: EmulatorInfo }) {
   const deviceAbort = useRef<AbortController | undefined>(undefined)
   const [mailboxFor, setMailboxFor] = useState('player@example.com')
 
-  if (!passports || !passportInfo)
-    return (
-      <p data-testid="passport-missing">
-        The emulator info has no <code>passport</code> section.
-      </p>
-    )
   const passport = passports.redirect
   // The pending request and the user live in this origin's storage: the
   // callback pages must be on it.

@@ -1,4 +1,4 @@
-import type { Passport } from '../../../src/passport/index.js'
+import type { Passport } from 'embedded-wallets/passport'
 import type { PassportRoute, Passports } from './config.js'
 import { appendEvent } from './events.js'
 

@@ -1,8 +1,5 @@
+import type { PassportEvents, UserProfile } from 'embedded-wallets/passport'
 import { useCallback, useEffect, useState } from 'react'
-import type {
-  PassportEvents,
-  UserProfile,
-} from '../../../src/passport/index.js'
 import type { LogEntry } from '../components/EventLog.js'
 import type { LogoutMode, Passports } from './config.js'
 import { appendEvent, loadEvents } from './events.js'
@@ -35,7 +32,7 @@ export type Run = (
  * running action, its result or error, and the event log of both Passport
  * instances (kept across page loads, see events.ts).
  */
-export function usePassportSession(passports: Passports | undefined) {
+export function usePassportSession(passports: Passports) {
   const [session, setSession] = useState<SessionState>({ status: 'loading' })
   const [busy, setBusy] = useState<string>()
   const [error, setError] = useState<string>()
@@ -53,7 +50,6 @@ export function usePassportSession(passports: Passports | undefined) {
   )
 
   const reload = useCallback(async () => {
-    if (!passports) return
     const passport = passports.redirect
     try {
       const profile = await passport.getUserInfo()
@@ -76,7 +72,6 @@ export function usePassportSession(passports: Passports | undefined) {
   }, [passports])
 
   useEffect(() => {
-    if (!passports) return
     const removers: (() => void)[] = []
     for (const [mode, passport] of Object.entries(passports) as [
       LogoutMode,
