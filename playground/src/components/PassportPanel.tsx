@@ -4,7 +4,6 @@ import type { Info } from '../emulator.js'
 import { createPassports, type LogoutMode } from '../passport/config.js'
 import { usePassportSession } from '../passport/usePassportSession.js'
 import { EventLog } from './EventLog.js'
-import { Mailbox } from './Mailbox.js'
 import { PassportDevice } from './PassportDevice.js'
 import { PassportSession } from './PassportSession.js'
 import { PassportSignIn, type SignInActions } from './PassportSignIn.js'
@@ -25,11 +24,10 @@ export function PassportPanel(props: { info: Info }) {
     () => createPassports(info, passportInfo),
     [info, passportInfo],
   )
-  const { session, busy, error, output, log, run } =
+  const { session, busy, output, log, clearLog, run } =
     usePassportSession(passports)
   const [device, setDevice] = useState<DeviceConnectResponse>()
   const deviceAbort = useRef<AbortController | undefined>(undefined)
-  const [mailboxFor, setMailboxFor] = useState('player@example.com')
 
   const passport = passports.redirect
   // The pending request and the user live in this origin's storage: the
@@ -85,6 +83,12 @@ export function PassportPanel(props: { info: Info }) {
           .
         </p>
       )}
+      <p className="hint">
+        The game wallet’s sign-in against the emulated identity provider. Popup
+        and redirect open its sign-in page, the device code is approved in
+        another tab, and PKCE leaves this page and comes back; the sign-in code
+        arrives in the dev mailbox.
+      </p>
       <p data-testid="passport-status" data-state={session.status}>
         {session.status === 'loading'
           ? 'Reading the session…'
@@ -112,28 +116,18 @@ export function PassportPanel(props: { info: Info }) {
         />
       )}
       {busy && <p data-testid="passport-working">{busy}…</p>}
-      {error && (
-        <p className="error" data-testid="passport-error">
-          {error}
-        </p>
-      )}
       {output && (
         <div className="output">
           <h3>{output.label}</h3>
           <pre data-testid="passport-output">{output.value}</pre>
         </div>
       )}
-      <EventLog entries={log} testId="passport-event-log" />
-      <label className="row">
-        Dev mailbox for
-        <input
-          type="email"
-          value={mailboxFor}
-          data-testid="passport-mailbox-email"
-          onChange={(event) => setMailboxFor(event.target.value)}
-        />
-      </label>
-      <Mailbox mailbox={info.mailbox} to={mailboxFor} testIdPrefix="passport" />
+      <EventLog
+        entries={log}
+        onClear={clearLog}
+        title="Events"
+        testId="passport-event-log"
+      />
     </div>
   )
 }

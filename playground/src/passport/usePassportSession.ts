@@ -1,8 +1,10 @@
 import type { PassportEvents, UserProfile } from 'embedded-wallets/passport'
 import { useCallback, useEffect, useState } from 'react'
 import type { LogEntry } from '../components/EventLog.js'
+import { useFailures } from '../ui/errors.js'
+import { messageOf, toJson } from '../ui/format.js'
 import type { LogoutMode, Passports } from './config.js'
-import { appendEvent, loadEvents } from './events.js'
+import { appendEvent, clearEvents, loadEvents } from './events.js'
 
 /** The signed-in user as the panel shows it. */
 export type SignedInUser = {
@@ -29,25 +31,32 @@ export type Run = (
 /**
  * The game-wallet panel's state: the session (read through the facade's
  * getters, again after each action and on `loggedIn` / `loggedOut`), the
- * running action, its result or error, and the event log of both Passport
- * instances (kept across page loads, see events.ts).
+ * running action, its result, and the event log of both Passport instances
+ * (kept across page loads, see events.ts). Failures go to the page's error
+ * banner. A result never outlives the session it came from: signing out,
+ * or starting another action, clears it.
  */
 export function usePassportSession(passports: Passports) {
   const [session, setSession] = useState<SessionState>({ status: 'loading' })
   const [busy, setBusy] = useState<string>()
-  const [error, setError] = useState<string>()
   const [output, setOutput] = useState<Output>()
   const [log, setLog] = useState<readonly LogEntry[]>(loadEvents)
+  const failures = useFailures('passport')
+  const { report, clear } = failures
 
   // Stored at once, not in an effect: a redirect logout emits `loggedOut`
   // and leaves the page in the same turn.
   const record = useCallback(
-    (source: string, event: string, detail?: unknown) => {
-      appendEvent(source, event, detail)
+    (source: string, event: string, summary?: string, detail?: unknown) => {
+      appendEvent(source, event, summary, detail)
       setLog(loadEvents())
     },
     [],
   )
+  const clearLog = useCallback(() => {
+    clearEvents()
+    setLog([])
+  }, [])
 
   const reload = useCallback(async () => {
     const passport = passports.redirect
@@ -55,6 +64,7 @@ export function usePassportSession(passports: Passports) {
       const profile = await passport.getUserInfo()
       if (!profile) {
         setSession({ status: 'signed-out' })
+        setOutput(undefined)
         return
       }
       const [idToken, accessToken] = await Promise.all([
@@ -66,10 +76,11 @@ export function usePassportSession(passports: Passports) {
         user: { profile, idToken, accessToken },
       })
     } catch (failure) {
-      setError(`Reading the session: ${messageOf(failure)}`)
+      report('Reading the session', failure)
       setSession({ status: 'signed-out' })
+      setOutput(undefined)
     }
-  }, [passports])
+  }, [passports, report])
 
   useEffect(() => {
     const removers: (() => void)[] = []
@@ -86,17 +97,26 @@ export function usePassportSession(passports: Passports) {
       }
       const source = `passport (${mode})`
       on('loggedIn', (user) => {
-        record(source, 'loggedIn', { sub: user.profile.sub })
+        record(
+          source,
+          'loggedIn',
+          `signed in as ${user.profile.email ?? user.profile.sub}`,
+          { sub: user.profile.sub },
+        )
         void reload()
       })
       on('loggedOut', () => {
-        record(source, 'loggedOut')
+        record(source, 'loggedOut', 'signed out')
         void reload()
       })
       on('tokenRefreshed', (user) =>
-        record(source, 'tokenRefreshed', { sub: user.profile.sub }),
+        record(source, 'tokenRefreshed', 'new tokens', {
+          sub: user.profile.sub,
+        }),
       )
-      on('userRemoved', (event) => record(source, 'userRemoved', event))
+      on('userRemoved', (event) =>
+        record(source, 'userRemoved', 'the stored user was dropped', event),
+      )
     }
     void reload()
     return () => {
@@ -107,29 +127,21 @@ export function usePassportSession(passports: Passports) {
   const run: Run = useCallback(
     async (what, action) => {
       setBusy(what)
-      setError(undefined)
+      clear()
+      setOutput(undefined)
       try {
         const value = await action()
-        setOutput({
-          label: what,
-          value: JSON.stringify(value ?? null, null, 2),
-        })
+        setOutput({ label: what, value: toJson(value ?? null) })
       } catch (failure) {
-        setError(`${what} failed: ${messageOf(failure)}`)
+        report(what, failure)
         record('error', what, messageOf(failure))
       } finally {
         setBusy(undefined)
         await reload()
       }
     },
-    [record, reload],
+    [clear, record, reload, report],
   )
 
-  return { session, busy, error, output, log, run }
-}
-
-function messageOf(error: unknown): string {
-  if (!(error instanceof Error)) return String(error)
-  const type = (error as { type?: unknown }).type
-  return typeof type === 'string' ? `${type}: ${error.message}` : error.message
+  return { session, busy, output, log, clearLog, run }
 }
