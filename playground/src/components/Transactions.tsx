@@ -64,7 +64,7 @@ function TransactionRow(props: { transaction: SentTransaction }) {
   return (
     <li data-testid="transaction" data-status={status}>
       <div className="transaction-line">
-        <span>{transaction.label}</span>
+        <span data-testid="transaction-label">{transaction.label}</span>
         <span className={`status ${status}`} data-testid="transaction-status">
           {status}
         </span>
