@@ -3,7 +3,6 @@ import { useCallback, useState } from 'react'
 import type { Address } from 'viem'
 import { useConnection } from 'wagmi'
 import { AccountPanel } from './components/AccountPanel.js'
-import { ChainPanel } from './components/ChainPanel.js'
 import { ConnectPanel } from './components/ConnectPanel.js'
 import { EmulatorPanel } from './components/EmulatorPanel.js'
 import { EventLog } from './components/EventLog.js'
@@ -65,7 +64,7 @@ export function App(props: {
             </Panel>
           </>
         )}
-        <Panel id="events" title="Wallet events" wide>
+        <Panel id="events" title="Wallet events" wide={!connected}>
           <EventLog entries={log.entries} onClear={log.clear} />
         </Panel>
         {connected && (
@@ -73,9 +72,6 @@ export function App(props: {
             <Mailbox mailbox={info.mailbox} />
           </Panel>
         )}
-        <Panel id="chain" title="Local chain">
-          <ChainPanel />
-        </Panel>
         <Panel
           id="passport"
           title="Game wallet sign-in (@imtbl/passport protocol)"
@@ -83,7 +79,11 @@ export function App(props: {
         >
           <PassportPanel info={info} />
         </Panel>
-        <Panel id="emulator" title="Emulator" wide>
+        <Panel
+          id="emulator"
+          title="Emulator: the local chain and services"
+          wide
+        >
           <EmulatorPanel info={info} />
         </Panel>
       </div>
