@@ -1,5 +1,5 @@
 import type { PassportEvents, UserProfile } from 'embedded-wallets/passport'
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import type { LogEntry } from '../components/EventLog.js'
 import { useFailures } from '../ui/errors.js'
 import { messageOf, toJson } from '../ui/format.js'
@@ -33,16 +33,23 @@ export type Run = (
  * getters, again after each action and on `loggedIn` / `loggedOut`), the
  * running action, its result, and the event log of both Passport instances
  * (kept across page loads, see events.ts). Failures go to the page's error
- * banner. A result never outlives the session it came from: signing out,
- * or starting another action, clears it.
+ * banner. A result never outlives the session it came from: the session
+ * ending, or another action starting, clears it.
  */
 export function usePassportSession(passports: Passports) {
   const [session, setSession] = useState<SessionState>({ status: 'loading' })
   const [busy, setBusy] = useState<string>()
   const [output, setOutput] = useState<Output>()
   const [log, setLog] = useState<readonly LogEntry[]>(loadEvents)
-  const failures = useFailures('passport')
-  const { report, clear } = failures
+  const { report, clear } = useFailures('passport')
+  // Whether the last reading found a user: a result is dropped when that
+  // session ends, not when a signed-out page stays signed out.
+  const signedIn = useRef(false)
+  const signedOut = useCallback(() => {
+    if (signedIn.current) setOutput(undefined)
+    signedIn.current = false
+    setSession({ status: 'signed-out' })
+  }, [])
 
   // Stored at once, not in an effect: a redirect logout emits `loggedOut`
   // and leaves the page in the same turn.
@@ -63,24 +70,23 @@ export function usePassportSession(passports: Passports) {
     try {
       const profile = await passport.getUserInfo()
       if (!profile) {
-        setSession({ status: 'signed-out' })
-        setOutput(undefined)
+        signedOut()
         return
       }
       const [idToken, accessToken] = await Promise.all([
         passport.getIdToken(),
         passport.getAccessToken(),
       ])
+      signedIn.current = true
       setSession({
         status: 'signed-in',
         user: { profile, idToken, accessToken },
       })
     } catch (failure) {
       report('Reading the session', failure)
-      setSession({ status: 'signed-out' })
-      setOutput(undefined)
+      signedOut()
     }
-  }, [passports, report])
+  }, [passports, report, signedOut])
 
   useEffect(() => {
     const removers: (() => void)[] = []
