@@ -123,8 +123,13 @@ describe('npm start: the game wallet panel', () => {
     await idle(page)
     await waitForState(page, 'signed-out')
     expect(await page.getByTestId('passport-profile').count()).toBe(0)
-    // No result of the session is left once it is gone.
-    expect(await page.getByTestId('passport-output').count()).toBe(0)
+    // The sign-in's result went with the session: what shows is the logout's.
+    expect(await page.getByTestId('passport-output-label').textContent()).toBe(
+      'Log out (silent)',
+    )
+    expect(
+      await page.getByTestId('passport-output').textContent(),
+    ).not.toContain(email)
     await expect.poll(() => eventCount(page, 'loggedOut'), poll).toBe(1)
     expect(await page.getByTestId('passport-error').count()).toBe(0)
     expect(errors).toEqual([])

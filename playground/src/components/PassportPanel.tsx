@@ -118,7 +118,7 @@ export function PassportPanel(props: { info: Info }) {
       {busy && <p data-testid="passport-working">{busy}…</p>}
       {output && (
         <div className="output">
-          <h3>{output.label}</h3>
+          <h3 data-testid="passport-output-label">{output.label}</h3>
           <pre data-testid="passport-output">{output.value}</pre>
         </div>
       )}
