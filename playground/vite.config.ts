@@ -1,10 +1,32 @@
+import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+
+/** The package's root (the playground sits in it). */
+const root = fileURLToPath(new URL('..', import.meta.url))
 
 /**
  * The playground's Vite config. `npm start` (scripts/start.ts) serves it with
  * the emulator's JSON line in the `VITE_EMULATOR_INFO` environment variable.
+ *
+ * The playground imports the package by its public entry names, as a dApp
+ * does; here they resolve to the TypeScript sources, so that the page runs
+ * what is being edited, without a build (playground/tsconfig.json maps the
+ * same names for the type checker). `embedded-wallets/emulator` is left out
+ * on purpose: it is Node only, and the playground imports only its types.
  */
 export default defineConfig({
   plugins: [react()],
+  resolve: {
+    alias: [
+      {
+        find: /^embedded-wallets\/(core|magic|passport)$/,
+        replacement: `${root}src/$1/index.ts`,
+      },
+      {
+        find: /^embedded-wallets\/connectors$/,
+        replacement: `${root}connectors/index.ts`,
+      },
+    ],
+  },
 })

@@ -1,47 +1,134 @@
-import { ChainPanel } from './components/ChainPanel.js'
+import type { Magic } from 'embedded-wallets/magic'
+import { useCallback, useState } from 'react'
+import type { Address } from 'viem'
+import { useConnection } from 'wagmi'
+import { AccountPanel } from './components/AccountPanel.js'
+import { ConnectPanel } from './components/ConnectPanel.js'
 import { EmulatorPanel } from './components/EmulatorPanel.js'
-import { MagicPanel } from './components/MagicPanel.js'
-import { Panel, type PanelDefinition } from './components/Panel.js'
+import { EventLog } from './components/EventLog.js'
+import { Intro } from './components/Intro.js'
+import { Mailbox } from './components/Mailbox.js'
+import { Panel } from './components/Panel.js'
 import { PassportPanel } from './components/PassportPanel.js'
-import { ProvidersPanel } from './components/ProvidersPanel.js'
-import type { EmulatorInfo } from './emulator.js'
+import { SendForm } from './components/SendForm.js'
+import { SignMessageForm, SignTypedDataForm } from './components/SignForms.js'
+import {
+  type NewTransaction,
+  type SentTransaction,
+  Transactions,
+} from './components/Transactions.js'
+import type { Info } from './emulator.js'
+import { ErrorBanner } from './ui/errors.js'
+import type { EmailLogin } from './wallet/emailLogin.js'
+import { useWalletLog } from './wallet/log.js'
+import { useConnectionLog } from './wallet/useConnectionLog.js'
+import { useSessionWatch } from './wallet/useSessionWatch.js'
 
-/** The playground page: a list of panels. Wallet panels join this list. */
-export function App(props: { info: EmulatorInfo }) {
-  const panels: readonly PanelDefinition[] = [
-    { id: 'chain', title: 'Local chain', render: () => <ChainPanel /> },
-    {
-      id: 'providers',
-      title: 'Wallets announced (EIP-6963)',
-      render: () => <ProvidersPanel />,
-    },
-    {
-      id: 'magic',
-      title: 'Iframe wallet (magic-sdk protocol)',
-      wide: true,
-      render: () => <MagicPanel info={props.info} />,
-    },
-    {
-      id: 'passport',
-      title: 'Game wallet sign-in (@imtbl/passport protocol)',
-      wide: true,
-      render: () => <PassportPanel info={props.info} />,
-    },
-    {
-      id: 'emulator',
-      title: 'Emulator',
-      wide: true,
-      render: () => <EmulatorPanel info={props.info} />,
-    },
-  ]
+/**
+ * The playground page. It follows wagmi's connection: without an account it
+ * offers the ways to connect; with one, the account's panels, which are
+ * keyed by the connection so that nothing they showed (transactions,
+ * signatures) outlives the account they describe.
+ */
+export function App(props: {
+  info: Info
+  pageMagic: Magic
+  emailLogin: EmailLogin
+}) {
+  const { info, pageMagic, emailLogin } = props
+  useConnectionLog(emailLogin)
+  useSessionWatch()
+  const { status, address, connector } = useConnection()
+  const log = useWalletLog()
+  const connected = status === 'connected' && address && connector
+
   return (
     <main className="page">
-      <h1>embedded-wallets playground</h1>
+      <Intro />
+      <ErrorBanner />
       <div className="panels">
-        {panels.map((panel) => (
-          <Panel key={panel.id} panel={panel} />
-        ))}
+        {connected ? (
+          <AccountPanels
+            key={`${connector.uid}:${address}`}
+            info={info}
+            address={address}
+            pageMagic={pageMagic}
+          />
+        ) : (
+          <>
+            <Panel id="connect" title="Connect a wallet">
+              <ConnectPanel emailLogin={emailLogin} mailbox={info.mailbox} />
+            </Panel>
+            <Panel id="mailbox" title="Dev mailbox">
+              <Mailbox mailbox={info.mailbox} />
+            </Panel>
+          </>
+        )}
+        <Panel id="events" title="Wallet events" wide={!connected}>
+          <EventLog entries={log.entries} onClear={log.clear} />
+        </Panel>
+        {connected && (
+          <Panel id="mailbox" title="Dev mailbox">
+            <Mailbox mailbox={info.mailbox} />
+          </Panel>
+        )}
+        <Panel
+          id="passport"
+          title="Game wallet sign-in (@imtbl/passport protocol)"
+          wide
+        >
+          <PassportPanel info={info} />
+        </Panel>
+        <Panel
+          id="emulator"
+          title="Emulator: the local chain and services"
+          wide
+        >
+          <EmulatorPanel info={info} />
+        </Panel>
       </div>
     </main>
+  )
+}
+
+/** The connected account's panels, and the transactions sent from them. */
+function AccountPanels(props: {
+  info: Info
+  address: Address
+  pageMagic: Magic
+}) {
+  const { info, address, pageMagic } = props
+  const [transactions, setTransactions] = useState<readonly SentTransaction[]>(
+    [],
+  )
+  const onTransaction = useCallback((transaction: NewTransaction) => {
+    setTransactions((current) => [
+      { ...transaction, at: new Date() },
+      ...current,
+    ])
+  }, [])
+  return (
+    <>
+      <Panel id="account" title="Your account">
+        <AccountPanel
+          info={info}
+          address={address}
+          pageMagic={pageMagic}
+          onTransaction={onTransaction}
+        />
+      </Panel>
+      <Panel id="send" title="Send">
+        <SendForm info={info} onTransaction={onTransaction} />
+      </Panel>
+      <Panel id="sign-message" title="Sign a message">
+        <SignMessageForm address={address} />
+      </Panel>
+      <Panel id="sign-typed-data" title="Sign typed data">
+        <SignTypedDataForm address={address} chainId={info.chainId} />
+      </Panel>
+      <Panel id="transactions" title="Transactions" wide>
+        <Transactions transactions={transactions} />
+      </Panel>
+    </>
   )
 }

@@ -1,7 +1,9 @@
+import { magic } from 'embedded-wallets/connectors'
+import { Magic } from 'embedded-wallets/magic'
 import { defineChain } from 'viem'
 import { createConfig, http } from 'wagmi'
-import { magic } from '../../connectors/magic.js'
-import type { EmulatorInfo } from './emulator.js'
+import type { Info } from './emulator.js'
+import type { EmailLogin } from './wallet/emailLogin.js'
 
 /**
  * The local chain the emulator runs (Anvil), described for viem and wagmi.
@@ -9,7 +11,7 @@ import type { EmulatorInfo } from './emulator.js'
  * @param info - The emulator info.
  * @returns The chain.
  */
-export function emulatorChain(info: EmulatorInfo) {
+export function emulatorChain(info: Info) {
   return defineChain({
     id: info.chainId,
     name: 'Emulator (Anvil)',
@@ -20,27 +22,48 @@ export function emulatorChain(info: EmulatorInfo) {
 }
 
 /**
- * The playground's wagmi config: the emulator's chain, and every wallet that
- * announces itself through EIP-6963 as a connector.
+ * The playground's wagmi config: the emulator's chain, the iframe wallet's
+ * connector (logging in with the page's email-code form or the wallet's own
+ * screens, see `emailLogin`), and every wallet that announces itself through
+ * EIP-6963.
  *
  * @param info - The emulator info.
+ * @param emailLogin - The page's login, the connector's `login` option.
  * @returns The config.
  */
-export function createWagmiConfig(info: EmulatorInfo) {
+export function createWagmiConfig(info: Info, emailLogin: EmailLogin) {
   const chain = emulatorChain(info)
   return createConfig({
     chains: [chain],
     transports: { [chain.id]: http(info.rpcUrl) },
-    connectors: info.magic
-      ? [
-          magic({
-            apiKey: info.magic.apiKey,
-            options: { endpoint: info.magic.endpoint },
-          }),
-        ]
-      : [],
+    connectors: [
+      magic({
+        apiKey: info.magic.apiKey,
+        options: { endpoint: info.magic.endpoint },
+        login: (instance) => emailLogin.login(instance),
+      }),
+    ],
     multiInjectedProviderDiscovery: true,
     // Anvil is local: poll often so that new blocks show at once.
     pollingInterval: 1_000,
+  })
+}
+
+/**
+ * The iframe wallet as a page embeds it with the SDK alone. Its
+ * `rpcProvider` announces itself through EIP-6963 (the connector's own client
+ * does not, so that wagmi does not list the wallet twice), which is what the
+ * page's list of announced wallets connects to; and it answers what only
+ * the SDK knows, such as the user's email. It shares the connector's session:
+ * both use this page's storage and the same iframe (same options).
+ *
+ * @param info - The emulator info.
+ * @returns The client.
+ */
+export function createPageMagic(info: Info): Magic {
+  return new Magic(info.magic.apiKey, {
+    endpoint: info.magic.endpoint,
+    network: { rpcUrl: info.rpcUrl, chainId: info.chainId },
+    useStorageCache: true,
   })
 }

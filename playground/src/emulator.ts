@@ -1,34 +1,41 @@
 /**
  * The emulator's description (its JSON line), which `npm start` hands to the
  * playground in the `VITE_EMULATOR_INFO` environment variable.
+ *
+ * Its type is the emulator's own `Info`, imported as a type only: nothing of
+ * the Node emulator reaches the browser bundle. The JSON is still checked at
+ * run time, since it comes from outside the bundle (an environment variable
+ * someone may have set by hand); fields this page does not know are allowed,
+ * so that a newer emulator still works.
  */
-export type EmulatorInfo = {
-  chainId: number
-  rpcUrl: string
-  contracts: Record<string, string>
-  mailbox: string
-  /** The emulated iframe wallet provider, when the emulator runs it. */
-  magic?: { endpoint: string; apiKey: string } | undefined
-  /** The emulated game wallet identity provider, when the emulator runs it. */
-  passport?: PassportInfo | undefined
-}
+import type { Info } from 'embedded-wallets/emulator'
 
-/**
- * The game wallet's sign-in as the emulator describes it: the identity
- * provider's origin, its client id and the playground's two callback pages
- * (on the playground's own origin: `npm start` passes them to the emulator).
- */
-export type PassportInfo = {
-  authenticationDomain: string
-  clientId: string
-  redirectUri: string
-  logoutRedirectUri: string
-}
+export type { Info }
+
+/** The game wallet's sign-in as the emulator describes it. */
+export type PassportInfo = Info['passport']
 
 /** The emulator info, or why the playground has none. */
 export type ReadResult =
-  | { ok: true; info: EmulatorInfo }
+  | { ok: true; info: Info }
   | { ok: false; reason: string }
+
+/**
+ * Every contract of `Info['contracts']`. The `satisfies` ties the list to the
+ * emulator's type: a contract added there fails the type check here until
+ * the run-time check covers it too.
+ */
+const contractNames = {
+  factory: true,
+  mainModule: true,
+  mainModuleUpgradable: true,
+  guestModule: true,
+  sequenceUtils: true,
+  erc20: true,
+  erc721: true,
+  erc1155: true,
+  sponsoredCallDelegate: true,
+} as const satisfies Record<keyof Info['contracts'], true>
 
 /**
  * Reads and checks the emulator's JSON line.
@@ -45,41 +52,47 @@ export function readEmulatorInfo(raw: string | undefined): ReadResult {
   } catch {
     return { ok: false, reason: 'VITE_EMULATOR_INFO is not valid JSON.' }
   }
-  if (!isInfo(value))
-    return {
-      ok: false,
-      reason: 'VITE_EMULATOR_INFO lacks chainId, rpcUrl, contracts or mailbox.',
-    }
-  return { ok: true, info: value }
+  const problem = problemOf(value)
+  if (problem !== undefined)
+    return { ok: false, reason: `VITE_EMULATOR_INFO: ${problem}` }
+  return { ok: true, info: value as Info }
 }
 
-function isInfo(value: unknown): value is EmulatorInfo {
-  if (typeof value !== 'object' || value === null) return false
-  const info = value as Record<string, unknown>
-  return (
-    Number.isSafeInteger(info.chainId) &&
-    typeof info.rpcUrl === 'string' &&
-    typeof info.mailbox === 'string' &&
-    typeof info.contracts === 'object' &&
-    info.contracts !== null &&
-    Object.values(info.contracts).every((v) => typeof v === 'string') &&
-    (info.magic === undefined || isMagicInfo(info.magic)) &&
-    (info.passport === undefined || isPassportInfo(info.passport))
-  )
+/** What is wrong with `value` as an `Info`, or `undefined` if nothing. */
+function problemOf(value: unknown): string | undefined {
+  if (!isObject(value)) return 'not a JSON object.'
+  if (!Number.isSafeInteger(value.chainId)) return 'chainId is not an integer.'
+  if (!isUrl(value.rpcUrl)) return 'rpcUrl is not a URL.'
+  if (!isUrl(value.mailbox)) return 'mailbox is not a URL.'
+  const { contracts, magic, passport } = value
+  if (!isObject(contracts)) return 'contracts is missing.'
+  for (const name of Object.keys(contractNames))
+    if (!isAddress(contracts[name]))
+      return `contracts.${name} is not an address.`
+  if (!isObject(magic)) return 'the magic section is missing.'
+  if (!isUrl(magic.endpoint)) return 'magic.endpoint is not a URL.'
+  if (typeof magic.apiKey !== 'string' || magic.apiKey === '')
+    return 'magic.apiKey is missing.'
+  if (!isObject(passport)) return 'the passport section is missing.'
+  for (const key of [
+    'authenticationDomain',
+    'redirectUri',
+    'logoutRedirectUri',
+  ] as const)
+    if (!isUrl(passport[key])) return `passport.${key} is not a URL.`
+  if (typeof passport.clientId !== 'string' || passport.clientId === '')
+    return 'passport.clientId is missing.'
+  return undefined
 }
 
-function isMagicInfo(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false
-  const magic = value as Record<string, unknown>
-  return typeof magic.endpoint === 'string' && typeof magic.apiKey === 'string'
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-function isPassportInfo(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false
-  const passport = value as Record<string, unknown>
-  return (
-    ['authenticationDomain', 'redirectUri', 'logoutRedirectUri'].every(
-      (key) => typeof passport[key] === 'string' && URL.canParse(passport[key]),
-    ) && typeof passport.clientId === 'string'
-  )
+function isUrl(value: unknown): value is string {
+  return typeof value === 'string' && URL.canParse(value)
+}
+
+function isAddress(value: unknown): value is string {
+  return typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value)
 }

@@ -22,12 +22,11 @@ else {
   // load only what they need: they run in the login popup and the
   // silent-logout iframe too.
   const route = passportRoute(location.pathname, passport)
-  const page =
-    route && passport
-      ? import('./passport/CallbackPage.js').then((module) =>
-          module.renderCallback(root, info, passport, route),
-        )
-      : import('./renderApp.js').then((module) => module.renderApp(root, info))
+  const page = route
+    ? import('./passport/CallbackPage.js').then((module) =>
+        module.renderCallback(root, info, passport, route),
+      )
+    : import('./renderApp.js').then((module) => module.renderApp(root, info))
   page.catch((error: unknown) => {
     root.textContent = `The page failed to load: ${String(error)}`
   })

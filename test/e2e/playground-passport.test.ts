@@ -16,6 +16,9 @@ const screenshot = new URL(
   import.meta.url,
 )
 
+/** The browser's locale and time zone, so that dates read the same everywhere. */
+const locale = { locale: 'en-US', timezoneId: 'UTC' } as const
+
 /** `expect.poll`'s options: the page may be loading the app after a redirect. */
 const poll = { timeout: 15_000 }
 
@@ -58,6 +61,7 @@ describe('npm start: the game wallet panel', () => {
     })
     context = await browser.newContext({
       viewport: { width: 1100, height: 800 },
+      ...locale,
     })
     page = await context.newPage()
     page.on('pageerror', (error) => errors.push(error.message))
@@ -95,7 +99,18 @@ describe('npm start: the game wallet panel', () => {
       email,
       iss: info.passport.authenticationDomain,
     })
+    // Issue and expiry as date and time, in the browser's zone.
+    expect(
+      await page.getByTestId('passport-id-token-claims-expiry').textContent(),
+    ).toBe(dateTime(claims.exp))
+    expect(
+      await page.getByTestId('passport-id-token-claims-issued').textContent(),
+    ).toBe(dateTime(claims.iat))
     await expect.poll(() => eventCount(page, 'loggedIn'), poll).toBe(1)
+    // The sign-in's result: the profile it resolved to.
+    expect(
+      JSON.parse((await page.getByTestId('passport-output').textContent())!),
+    ).toMatchObject({ email })
 
     await page.getByTestId('passport-refresh').click()
     await expect.poll(() => eventCount(page, 'loggedIn'), poll).toBe(2)
@@ -108,6 +123,13 @@ describe('npm start: the game wallet panel', () => {
     await idle(page)
     await waitForState(page, 'signed-out')
     expect(await page.getByTestId('passport-profile').count()).toBe(0)
+    // The sign-in's result went with the session: what shows is the logout's.
+    expect(await page.getByTestId('passport-output-label').textContent()).toBe(
+      'Log out (silent)',
+    )
+    expect(
+      await page.getByTestId('passport-output').textContent(),
+    ).not.toContain(email)
     await expect.poll(() => eventCount(page, 'loggedOut'), poll).toBe(1)
     expect(await page.getByTestId('passport-error').count()).toBe(0)
     expect(errors).toEqual([])
@@ -229,6 +251,15 @@ describe('npm start: the game wallet panel', () => {
     throw new Error(`no code for ${to}`)
   }
 })
+
+/** A JWT time claim as the page writes it (`Nov 24, 2026, 8:27:23 AM`). */
+function dateTime(seconds: number): string {
+  return new Intl.DateTimeFormat(locale.locale, {
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+    timeZone: locale.timezoneId,
+  }).format(new Date(seconds * 1000))
+}
 
 /** A fresh address, so that codes and users never mix between runs. */
 function freshEmail(label: string): string {

@@ -1,11 +1,16 @@
-import type { EmulatorInfo } from '../emulator.js'
+import type { Info } from '../emulator.js'
+import { ChainFacts } from './ChainFacts.js'
 
-/** Where the emulator's pieces are: RPC, dev mailbox, contracts. */
-export function EmulatorPanel(props: { info: EmulatorInfo }) {
+/**
+ * The emulator's chain (live) and where its pieces are: RPC, dev mailbox,
+ * contracts.
+ */
+export function EmulatorPanel(props: { info: Info }) {
   const { info } = props
   return (
     <>
       <dl className="facts">
+        <ChainFacts />
         <dt>RPC</dt>
         <dd>
           <code data-testid="rpc-url">{info.rpcUrl}</code>

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react'
+import { formatDateTime } from '../ui/format.js'
 
+/** One message of the dev mailbox (its JSON endpoint's shape). */
 type Message = {
   to: string
   kind: string
@@ -8,71 +10,106 @@ type Message = {
   at: string
 }
 
-/** The dev mailbox for one address, refreshed every two seconds. */
-export function Mailbox(props: {
-  mailbox: string
-  to: string
-  /** Prefix of the `data-testid`s. @default 'playground' */
-  testIdPrefix?: string | undefined
-}) {
-  const { mailbox, to, testIdPrefix = 'playground' } = props
+/** How many messages the panel lists. */
+const shown = 6
+
+/**
+ * The dev mailbox: the codes and links the emulated services would email,
+ * newest first, refreshed every two seconds; all addresses, or one. Links
+ * open in a new tab, so that this page (and a login waiting for its code)
+ * stays where it is.
+ */
+export function Mailbox(props: { mailbox: string }) {
+  const { mailbox } = props
+  const [filter, setFilter] = useState('')
   const [messages, setMessages] = useState<readonly Message[]>([])
+  const [unreachable, setUnreachable] = useState(false)
+  const to = filter.trim()
+  const query = to === '' ? '' : `?to=${encodeURIComponent(to)}`
 
   useEffect(() => {
     let stopped = false
     const load = async () => {
       try {
-        const response = await fetch(`${mailbox}?to=${encodeURIComponent(to)}`)
-        if (!stopped) setMessages((await response.json()) as Message[])
+        const response = await fetch(`${mailbox}${query}`)
+        const body: unknown = await response.json()
+        if (stopped) return
+        setMessages(Array.isArray(body) ? (body as Message[]) : [])
+        setUnreachable(false)
       } catch {
         // The emulator may be restarting; the next tick tries again.
+        if (!stopped) setUnreachable(true)
       }
     }
-    load()
+    void load()
     const timer = setInterval(load, 2_000)
     return () => {
       stopped = true
       clearInterval(timer)
     }
-  }, [mailbox, to])
+  }, [mailbox, query])
 
   return (
     <div className="mailbox">
-      <h3>
-        Mailbox for {to} (
-        <a
-          href={`${mailbox}/view?to=${encodeURIComponent(to)}`}
-          data-testid={`${testIdPrefix}-mailbox-page`}
-        >
-          open the mailbox page
-        </a>
-        )
-      </h3>
+      <div className="row">
+        <label htmlFor="mailbox-filter">Only messages to</label>
+        <input
+          id="mailbox-filter"
+          type="email"
+          placeholder="any address"
+          value={filter}
+          data-testid="mailbox-filter"
+          onChange={(event) => setFilter(event.target.value)}
+        />
+      </div>
+      {unreachable && (
+        <p className="error" data-testid="mailbox-unreachable">
+          The dev mailbox does not answer: is the emulator running?
+        </p>
+      )}
       {messages.length === 0 ? (
         <p className="muted">Nothing yet.</p>
       ) : (
-        <ul data-testid={`${testIdPrefix}-mailbox`}>
-          {messages.slice(0, 5).map((message) => (
-            <li key={`${message.at}-${message.kind}`}>
-              <time>{new Date(message.at).toLocaleTimeString()}</time>{' '}
-              {message.kind}{' '}
+        <ul className="messages" data-testid="mailbox">
+          {messages.slice(0, shown).map((message) => (
+            <li
+              key={`${message.at}-${message.to}-${message.kind}`}
+              data-testid="mailbox-message"
+            >
+              <time dateTime={message.at}>
+                {formatDateTime(new Date(message.at))}
+              </time>{' '}
+              to <strong>{message.to}</strong>{' '}
+              <span className="muted">{message.kind}</span>{' '}
               {message.code && (
-                <code data-testid={`${testIdPrefix}-mailbox-code`}>
+                <code className="user-code" data-testid="mailbox-code">
                   {message.code}
                 </code>
               )}
               {message.link && (
                 <a
                   href={message.link}
-                  data-testid={`${testIdPrefix}-mailbox-link`}
+                  target="_blank"
+                  rel="noreferrer"
+                  data-testid="mailbox-link"
                 >
-                  open the link
+                  open the link ↗
                 </a>
               )}
             </li>
           ))}
         </ul>
       )}
+      <p>
+        <a
+          href={`${mailbox}/view${query}`}
+          target="_blank"
+          rel="noreferrer"
+          data-testid="mailbox-page"
+        >
+          Open the whole mailbox in a new tab ↗
+        </a>
+      </p>
     </div>
   )
 }

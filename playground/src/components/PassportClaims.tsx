@@ -1,8 +1,10 @@
 import { decodeJwtPayload } from '../passport/config.js'
+import { formatDateTime } from '../ui/format.js'
 
 /**
  * One token's claims, decoded for display only (the facade verified the
- * token), with its expiry in local time.
+ * token), with when it was issued and when it expires as local date and
+ * time.
  */
 export function PassportClaims(props: {
   title: string
@@ -11,18 +13,33 @@ export function PassportClaims(props: {
 }) {
   const { title, token, testId } = props
   const claims = token === undefined ? undefined : decodeJwtPayload(token)
-  const exp = typeof claims?.exp === 'number' ? claims.exp : undefined
+  const exp = secondsOf(claims?.exp)
+  const iat = secondsOf(claims?.iat)
+  const expired = exp !== undefined && exp.getTime() <= Date.now()
   return (
     <div className="claims">
-      <h3>
-        {title}
-        {exp !== undefined && (
-          <span className="muted" data-testid={`${testId}-expiry`}>
-            {' '}
-            (expires {new Date(exp * 1000).toLocaleTimeString()})
-          </span>
-        )}
-      </h3>
+      <h3>{title}</h3>
+      {(iat || exp) && (
+        <dl className="facts">
+          {iat && (
+            <>
+              <dt>Issued</dt>
+              <dd data-testid={`${testId}-issued`}>{formatDateTime(iat)}</dd>
+            </>
+          )}
+          {exp && (
+            <>
+              <dt>{expired ? 'Expired' : 'Expires'}</dt>
+              <dd
+                data-testid={`${testId}-expiry`}
+                className={expired ? 'error' : undefined}
+              >
+                {formatDateTime(exp)}
+              </dd>
+            </>
+          )}
+        </dl>
+      )}
       <pre data-testid={testId}>
         {token === undefined
           ? 'No token.'
@@ -32,4 +49,11 @@ export function PassportClaims(props: {
       </pre>
     </div>
   )
+}
+
+/** A JWT time claim (seconds since the epoch) as a date. */
+function secondsOf(value: unknown): Date | undefined {
+  return typeof value === 'number' && Number.isFinite(value)
+    ? new Date(value * 1000)
+    : undefined
 }

@@ -1,4 +1,4 @@
-import type { DeviceConnectResponse } from '../../../src/passport/index.js'
+import type { DeviceConnectResponse } from 'embedded-wallets/passport'
 
 /**
  * The device flow while it waits: the user code and the verification link

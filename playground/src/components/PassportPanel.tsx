@@ -1,10 +1,9 @@
+import type { DeviceConnectResponse } from 'embedded-wallets/passport'
 import { useMemo, useRef, useState } from 'react'
-import type { DeviceConnectResponse } from '../../../src/passport/index.js'
-import type { EmulatorInfo } from '../emulator.js'
+import type { Info } from '../emulator.js'
 import { createPassports, type LogoutMode } from '../passport/config.js'
 import { usePassportSession } from '../passport/usePassportSession.js'
 import { EventLog } from './EventLog.js'
-import { Mailbox } from './Mailbox.js'
 import { PassportDevice } from './PassportDevice.js'
 import { PassportSession } from './PassportSession.js'
 import { PassportSignIn, type SignInActions } from './PassportSignIn.js'
@@ -18,25 +17,18 @@ const deviceTimeoutMs = 10 * 60_000
  * refresh, logout in both modes (two Passport instances sharing the user),
  * the profile and decoded token claims, and a log of the session's events.
  */
-export function PassportPanel(props: { info: EmulatorInfo }) {
+export function PassportPanel(props: { info: Info }) {
   const { info } = props
   const passportInfo = info.passport
   const passports = useMemo(
-    () => (passportInfo ? createPassports(info, passportInfo) : undefined),
+    () => createPassports(info, passportInfo),
     [info, passportInfo],
   )
-  const { session, busy, error, output, log, run } =
+  const { session, busy, output, log, clearLog, run } =
     usePassportSession(passports)
   const [device, setDevice] = useState<DeviceConnectResponse>()
   const deviceAbort = useRef<AbortController | undefined>(undefined)
-  const [mailboxFor, setMailboxFor] = useState('player@example.com')
 
-  if (!passports || !passportInfo)
-    return (
-      <p data-testid="passport-missing">
-        The emulator info has no <code>passport</code> section.
-      </p>
-    )
   const passport = passports.redirect
   // The pending request and the user live in this origin's storage: the
   // callback pages must be on it.
@@ -91,6 +83,12 @@ export function PassportPanel(props: { info: EmulatorInfo }) {
           .
         </p>
       )}
+      <p className="hint">
+        The game wallet’s sign-in against the emulated identity provider. Popup
+        and redirect open its sign-in page, the device code is approved in
+        another tab, and PKCE leaves this page and comes back; the sign-in code
+        arrives in the dev mailbox.
+      </p>
       <p data-testid="passport-status" data-state={session.status}>
         {session.status === 'loading'
           ? 'Reading the session…'
@@ -118,28 +116,18 @@ export function PassportPanel(props: { info: EmulatorInfo }) {
         />
       )}
       {busy && <p data-testid="passport-working">{busy}…</p>}
-      {error && (
-        <p className="error" data-testid="passport-error">
-          {error}
-        </p>
-      )}
       {output && (
         <div className="output">
-          <h3>{output.label}</h3>
+          <h3 data-testid="passport-output-label">{output.label}</h3>
           <pre data-testid="passport-output">{output.value}</pre>
         </div>
       )}
-      <EventLog entries={log} testId="passport-event-log" />
-      <label className="row">
-        Dev mailbox for
-        <input
-          type="email"
-          value={mailboxFor}
-          data-testid="passport-mailbox-email"
-          onChange={(event) => setMailboxFor(event.target.value)}
-        />
-      </label>
-      <Mailbox mailbox={info.mailbox} to={mailboxFor} testIdPrefix="passport" />
+      <EventLog
+        entries={log}
+        onClear={clearLog}
+        title="Events"
+        testId="passport-event-log"
+      />
     </div>
   )
 }

@@ -1,6 +1,6 @@
 import { StrictMode, useEffect, useState } from 'react'
 import { createRoot } from 'react-dom/client'
-import type { EmulatorInfo, PassportInfo } from '../emulator.js'
+import type { Info, PassportInfo } from '../emulator.js'
 import { type CallbackOutcome, runCallback } from './callback.js'
 import { createPassports, type PassportRoute } from './config.js'
 
@@ -11,7 +11,7 @@ import { createPassports, type PassportRoute } from './config.js'
  */
 export function renderCallback(
   root: HTMLElement,
-  info: EmulatorInfo,
+  info: Info,
   passport: PassportInfo,
   route: PassportRoute,
 ): void {

@@ -1,4 +1,4 @@
-import type { Passport } from '../../../src/passport/index.js'
+import type { Passport } from 'embedded-wallets/passport'
 import type { PassportRoute, Passports } from './config.js'
 import { appendEvent } from './events.js'
 
@@ -37,7 +37,11 @@ export async function runCallback(
         await passport.logoutSilentCallback(location.href)
         return { kind: 'done', message: 'Signed out (silent logout).' }
       }
-      appendEvent('logout page', 'back from the provider')
+      appendEvent(
+        'logout page',
+        'back from the provider',
+        'the provider ended its session',
+      )
       navigate(app)
       return { kind: 'returning', message: 'Signed out. Back to the app…' }
     }
@@ -45,9 +49,12 @@ export async function runCallback(
     const state = params.get('state')
     const pkce = state !== null && state === localStorage.getItem(pkceStateKey)
     passport.on('loggedIn', (user) =>
-      appendEvent(`redirect page (${pkce ? 'PKCE' : 'redirect'})`, 'loggedIn', {
-        sub: user.profile.sub,
-      }),
+      appendEvent(
+        `redirect page (${pkce ? 'PKCE' : 'redirect'})`,
+        'loggedIn',
+        `signed in as ${user.profile.email ?? user.profile.sub}`,
+        { sub: user.profile.sub },
+      ),
     )
     if (pkce) {
       await completePkce(passport, params, state)

@@ -1,8 +1,8 @@
 import {
   Passport,
   type PassportModuleConfiguration,
-} from '../../../src/passport/index.js'
-import type { EmulatorInfo, PassportInfo } from '../emulator.js'
+} from 'embedded-wallets/passport'
+import type { Info, PassportInfo } from '../emulator.js'
 
 /** How a Passport instance logs out (`logoutMode`). */
 export type LogoutMode = 'redirect' | 'silent'
@@ -24,7 +24,7 @@ export type Passports = Readonly<Record<LogoutMode, Passport>>
  * @param logoutMode - `'redirect'` (leave the page) or `'silent'` (iframe).
  */
 export function passportConfig(
-  info: EmulatorInfo,
+  info: Info,
   passport: PassportInfo,
   logoutMode: LogoutMode,
 ): PassportModuleConfiguration {
@@ -43,7 +43,7 @@ export function passportConfig(
       imxPublicApiDomain: auth,
       zkEvmRpcUrl: info.rpcUrl,
       relayerUrl: `${auth}/relayer-mr`,
-      magicPublishableApiKey: info.magic?.apiKey ?? 'pk_live_EMULATOR',
+      magicPublishableApiKey: info.magic.apiKey,
       magicProviderId: 'emulator',
       indexerMrBasePath: auth,
       orderBookMrBasePath: auth,
@@ -57,10 +57,7 @@ export function passportConfig(
  * under the provider and client id), so either can sign in; they differ only
  * in how `logout()` ends the provider's session.
  */
-export function createPassports(
-  info: EmulatorInfo,
-  passport: PassportInfo,
-): Passports {
+export function createPassports(info: Info, passport: PassportInfo): Passports {
   return {
     redirect: new Passport(passportConfig(info, passport, 'redirect')),
     silent: new Passport(passportConfig(info, passport, 'silent')),
@@ -76,9 +73,8 @@ export type PassportRoute = 'redirect' | 'logout'
  */
 export function passportRoute(
   pathname: string,
-  passport: PassportInfo | undefined,
+  passport: PassportInfo,
 ): PassportRoute | undefined {
-  if (!passport) return undefined
   if (pathname === new URL(passport.redirectUri).pathname) return 'redirect'
   if (pathname === new URL(passport.logoutRedirectUri).pathname) return 'logout'
   return undefined

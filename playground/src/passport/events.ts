@@ -10,7 +10,13 @@ const key = 'playground.passport.events'
 /** How many entries are kept. */
 const limit = 100
 
-type Stored = { at: string; source: string; event: string; detail?: unknown }
+type Stored = {
+  at: string
+  source: string
+  event: string
+  summary?: string
+  detail?: unknown
+}
 
 /** The stored entries, newest first. */
 export function loadEvents(): LogEntry[] {
@@ -22,6 +28,7 @@ export function loadEvents(): LogEntry[] {
       at: new Date(entry.at),
       source: entry.source,
       event: entry.event,
+      summary: entry.summary,
       ...(entry.detail === undefined ? {} : { detail: entry.detail }),
     }))
   } catch {
@@ -35,6 +42,7 @@ function saveEvents(entries: readonly LogEntry[]): void {
     at: entry.at.toISOString(),
     source: entry.source,
     event: entry.event,
+    ...(entry.summary === undefined ? {} : { summary: entry.summary }),
     detail: entry.detail,
   }))
   try {
@@ -51,9 +59,22 @@ function saveEvents(entries: readonly LogEntry[]): void {
 export function appendEvent(
   source: string,
   event: string,
+  summary?: string | undefined,
   detail?: unknown,
 ): void {
   const entries = loadEvents()
   const id = (entries[0]?.id ?? 0) + 1
-  saveEvents([{ id, at: new Date(), source, event, detail }, ...entries])
+  saveEvents([
+    { id, at: new Date(), source, event, summary, detail },
+    ...entries,
+  ])
+}
+
+/** Empties the stored log. */
+export function clearEvents(): void {
+  try {
+    sessionStorage.removeItem(key)
+  } catch {
+    // Storage disabled: there is nothing to clear.
+  }
 }

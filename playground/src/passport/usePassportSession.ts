@@ -1,11 +1,10 @@
-import { useCallback, useEffect, useState } from 'react'
-import type {
-  PassportEvents,
-  UserProfile,
-} from '../../../src/passport/index.js'
+import type { PassportEvents, UserProfile } from 'embedded-wallets/passport'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import type { LogEntry } from '../components/EventLog.js'
+import { useFailures } from '../ui/errors.js'
+import { messageOf, toJson } from '../ui/format.js'
 import type { LogoutMode, Passports } from './config.js'
-import { appendEvent, loadEvents } from './events.js'
+import { appendEvent, clearEvents, loadEvents } from './events.js'
 
 /** The signed-in user as the panel shows it. */
 export type SignedInUser = {
@@ -32,51 +31,64 @@ export type Run = (
 /**
  * The game-wallet panel's state: the session (read through the facade's
  * getters, again after each action and on `loggedIn` / `loggedOut`), the
- * running action, its result or error, and the event log of both Passport
- * instances (kept across page loads, see events.ts).
+ * running action, its result, and the event log of both Passport instances
+ * (kept across page loads, see events.ts). Failures go to the page's error
+ * banner. A result never outlives the session it came from: the session
+ * ending, or another action starting, clears it.
  */
-export function usePassportSession(passports: Passports | undefined) {
+export function usePassportSession(passports: Passports) {
   const [session, setSession] = useState<SessionState>({ status: 'loading' })
   const [busy, setBusy] = useState<string>()
-  const [error, setError] = useState<string>()
   const [output, setOutput] = useState<Output>()
   const [log, setLog] = useState<readonly LogEntry[]>(loadEvents)
+  const { report, clear } = useFailures('passport')
+  // Whether the last reading found a user: a result is dropped when that
+  // session ends, not when a signed-out page stays signed out.
+  const signedIn = useRef(false)
+  const signedOut = useCallback(() => {
+    if (signedIn.current) setOutput(undefined)
+    signedIn.current = false
+    setSession({ status: 'signed-out' })
+  }, [])
 
   // Stored at once, not in an effect: a redirect logout emits `loggedOut`
   // and leaves the page in the same turn.
   const record = useCallback(
-    (source: string, event: string, detail?: unknown) => {
-      appendEvent(source, event, detail)
+    (source: string, event: string, summary?: string, detail?: unknown) => {
+      appendEvent(source, event, summary, detail)
       setLog(loadEvents())
     },
     [],
   )
+  const clearLog = useCallback(() => {
+    clearEvents()
+    setLog([])
+  }, [])
 
   const reload = useCallback(async () => {
-    if (!passports) return
     const passport = passports.redirect
     try {
       const profile = await passport.getUserInfo()
       if (!profile) {
-        setSession({ status: 'signed-out' })
+        signedOut()
         return
       }
       const [idToken, accessToken] = await Promise.all([
         passport.getIdToken(),
         passport.getAccessToken(),
       ])
+      signedIn.current = true
       setSession({
         status: 'signed-in',
         user: { profile, idToken, accessToken },
       })
     } catch (failure) {
-      setError(`Reading the session: ${messageOf(failure)}`)
-      setSession({ status: 'signed-out' })
+      report('Reading the session', failure)
+      signedOut()
     }
-  }, [passports])
+  }, [passports, report, signedOut])
 
   useEffect(() => {
-    if (!passports) return
     const removers: (() => void)[] = []
     for (const [mode, passport] of Object.entries(passports) as [
       LogoutMode,
@@ -91,17 +103,26 @@ export function usePassportSession(passports: Passports | undefined) {
       }
       const source = `passport (${mode})`
       on('loggedIn', (user) => {
-        record(source, 'loggedIn', { sub: user.profile.sub })
+        record(
+          source,
+          'loggedIn',
+          `signed in as ${user.profile.email ?? user.profile.sub}`,
+          { sub: user.profile.sub },
+        )
         void reload()
       })
       on('loggedOut', () => {
-        record(source, 'loggedOut')
+        record(source, 'loggedOut', 'signed out')
         void reload()
       })
       on('tokenRefreshed', (user) =>
-        record(source, 'tokenRefreshed', { sub: user.profile.sub }),
+        record(source, 'tokenRefreshed', 'new tokens', {
+          sub: user.profile.sub,
+        }),
       )
-      on('userRemoved', (event) => record(source, 'userRemoved', event))
+      on('userRemoved', (event) =>
+        record(source, 'userRemoved', 'the stored user was dropped', event),
+      )
     }
     void reload()
     return () => {
@@ -112,29 +133,21 @@ export function usePassportSession(passports: Passports | undefined) {
   const run: Run = useCallback(
     async (what, action) => {
       setBusy(what)
-      setError(undefined)
+      clear()
+      setOutput(undefined)
       try {
         const value = await action()
-        setOutput({
-          label: what,
-          value: JSON.stringify(value ?? null, null, 2),
-        })
+        setOutput({ label: what, value: toJson(value ?? null) })
       } catch (failure) {
-        setError(`${what} failed: ${messageOf(failure)}`)
+        report(what, failure)
         record('error', what, messageOf(failure))
       } finally {
         setBusy(undefined)
         await reload()
       }
     },
-    [record, reload],
+    [clear, record, reload, report],
   )
 
-  return { session, busy, error, output, log, run }
-}
-
-function messageOf(error: unknown): string {
-  if (!(error instanceof Error)) return String(error)
-  const type = (error as { type?: unknown }).type
-  return typeof type === 'string' ? `${type}: ${error.message}` : error.message
+  return { session, busy, output, log, clearLog, run }
 }

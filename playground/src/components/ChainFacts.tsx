@@ -1,11 +1,14 @@
 import { useBlockNumber, useChainId } from 'wagmi'
 
-/** The local chain's id and its live block number. */
-export function ChainPanel() {
+/**
+ * The local chain's id and its live block number, as rows of a `<dl>`
+ * (the emulator panel's).
+ */
+export function ChainFacts() {
   const chainId = useChainId()
   const blockNumber = useBlockNumber({ watch: true })
   return (
-    <dl className="facts">
+    <>
       <dt>Chain id</dt>
       <dd className="value" data-testid="chain-id">
         {chainId}
@@ -22,6 +25,6 @@ export function ChainPanel() {
           </dd>
         </>
       ) : null}
-    </dl>
+    </>
   )
 }

@@ -1,0 +1,115 @@
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useMemo,
+  useState,
+} from 'react'
+import { formatDateTime, messageOf } from './format.js'
+
+/**
+ * Where on the page a failure happened. Each area shows its latest failure
+ * in the banner; starting something new in the area clears it, so that the
+ * banner never describes an attempt that has been replaced.
+ */
+export type Area = 'wallet' | 'passport'
+
+/** One failure the banner shows. */
+export type Failure = { what: string; message: string; at: Date }
+
+const areaNames: Record<Area, string> = {
+  wallet: 'Iframe wallet',
+  passport: 'Game wallet',
+}
+
+type Failures = Readonly<Partial<Record<Area, Failure>>>
+
+type Context = {
+  failures: Failures
+  report(area: Area, what: string, error: unknown): void
+  clear(area: Area): void
+}
+
+const FailuresContext = createContext<Context | undefined>(undefined)
+
+/** Holds the page's failures for {@link ErrorBanner} and {@link useFailures}. */
+export function FailuresProvider(props: { children: ReactNode }) {
+  const [failures, setFailures] = useState<Failures>({})
+  const report = useCallback((area: Area, what: string, error: unknown) => {
+    const failure = { what, message: messageOf(error), at: new Date() }
+    setFailures((current) => ({ ...current, [area]: failure }))
+  }, [])
+  const clear = useCallback((area: Area) => {
+    setFailures((current) => {
+      if (!current[area]) return current
+      const { [area]: _, ...rest } = current
+      return rest
+    })
+  }, [])
+  const value = useMemo(
+    () => ({ failures, report, clear }),
+    [failures, report, clear],
+  )
+  return (
+    <FailuresContext.Provider value={value}>
+      {props.children}
+    </FailuresContext.Provider>
+  )
+}
+
+function useFailuresContext(): Context {
+  const context = useContext(FailuresContext)
+  if (!context) throw new Error('FailuresProvider is missing.')
+  return context
+}
+
+/**
+ * Reports and clears the failure of one area: `report(what, error)` shows
+ * `<what> failed: <message>` in the banner; `clear()` removes it.
+ */
+export function useFailures(area: Area) {
+  const { report, clear } = useFailuresContext()
+  // Stable across renders, so that effects may depend on them.
+  return useMemo(
+    () => ({
+      report: (what: string, error: unknown) => report(area, what, error),
+      clear: () => clear(area),
+    }),
+    [area, report, clear],
+  )
+}
+
+/**
+ * The failures of every area, above everything else and kept in view while
+ * the page scrolls, each with its message and a button to dismiss it.
+ */
+export function ErrorBanner() {
+  const { failures, clear } = useFailuresContext()
+  const shown = (Object.keys(areaNames) as Area[]).flatMap((area) => {
+    const failure = failures[area]
+    return failure ? [{ area, failure }] : []
+  })
+  return (
+    <div className="error-banner" role="alert" data-testid="error-banner">
+      {shown.map(({ area, failure }) => (
+        <div className="failure" key={area}>
+          <span className="failure-area">{areaNames[area]}</span>
+          <p data-testid={`${area}-error`}>
+            {failure.what} failed: {failure.message}
+          </p>
+          <time className="muted" dateTime={failure.at.toISOString()}>
+            {formatDateTime(failure.at)}
+          </time>
+          <button
+            type="button"
+            onClick={() => clear(area)}
+            data-testid={`${area}-error-dismiss`}
+          >
+            Dismiss
+          </button>
+        </div>
+      ))}
+    </div>
+  )
+}
