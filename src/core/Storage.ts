@@ -1,5 +1,6 @@
 /**
- * Key-value storage: IndexedDB → localStorage → memory, picked on first use.
+ * Key-value storage: IndexedDB → localStorage → memory, picked on first use
+ * (or localStorage → memory, for keys shared with other code).
  *
  * @packageDocumentation
  */
@@ -8,6 +9,7 @@ export { create, indexedDb, select } from './internal/storage.js'
 export { UnavailableError } from './internal/storageErrors.js'
 export {
   local,
+  localOrMemory,
   memory,
   UnsupportedValueError,
 } from './internal/storageFallbacks.js'

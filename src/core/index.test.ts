@@ -63,6 +63,7 @@ describe('embedded-wallets/core', () => {
           "create",
           "indexedDb",
           "local",
+          "localOrMemory",
           "memory",
           "select",
         ],
