@@ -125,7 +125,7 @@ export async function loginWithDeviceFlowCallback(
         const response = await context.client.deviceToken(deviceCode)
         const time = now()
         const stored = fromTokenResponse(response, { now: time })
-        context.users.set(stored)
+        await context.users.set(stored)
         return toUser(stored, { now: time })
       } catch (error) {
         if (!(error instanceof oauth.ResponseBodyError)) throw error

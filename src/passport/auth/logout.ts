@@ -56,7 +56,7 @@ export async function logoutSilent(
     }),
   ])
   if (revoked.status === 'rejected') {
-    context.session.removeUser()
+    await context.session.removeUser()
     context.session.emitter.emit('loggedOut')
   }
 }

@@ -1,11 +1,15 @@
 import * as oauth from 'oauth4webapi'
-import { describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { PassportError } from '../errors.js'
 import { json } from './_test/idp.js'
 import { sessionFixture } from './_test/session.js'
 import { classify, permanentOAuthErrors } from './session.js'
 
 const fx = sessionFixture()
+
+afterEach(() => {
+  vi.useRealTimers()
+})
 
 describe('refresh failures', () => {
   test('error: a permanent OAuth error removes the user and throws NOT_LOGGED_IN_ERROR', async () => {
@@ -27,7 +31,7 @@ describe('refresh failures', () => {
       oauth.ResponseBodyError,
     )
     expect(fx.tokenRequests()).toHaveLength(1)
-    expect(fx.users.get()).toBeNull()
+    expect(await fx.users.get()).toBeNull()
     expect(fx.events).toEqual([
       {
         name: 'userRemoved',
@@ -52,33 +56,34 @@ describe('refresh failures', () => {
         'Failed to refresh token: Invalid ID token: signature verification failed',
       type: 'AUTHENTICATION_ERROR',
     })
-    expect(fx.users.get()).toBeNull()
+    expect(await fx.users.get()).toBeNull()
     expect(fx.events.map((e) => e.name)).toEqual(['userRemoved'])
   })
 
   test('error: transient failures are retried, then SILENT_LOGIN_ERROR keeps the user', async () => {
     await fx.seed(-10)
-    const stored = fx.users.get()
+    const stored = await fx.users.get()
     fx.idp.onToken(
       ...Array.from(
         { length: 4 },
         () => () => new Response('upstream down', { status: 503 }),
       ),
     )
-    const sleeps: number[] = []
-    const manager = fx.session({
-      retries: 3,
-      random: () => 0.25,
-      sleep: async (ms) => void sleeps.push(ms),
-    })
-    await expect(manager.getUser()).rejects.toMatchObject({
+    vi.useFakeTimers()
+    const manager = fx.session({ retries: 3, random: () => 0.25 })
+    const failure = manager.getUser().catch((error: unknown) => error)
+    await vi.runAllTimersAsync()
+    expect(await failure).toMatchObject({
       message:
         'Failed to refresh token: "response" is not a conform Token Endpoint response (unexpected HTTP status code)',
       type: 'SILENT_LOGIN_ERROR',
     })
     expect(fx.tokenRequests()).toHaveLength(4)
+    // The waits between the attempts: 1000 ms × (0.5 + 0.25).
+    const times = fx.tokenRequests().map((request) => request.at)
+    const sleeps = times.slice(1).map((at, index) => at - times[index]!)
     expect(sleeps).toEqual([750, 750, 750])
-    expect(fx.users.get()).toEqual(stored)
+    expect(await fx.users.get()).toEqual(stored)
     expect(fx.events).toEqual([])
   })
 
@@ -87,9 +92,7 @@ describe('refresh failures', () => {
     fx.idp.onToken(() =>
       json(500, { error: 'server_error', error_description: 'try later' }),
     )
-    const user = await fx
-      .session({ retries: 3, sleep: async () => {} })
-      .getUser()
+    const user = await fx.session({ retries: 3, retryDelayMs: 0 }).getUser()
     expect(user?.refreshToken).toBe('refresh-token-2')
     expect(fx.tokenRequests()).toHaveLength(2)
   })
@@ -98,7 +101,7 @@ describe('refresh failures', () => {
     await fx.seed(7200)
     fx.idp.onToken(() => json(400, { error: 'invalid_grant' }))
     expect(await fx.session().forceUserRefresh()).toBeNull()
-    expect(fx.users.get()).toBeNull()
+    expect(await fx.users.get()).toBeNull()
   })
 
   test('classify: permanent, transient and invalid', () => {

@@ -34,7 +34,7 @@ describe('getUser', () => {
     const [first] = results
     for (const user of results) expect(user).toBe(first)
     expect(first?.refreshToken).toBe('refresh-token-2')
-    expect(fx.users.get()?.access_token).toBe(first?.accessToken)
+    expect((await fx.users.get())?.access_token).toBe(first?.accessToken)
     expect(fx.events.map((e) => e.name)).toEqual(['tokenRefreshed'])
     expect(fx.events[0]?.args).toEqual([first])
     // The cache is fresh again: no second request.
@@ -92,7 +92,7 @@ describe('login', () => {
 
   test('behavior: useSilentLogin forces a refresh instead of prompting', async () => {
     await fx.seed(7200, { refresh_token: 'refresh-1' })
-    fx.users.set({ ...fx.users.get()!, id_token: undefined }) // no usable cached session
+    await fx.users.set({ ...(await fx.users.get())!, id_token: undefined }) // no usable cached session
     const loginInteractively = vi.fn()
     const user = await fx.session({ loginInteractively }).login({
       useSilentLogin: true,
@@ -165,8 +165,8 @@ describe('login', () => {
 describe('storeTokens and logout', () => {
   test('default: storeTokens persists and emits loggedIn', async () => {
     const response = await fx.idp.tokenResponse()
-    const user = fx.session().storeTokens(response)
-    expect(fx.users.get()?.access_token).toBe(response.access_token)
+    const user = await fx.session().storeTokens(response)
+    expect((await fx.users.get())?.access_token).toBe(response.access_token)
     expect(fx.events).toEqual([{ name: 'loggedIn', args: [user] }])
   })
 
@@ -182,7 +182,7 @@ describe('storeTokens and logout', () => {
       token: 'refresh-1',
       token_type_hint: 'refresh_token',
     })
-    expect(fx.users.get()).toBeNull()
+    expect(await fx.users.get()).toBeNull()
     expect(fx.events.map((e) => e.name)).toEqual(['loggedOut'])
   })
 
@@ -198,14 +198,14 @@ describe('storeTokens and logout', () => {
       message: 'revocation refused',
       type: 'LOGOUT_ERROR',
     })
-    expect(fx.users.get()).not.toBeNull()
+    expect(await fx.users.get()).not.toBeNull()
     expect(fx.events).toEqual([])
   })
 
   test('default: getLogoutUrl clears locally without a request', async () => {
     await fx.seed(7200)
-    expect(fx.session().getLogoutUrl()).toContain('/v2/logout?client_id=')
-    expect(fx.users.get()).toBeNull()
+    expect(await fx.session().getLogoutUrl()).toContain('/v2/logout?client_id=')
+    expect(await fx.users.get()).toBeNull()
     expect(fx.idp.requests).toEqual([])
     expect(fx.events.map((e) => e.name)).toEqual(['loggedOut'])
   })

@@ -17,6 +17,7 @@
  *   → `AUTHENTICATION_ERROR`, the user is removed.
  */
 import * as Emitter from '../../core/Emitter.js'
+import * as Http from '../../core/Http.js'
 import {
   messages,
   PassportError,
@@ -80,7 +81,7 @@ export type Options = {
   /** Base delay between attempts; each waits 0.5–1.5× this. @default 1000 */
   retryDelayMs?: number | undefined
   now?: (() => number) | undefined
-  sleep?: ((ms: number) => Promise<void>) | undefined
+  /** Source of the delays' jitter, in [0, 1). @default Math.random */
   random?: (() => number) | undefined
 }
 
@@ -102,13 +103,13 @@ export type Session = {
   /** The published login order; emits `loggedIn` when it yields a user. */
   login(options?: LoginOptions | undefined): Promise<User | null>
   /** Stores tokens obtained by a login flow and emits `loggedIn`. */
-  storeTokens(response: TokenResponse): User
+  storeTokens(response: TokenResponse): Promise<User>
   /** Removes the stored user (no event). */
-  removeUser(): void
+  removeUser(): Promise<void>
   /** Revokes the refresh token, removes the user, emits `loggedOut`; returns the end-session URL. */
   logout(): Promise<string>
   /** Removes the user locally, emits `loggedOut`, returns the end-session URL. */
-  getLogoutUrl(): string
+  getLogoutUrl(): Promise<string>
 }
 
 /**
@@ -124,7 +125,6 @@ export type Session = {
 export function create(options: Options): Session {
   const { client, users } = options
   const now = options.now ?? Date.now
-  const sleep = options.sleep ?? wait
   const random = options.random ?? Math.random
   const margin = options.refreshMarginSeconds ?? validityBufferSeconds
   const retries = options.retries ?? 3
@@ -142,24 +142,21 @@ export function create(options: Options): Session {
     )
   }
 
-  async function attempt(refreshToken: string) {
-    for (let retry = 0; ; retry++) {
-      try {
-        return await client.refresh(refreshToken)
-      } catch (error) {
-        if (classify(error) !== 'transient' || retry >= retries) throw error
-        await sleep(Math.round(retryDelayMs * (0.5 + random())))
-      }
-    }
+  function attempt(refreshToken: string) {
+    return Http.retry(() => client.refresh(refreshToken), {
+      retries,
+      interval: () => Math.round(retryDelayMs * (0.5 + random())),
+      shouldRetry: (error) => classify(error) === 'transient',
+    })
   }
 
   async function runRefresh(): Promise<User | null> {
-    const previous = users.get()
+    const previous = await users.get()
     if (!previous?.refresh_token) return null
     try {
       const response = await attempt(previous.refresh_token)
       const stored = fromTokenResponse(response, { now: now(), previous })
-      users.set(stored)
+      await users.set(stored)
       const user = toUser(stored, { now: now() })
       emitter.emit('tokenRefreshed', user)
       return user
@@ -172,7 +169,7 @@ export function create(options: Options): Session {
           error: message,
         })
         try {
-          users.remove()
+          await users.remove()
         } catch (removeError) {
           message = `${message}: Failed to remove user: ${describe(removeError)}`
         }
@@ -194,7 +191,7 @@ export function create(options: Options): Session {
     const check = (user: User | null) =>
       user && typeAssertion(user) ? user : null
     if (refreshing) return check(await refreshing)
-    const stored = users.get()
+    const stored = await users.get()
     if (!stored) return null
     if (isFresh(stored)) {
       const user = check(toUser(stored, { now: now() }))
@@ -242,9 +239,9 @@ export function create(options: Options): Session {
       })
       return loggingIn
     },
-    storeTokens(response) {
+    async storeTokens(response) {
       const stored = fromTokenResponse(response, { now: now() })
-      users.set(stored)
+      await users.set(stored)
       const user = toUser(stored, { now: now() })
       emitter.emit('loggedIn', user)
       return user
@@ -252,22 +249,18 @@ export function create(options: Options): Session {
     removeUser: () => users.remove(),
     logout: () =>
       withPassportError(async () => {
-        const refreshToken = users.get()?.refresh_token
+        const refreshToken = (await users.get())?.refresh_token
         if (refreshToken) await client.revoke(refreshToken, 'refresh_token')
-        users.remove()
+        await users.remove()
         emitter.emit('loggedOut')
         return client.endSessionUrl()
       }, PassportErrorType.LOGOUT_ERROR),
-    getLogoutUrl() {
-      users.remove()
+    async getLogoutUrl() {
+      await users.remove()
       emitter.emit('loggedOut')
       return client.endSessionUrl()
     },
   }
-}
-
-function wait(ms: number) {
-  return new Promise<void>((resolve) => setTimeout(resolve, ms))
 }
 
 export { classify, permanentOAuthErrors } from './refreshErrors.js'

@@ -6,7 +6,7 @@
  * from the id token's `passport` claim.
  */
 import { decodeJwt } from 'jose'
-import type { KeyValueStore } from './storage.js'
+import type * as Storage from '../../core/Storage.js'
 
 /** The published `UserProfile`. */
 export type UserProfile = {
@@ -238,33 +238,34 @@ export function isUserImx(user: User): user is UserImx {
 /** Reads and writes the persisted user. */
 export type UserStore = {
   /** The stored user, or `null` (also for unreadable JSON). */
-  get(): StoredUser | null
-  set(user: StoredUser): void
-  remove(): void
+  get(): Promise<StoredUser | null>
+  set(user: StoredUser): Promise<void>
+  remove(): Promise<void>
 }
 
 /**
- * The persisted user under {@link storageKey} in `storage`.
+ * The persisted user under {@link storageKey} in `storage`, written as the
+ * JSON text oidc-client-ts writes (the store keeps strings as they are).
  *
  * @example
  * ```ts
  * const users = createUserStore({
  *   authority: 'https://auth.immutable.com',
  *   clientId: 'client',
- *   storage: browser(),
+ *   storage: Storage.memory(),
  * })
  * ```
  */
 export function createUserStore(options: {
   authority: string
   clientId: string
-  storage: KeyValueStore
+  storage: Storage.Storage
 }): UserStore {
   const key = storageKey(options.authority, options.clientId)
   const { storage } = options
   return {
-    get() {
-      const text = storage.getItem(key)
+    async get() {
+      const text = await storage.getItem<string>(key)
       if (!text) return null
       try {
         const value = JSON.parse(text) as StoredUser | null

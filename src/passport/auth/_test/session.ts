@@ -3,9 +3,9 @@
  * the events a session emits, fresh for every test.
  */
 import { beforeEach } from 'vitest'
+import * as Storage from '../../../core/Storage.js'
 import { create as createClient } from '../oidc.js'
 import { create, type Events, type Options } from '../session.js'
-import { memory } from '../storage.js'
 import { createUserStore, fromTokenResponse, type UserStore } from '../user.js'
 import { clientId, createIdp, type Idp, redirectUri } from './idp.js'
 
@@ -33,7 +33,7 @@ export function sessionFixture(): SessionFixture {
     fx.users = createUserStore({
       authority: 'https://auth.immutable.com',
       clientId,
-      storage: memory(),
+      storage: Storage.memory(),
     })
     fx.events = []
   })
@@ -69,7 +69,7 @@ export function sessionFixture(): SessionFixture {
       refresh_token: undefined,
       ...fields,
     })
-    fx.users.set(fromTokenResponse(response, { now: Date.now() }))
+    await fx.users.set(fromTokenResponse(response, { now: Date.now() }))
     return response
   }
   fx.tokenRequests = () => fx.idp.to('/oauth/token')
