@@ -4,6 +4,7 @@
  * validates it (spec 001 §3 Configuration, §5) and fills in the domains.
  */
 import { cannotBeNull, PassportError, PassportErrorType } from './errors.js'
+import { defaultAudience, defaultScope } from './wire/identity.js'
 
 /** The published environments (`@imtbl/config` `Environment`). */
 export const Environment = {
@@ -66,12 +67,6 @@ export const environments: Record<Environment, EnvironmentDomains> = {
     ...magic,
   },
 }
-
-/** Default OAuth scope (published `connectWallet` / standalone login). */
-export const defaultScope = 'openid profile email offline_access transact'
-
-/** Default OAuth audience (published `connectWallet` / standalone login). */
-export const defaultAudience = 'platform_api'
 
 /** The published `ImmutableConfiguration` fields used here. */
 export type BaseConfiguration = {

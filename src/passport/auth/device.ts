@@ -12,6 +12,7 @@ import {
   PassportErrorType,
   withPassportError,
 } from '../errors.js'
+import { requestParams } from '../wire/identity.js'
 import type { Client } from './oidc.js'
 import { fromTokenResponse, toUser, type User, type UserStore } from './user.js'
 
@@ -68,8 +69,8 @@ export async function loginWithDeviceFlow(
     const { anonymousId, runtimeId } = options
     const url = [
       response.verification_uri_complete ?? response.verification_uri,
-      runtimeId ? `&rid=${runtimeId}` : '',
-      anonymousId ? `&third_party_a_id=${anonymousId}` : '',
+      runtimeId ? `&${requestParams.runtimeId}=${runtimeId}` : '',
+      anonymousId ? `&${requestParams.anonymousId}=${anonymousId}` : '',
     ].join('')
     return {
       code: response.user_code,

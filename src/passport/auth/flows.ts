@@ -11,6 +11,7 @@
 
 import type * as Storage from '../../core/Storage.js'
 import { PassportError, PassportErrorType } from '../errors.js'
+import { requestParams } from '../wire/identity.js'
 import type { AuthorizationRequest, Client } from './oidc.js'
 import type { PopupOverlayOptions } from './overlay.js'
 import { notifyOpener, openLoginPopup } from './popup.js'
@@ -94,17 +95,18 @@ export function extraParams(
   options: InteractiveOptions = {},
 ): Record<string, string> {
   const params: Record<string, string> = {}
-  if (options.anonymousId) params.third_party_a_id = options.anonymousId
+  if (options.anonymousId)
+    params[requestParams.anonymousId] = options.anonymousId
   const direct = options.directLoginOptions
   if (direct) {
     if (direct.directLoginMethod !== 'email')
-      params.direct = direct.directLoginMethod
+      params[requestParams.direct] = direct.directLoginMethod
     else if (direct.email) {
-      params.direct = 'email'
-      params.email = direct.email
+      params[requestParams.direct] = 'email'
+      params[requestParams.email] = direct.email
     }
     if (direct.marketingConsentStatus)
-      params.marketingConsent = direct.marketingConsentStatus
+      params[requestParams.marketingConsent] = direct.marketingConsentStatus
   }
   return params
 }

@@ -9,6 +9,7 @@
  */
 import * as oauth from 'oauth4webapi'
 import { PassportError, PassportErrorType } from '../errors.js'
+import { logoutParams, paths, requestParams } from '../wire/identity.js'
 import { processed } from './oidcErrors.js'
 import {
   endpoint,
@@ -160,7 +161,7 @@ export function create(options: Options): Client {
         client_id: options.clientId,
         redirect_uri: request.redirectUri ?? options.redirectUri,
         scope: options.scope,
-        audience: options.audience,
+        [requestParams.audience]: options.audience,
         state,
         nonce,
         code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
@@ -228,7 +229,7 @@ export function create(options: Options): Client {
         as,
         client,
         auth,
-        { scope: options.scope, audience: options.audience },
+        { scope: options.scope, [requestParams.audience]: options.audience },
         http,
       )
       return oauth.processDeviceAuthorizationResponse(as, client, response)
@@ -264,9 +265,9 @@ export function create(options: Options): Client {
     },
 
     endSessionUrl({ returnTo = options.logoutRedirectUri } = {}) {
-      const url = new URL('/v2/logout', base)
-      url.searchParams.set('client_id', options.clientId)
-      if (returnTo) url.searchParams.set('returnTo', returnTo)
+      const url = new URL(paths.logout, base)
+      url.searchParams.set(logoutParams.clientId, options.clientId)
+      if (returnTo) url.searchParams.set(logoutParams.returnTo, returnTo)
       return url.href
     },
   }

@@ -4,6 +4,7 @@
  * published SDK's fixed endpoint paths (its alternative to discovery).
  */
 import type * as oauth from 'oauth4webapi'
+import { paths } from '../wire/identity.js'
 
 /** The authentication domain with a scheme (`https://` when it has none). */
 export function withScheme(domain: string): string {
@@ -26,12 +27,12 @@ export function staticMetadata(
   const at = (path: string) => new URL(path, base).href
   return {
     issuer: issuer.href,
-    authorization_endpoint: at('/authorize'),
-    token_endpoint: at('/oauth/token'),
-    userinfo_endpoint: at('/userinfo'),
-    revocation_endpoint: at('/oauth/revoke'),
-    device_authorization_endpoint: at('/oauth/device/code'),
-    jwks_uri: at('/.well-known/jwks.json'),
+    authorization_endpoint: at(paths.authorize),
+    token_endpoint: at(paths.token),
+    userinfo_endpoint: at(paths.userinfo),
+    revocation_endpoint: at(paths.revocation),
+    device_authorization_endpoint: at(paths.deviceAuthorization),
+    jwks_uri: at(paths.jwks),
   }
 }
 

@@ -7,6 +7,11 @@
  */
 import { decodeJwt } from 'jose'
 import type * as Storage from '../../core/Storage.js'
+import {
+  type PassportClaim,
+  passportClaim,
+  type UserClaims,
+} from '../wire/claims.js'
 
 /** The published `UserProfile`. */
 export type UserProfile = {
@@ -37,27 +42,16 @@ export type UserZkEvm = User & { zkEvm: NonNullable<User['zkEvm']> }
 /** A user registered on StarkEx. */
 export type UserImx = User & { imx: NonNullable<User['imx']> }
 
-/** The id token's `passport` claim. */
-export type PassportMetadata = {
-  imx_eth_address?: string | undefined
-  imx_stark_address?: string | undefined
-  imx_user_admin_address?: string | undefined
-  zkevm_eth_address?: string | undefined
-  zkevm_user_admin_address?: string | undefined
-}
+/** The id token's `passport` claim (the published name of its type). */
+export type PassportMetadata = PassportClaim
 
 /** The id-token claims the SDK reads. */
-export type IdTokenPayload = {
+export type IdTokenPayload = UserClaims & {
   iss: string
-  sub: string
   aud: string | string[]
   exp: number
   iat: number
   nonce?: string | undefined
-  email?: string | undefined
-  nickname?: string | undefined
-  username?: string | undefined
-  passport?: PassportMetadata | undefined
   [claim: string]: unknown
 }
 
@@ -148,7 +142,7 @@ export function fromTokenResponse(
  */
 export function toUser(stored: StoredUser, options: { now: number }): User {
   const passport = stored.id_token
-    ? (decodePayload(stored.id_token)?.passport as PassportMetadata | undefined)
+    ? decodePayload(stored.id_token)?.[passportClaim]
     : undefined
   const { email, nickname, username } = stored.profile as UserProfile
   const user: User = {
