@@ -1,21 +1,23 @@
 /**
- * The session manager (spec 001 §4 Login and Session): returns the cached
- * user while its tokens are fresh, otherwise runs ONE refresh shared by all
- * concurrent callers, removes the stored user when a refresh fails for good,
- * runs the published login order, and emits `loggedIn`, `loggedOut`,
- * `tokenRefreshed` and `userRemoved`.
+ * The session manager: returns the cached user while its tokens are fresh,
+ * otherwise runs ONE refresh shared by all concurrent callers, removes the
+ * stored user when a refresh fails for good, runs the published login order,
+ * and emits `loggedIn`, `loggedOut`, `tokenRefreshed` and `userRemoved`.
  *
- * Refresh failures follow the 2.24.8 rule (passport.md §5, #2946) rather than
- * HEAD's remove-on-anything:
+ * A failed refresh is judged as the published @imtbl/passport 2.24.8 judges
+ * it (the SDK's main branch instead removes the user on any failure but a
+ * time-out):
  * - a permanent OAuth error (`invalid_grant`, … {@link permanentOAuthErrors})
  *   → `NOT_LOGGED_IN_ERROR`, the user is removed (`userRemoved` first);
  * - a transient failure (network error, time-out, HTTP 5xx/429 without an
  *   OAuth body, any other OAuth code such as `server_error` or
  *   `temporarily_unavailable`) is retried (3 times, ~1 s jittered) and then
- *   → `SILENT_LOGIN_ERROR`, the user is kept (the only kept case, as §4 says);
+ *   → `SILENT_LOGIN_ERROR`, the user is kept: the refresh token may still
+ *   work once the provider answers again;
  * - anything else (an invalid token response, e.g. a bad id-token signature)
  *   → `AUTHENTICATION_ERROR`, the user is removed.
  */
+import * as oauth from 'oauth4webapi'
 import * as Emitter from '../../core/Emitter.js'
 import * as Http from '../../core/Http.js'
 import {
@@ -25,7 +27,6 @@ import {
   withPassportError,
 } from '../errors.js'
 import type { Client } from './oidc.js'
-import { classify, describe, errorTypes } from './refreshErrors.js'
 import {
   decodePayload,
   fromTokenResponse,
@@ -72,8 +73,8 @@ export type Options = {
       ) => Promise<User | null>)
     | undefined
   /**
-   * Tokens closer than this to `exp` count as expired: both must expire
-   * more than 3600 s ahead (seed 001 §5). @default 3600
+   * Tokens closer than this to `exp` count as expired: the published SDK
+   * wants both to expire more than 3600 s ahead. @default 3600
    */
   refreshMarginSeconds?: number | undefined
   /** Extra attempts after a transient refresh failure. @default 3 */
@@ -263,4 +264,55 @@ export function create(options: Options): Session {
   }
 }
 
-export { classify, permanentOAuthErrors } from './refreshErrors.js'
+/** OAuth codes that mean the refresh token can never work again. */
+export const permanentOAuthErrors: readonly string[] = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+  'access_denied',
+  'login_required',
+  'consent_required',
+  'interaction_required',
+  'account_selection_required',
+]
+
+/** The three kinds of refresh failure. */
+export type Kind = 'permanent' | 'transient' | 'invalid'
+
+/** The error type thrown for each kind. */
+const errorTypes: Record<Kind, PassportErrorType> = {
+  permanent: PassportErrorType.NOT_LOGGED_IN_ERROR,
+  transient: PassportErrorType.SILENT_LOGIN_ERROR,
+  invalid: PassportErrorType.AUTHENTICATION_ERROR,
+}
+
+/** Sorts a refresh failure into the three kinds above. */
+export function classify(error: unknown): Kind {
+  if (error instanceof oauth.ResponseBodyError)
+    return permanentOAuthErrors.includes(error.error)
+      ? 'permanent'
+      : 'transient'
+  if (
+    error instanceof oauth.OperationProcessingError &&
+    error.code === oauth.RESPONSE_IS_NOT_CONFORM &&
+    error.cause instanceof Response
+  )
+    return error.cause.status >= 500 || error.cause.status === 429
+      ? 'transient'
+      : 'invalid'
+  // fetch's network failure (oauth4webapi's own TypeErrors carry a `code`)
+  if (error instanceof TypeError && !('code' in error)) return 'transient'
+  const name = (error as { name?: unknown } | null)?.name
+  if (name === 'AbortError' || name === 'TimeoutError') return 'transient'
+  return 'invalid'
+}
+
+/** The text after `Failed to refresh token: `. */
+function describe(error: unknown): string {
+  if (error instanceof oauth.ResponseBodyError)
+    return error.error_description || error.error
+  return error instanceof Error ? error.message : String(error)
+}
