@@ -119,7 +119,7 @@ export class Passport {
   }
 
   /**
-   * Signs in, in the published order (spec 001 §4): the cached session (a
+   * Signs in, in the published SDK's order: the cached session (a
    * stale one is refreshed); else, with `useSilentLogin`, a forced refresh;
    * else, unless `useCachedSession`, the popup (or the redirect with
    * `useRedirectFlow`, which leaves the page and resolves `null`). Emits

@@ -1,7 +1,7 @@
 /**
  * The game wallet's configuration: the two environments and their domains,
  * the published `PassportModuleConfiguration` shape, and `resolve`, which
- * validates it (spec 001 §3 Configuration, §5) and fills in the domains.
+ * validates it as the published SDK does and fills in the domains.
  */
 import { cannotBeNull, PassportError, PassportErrorType } from './errors.js'
 import { defaultAudience, defaultScope } from './wire/identity.js'
@@ -15,7 +15,7 @@ export const Environment = {
 /** One of the {@link Environment} values. */
 export type Environment = (typeof Environment)[keyof typeof Environment]
 
-/** Everything an environment fixes (passport.md §0). */
+/** Everything an environment fixes (the published SDK's per-environment values). */
 export type EnvironmentDomains = {
   /** The identity provider, e.g. `https://auth.immutable.com`. */
   authenticationDomain: string

@@ -1,5 +1,6 @@
 /**
- * The device-code flow (RFC 8628; spec 001 §4, published 2.x before #2655):
+ * The device-code flow (RFC 8628), as the published 2.x SDK had it before
+ * it dropped the flow:
  * `loginWithDeviceFlow` asks for a user code and returns
  * `{ code, deviceCode, url, interval }`; `loginWithDeviceFlowCallback` polls
  * the token endpoint at the server's interval until the user has approved,
@@ -39,10 +40,10 @@ export type Context = {
   sleep?: ((ms: number) => Promise<void>) | undefined
 }
 
-/** RFC 8628 §3.2: the interval when the server names none, in seconds. */
+/** The interval when the server names none, in seconds (RFC 8628, section 3.2). */
 export const defaultIntervalSeconds = 5
 
-/** RFC 8628 §3.5: seconds added to the interval on `slow_down`. */
+/** Seconds added to the interval on `slow_down` (RFC 8628, section 3.5). */
 export const slowDownSeconds = 5
 
 /**

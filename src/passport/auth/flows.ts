@@ -1,5 +1,5 @@
 /**
- * The interactive sign-in flows behind `Passport.login` (spec 001 §2, §4):
+ * The interactive sign-in flows behind `Passport.login`:
  * the popup (PKCE S256 + state + nonce, `openLoginPopup`, then the code
  * exchange) and the redirect (state kept in storage, the page navigates, the
  * redirect page finishes it), plus `loginCallback`, which the redirect page

@@ -46,7 +46,7 @@ export type AuthorizationRequest = {
   nonce: string
 }
 
-/** The device-authorization response (RFC 8628 §3.2). */
+/** The device-authorization response (RFC 8628, section 3.2). */
 export type DeviceAuthorization = oauth.DeviceAuthorizationResponse
 
 /** The client returned by {@link create}. */

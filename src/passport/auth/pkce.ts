@@ -1,5 +1,5 @@
 /**
- * The manual PKCE flow for games (spec 001 §2, §4): `loginWithPKCEFlow`
+ * The manual PKCE flow for games (RFC 7636): `loginWithPKCEFlow`
  * returns the authorization URL and keeps the state and verifier in
  * `localStorage` (`pkce_state`, `pkce_verifier`, as published; the nonce in
  * `pkce_nonce`); `loginWithPKCEFlowCallback(code, state)` checks the state,

@@ -112,7 +112,7 @@ describe('getUser', () => {
   })
 
   test('behavior: concurrent callers during expiry share exactly one refresh', async () => {
-    await fx.seed(20) // inside the 30 s margin
+    await fx.seed(20) // inside the one-hour margin
     const manager = fx.session()
     const results = await Promise.all(
       Array.from({ length: 5 }, () => manager.getUser()),

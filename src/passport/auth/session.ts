@@ -73,8 +73,8 @@ export type Options = {
       ) => Promise<User | null>)
     | undefined
   /**
-   * Tokens closer than this to `exp` count as expired: the published SDK
-   * wants both to expire more than 3600 s ahead. @default 3600
+   * Tokens closer than this to `exp` count as expired: both must expire
+   * more than an hour ahead ({@link validityBufferSeconds}). @default 3600
    */
   refreshMarginSeconds?: number | undefined
   /** Extra attempts after a transient refresh failure. @default 3 */

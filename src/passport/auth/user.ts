@@ -1,5 +1,5 @@
 /**
- * The signed-in user (spec 001 §3): built from a token response, persisted in
+ * The signed-in user: built from a token response, persisted in
  * the shape oidc-client-ts stores under `oidc.user:<authority>:<client_id>`
  * (so a session survives a switch from the published SDK), and mapped to the
  * published `User` domain model with its `imx` / `zkEvm` chain accounts read
@@ -55,7 +55,7 @@ export type IdTokenPayload = UserClaims & {
   [claim: string]: unknown
 }
 
-/** A token-endpoint response (RFC 6749 §5.1 plus the OIDC `id_token`). */
+/** A token-endpoint response (RFC 6749, section 5.1, plus the OIDC `id_token`). */
 export type TokenResponse = {
   access_token: string
   token_type: string
@@ -78,7 +78,11 @@ export type StoredUser = {
   expires_at?: number | undefined
 }
 
-/** Minimum remaining life of valid tokens, in seconds (spec 001 §9). */
+/**
+ * Minimum remaining life of valid tokens, in seconds: an hour, the margin of
+ * the published SDK's credential check (`areValid`). A token that runs out
+ * sooner is refreshed before use rather than sent.
+ */
 export const validityBufferSeconds = 3600
 
 /** Claims oidc-client-ts drops from the stored profile by default. */
@@ -204,7 +208,7 @@ export function isJwtValid(
 /**
  * Whether both the access token and the id token stay valid for more than
  * {@link validityBufferSeconds} (the published `areValid` of device
- * credentials, spec 001 §5 and §9).
+ * credentials).
  */
 export function isTokenValid(
   tokens: { accessToken: string; idToken?: string | undefined },
