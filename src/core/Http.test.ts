@@ -55,6 +55,23 @@ describe('Http.retry', () => {
     expect(times).toEqual([0, 30])
   })
 
+  test('param: interval as a function of the failed attempt', async () => {
+    const times: number[] = []
+    const interval = vi.fn((attempt: number) => attempt * 100)
+    const promise = Http.retry(
+      async () => {
+        times.push(Date.now())
+        throw new Error('no')
+      },
+      { interval },
+    )
+    const assertion = expect(promise).rejects.toThrow('no')
+    await vi.advanceTimersByTimeAsync(10_000)
+    await assertion
+    expect(interval.mock.calls).toEqual([[1], [2], [3]])
+    expect(times).toEqual([0, 100, 300, 600])
+  })
+
   test('param: shouldRetry stops early and sees the attempt number', async () => {
     const shouldRetry = vi.fn((_: unknown, attempt: number) => attempt < 2)
     const fn = vi.fn(async () => {

@@ -108,6 +108,20 @@ describe('Storage.local', () => {
   })
 })
 
+describe('Storage.localOrMemory', () => {
+  test('default: the real localStorage, plain keys and string values', async () => {
+    localStorage.setItem('pkce_state', 'written-elsewhere')
+    const storage = Storage.localOrMemory({ prefix: '', format: 'text' })
+    expect(await storage.getItem('pkce_state')).toBe('written-elsewhere')
+    await storage.setItem('oidc.user:a:b', '{"access_token":"t"}')
+    expect(localStorage.getItem('oidc.user:a:b')).toBe('{"access_token":"t"}')
+    expect((await storage.keys()).sort()).toEqual([
+      'oidc.user:a:b',
+      'pkce_state',
+    ])
+  })
+})
+
 describe('Storage.select', () => {
   test('default: IndexedDB in Chromium', async () => {
     const names = { database: database(), store: 'store' }

@@ -144,12 +144,116 @@ describe('Storage.local', () => {
     expect(await refused({ shared: [1], again: [2] })).toBe('stored')
   })
 
+  test('param: format text keeps strings as they are', async () => {
+    const backend = fakeLocalStorage({ pkce_state: 'abc' })
+    vi.stubGlobal('localStorage', backend)
+    const storage = Storage.local({ prefix: '', format: 'text' })
+    expect(await storage.getItem('pkce_state')).toBe('abc')
+    await storage.setItem('user', '{"id":1}')
+    expect(backend.map.get('user')).toBe('{"id":1}')
+    expect(await storage.getItem('user')).toBe('{"id":1}')
+    await storage.setItem('user', undefined)
+    await storage.setItem('pkce_state', null)
+    expect(backend.map.size).toBe(0)
+    expect(await storage.getItem('user')).toBe(null)
+  })
+
+  test('error: format text refuses anything but a string', async () => {
+    const backend = fakeLocalStorage()
+    vi.stubGlobal('localStorage', backend)
+    const storage = Storage.local({ prefix: 'p/', format: 'text' })
+    await expect(
+      storage.setItem('n', 1),
+    ).rejects.toThrowErrorMatchingInlineSnapshot(`
+      [Storage.UnsupportedValueError: Cannot store a number in localStorage (key "n").
+
+      Details: This store keeps strings only, as they are.]
+    `)
+    const refused = async (value: unknown) =>
+      storage.setItem('k', value).then(
+        () => 'stored',
+        (error: Storage.UnsupportedValueError) => error.shortMessage,
+      )
+    expect(await refused({ id: 1 })).toBe(
+      'Cannot store a Object in localStorage (key "k").',
+    )
+    expect(await refused(new Uint8Array(2))).toBe(
+      'Cannot store a Uint8Array in localStorage (key "k").',
+    )
+    expect(await refused(true)).toBe(
+      'Cannot store a boolean in localStorage (key "k").',
+    )
+    expect(backend.map.size).toBe(0)
+  })
+
   test('error: no localStorage', async () => {
     await expect(
       Storage.local({ prefix: 'p/' }).getItem('k'),
     ).rejects.toThrowErrorMatchingInlineSnapshot(
       `[Storage.UnavailableError: localStorage is unavailable.]`,
     )
+  })
+})
+
+describe('Storage.localOrMemory', () => {
+  test('default: localStorage where it works, chosen on first use', async () => {
+    const backend = fakeLocalStorage({ pkce_state: 'abc' })
+    const reads = vi.fn(() => backend)
+    Object.defineProperty(globalThis, 'localStorage', {
+      configurable: true,
+      get: reads,
+    })
+    try {
+      const storage = Storage.localOrMemory({ prefix: '', format: 'text' })
+      expect(reads).toHaveBeenCalledTimes(0)
+      expect(await storage.getItem('pkce_state')).toBe('abc')
+      await storage.setItem('pkce_verifier', 'v')
+      expect(await storage.keys()).toEqual(['pkce_state', 'pkce_verifier'])
+      await storage.removeItem('pkce_state')
+      expect([...backend.map.entries()]).toEqual([['pkce_verifier', 'v']])
+      await storage.clear()
+      expect(backend.map.size).toBe(0)
+    } finally {
+      Reflect.deleteProperty(globalThis, 'localStorage')
+    }
+  })
+
+  test('behavior: memory in Node, where there is no localStorage', async () => {
+    const storage = Storage.localOrMemory({ prefix: 'p/' })
+    await storage.setItem('k', { id: 1 })
+    expect(await storage.getItem('k')).toEqual({ id: 1 })
+    expect(await storage.keys()).toEqual(['k'])
+  })
+
+  test('behavior: memory where reading localStorage throws', async () => {
+    Object.defineProperty(globalThis, 'localStorage', {
+      configurable: true,
+      get() {
+        throw new DOMException('The operation is insecure.', 'SecurityError')
+      },
+    })
+    try {
+      const storage = Storage.localOrMemory({ prefix: '' })
+      await storage.setItem('k', 'v')
+      expect(await storage.getItem('k')).toBe('v')
+    } finally {
+      Reflect.deleteProperty(globalThis, 'localStorage')
+    }
+  })
+
+  test('behavior: memory where localStorage refuses writes, and it stays memory', async () => {
+    const backend = fakeLocalStorage()
+    const write = backend.setItem
+    backend.setItem = () => {
+      throw new DOMException('Quota exceeded', 'QuotaExceededError')
+    }
+    vi.stubGlobal('localStorage', backend)
+    const storage = Storage.localOrMemory({ prefix: '' })
+    await storage.setItem('k', 'v')
+    backend.setItem = write
+    await storage.setItem('later', 'w')
+    expect(await storage.getItem('k')).toBe('v')
+    expect(backend.map.size).toBe(0)
   })
 })
 

@@ -1,6 +1,7 @@
 /**
  * Key-value storage for both wallets: IndexedDB, else localStorage, else
- * memory, picked on first use.
+ * memory, picked on first use (or localStorage, else memory, for keys
+ * another library also reads from localStorage).
  *
  * @packageDocumentation
  */
@@ -13,6 +14,7 @@ export {
 } from './internal/indexedDbStorage.js'
 export {
   local,
+  localOrMemory,
   memory,
   UnsupportedValueError,
 } from './internal/storageFallbacks.js'

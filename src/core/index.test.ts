@@ -39,6 +39,7 @@ describe('embedded-wallets/core', () => {
           "create",
           "indexedDb",
           "local",
+          "localOrMemory",
           "memory",
           "select",
         ],

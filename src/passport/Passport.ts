@@ -8,13 +8,13 @@
  * Constructing one touches no `window`, so it is SSR-safe.
  */
 
+import * as Storage from '../core/Storage.js'
 import * as Device from './auth/device.js'
 import * as Flows from './auth/flows.js'
 import * as Logout from './auth/logout.js'
 import * as Oidc from './auth/oidc.js'
 import * as Pkce from './auth/pkce.js'
 import * as Session from './auth/session.js'
-import { browser } from './auth/storage.js'
 import { createUserStore, type User, type UserProfile } from './auth/user.js'
 import {
   type PassportConfiguration,
@@ -59,7 +59,14 @@ export class Passport {
   readonly #client: Oidc.Client
   readonly #session: Session.Session
   readonly #flows: Flows.Context
-  readonly #storage = browser()
+  /**
+   * Where the published SDK keeps its state: plain `localStorage` keys
+   * (`oidc.user:…`, `oidc.<state>`, `pkce_*`) with the values as it writes
+   * them, so a session survives a switch between the two SDKs; memory where
+   * there is no localStorage (Node, SSR, storage forbidden). Nothing is read
+   * before the first sign-in call.
+   */
+  readonly #storage = Storage.localOrMemory({ prefix: '', format: 'text' })
 
   /**
    * @throws {PassportError} `INVALID_CONFIGURATION`, e.g.
@@ -112,7 +119,7 @@ export class Passport {
   }
 
   /**
-   * Signs in, in the published order (spec 001 §4): the cached session (a
+   * Signs in, in the published SDK's order: the cached session (a
    * stale one is refreshed); else, with `useSilentLogin`, a forced refresh;
    * else, unless `useCachedSession`, the popup (or the redirect with
    * `useRedirectFlow`, which leaves the page and resolves `null`). Emits

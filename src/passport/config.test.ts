@@ -1,13 +1,12 @@
 import { describe, expect, test } from 'vitest'
 import {
-  defaultAudience,
-  defaultScope,
   environments,
   type PassportModuleConfiguration,
   type PassportOverrides,
   resolve,
 } from './config.js'
 import { PassportError } from './errors.js'
+import { defaultAudience, defaultScope } from './wire/identity.js'
 
 const base: PassportModuleConfiguration = {
   baseConfig: { environment: 'sandbox' },

@@ -1,9 +1,10 @@
 /**
  * The game wallet's configuration: the two environments and their domains,
  * the published `PassportModuleConfiguration` shape, and `resolve`, which
- * validates it (spec 001 §3 Configuration, §5) and fills in the domains.
+ * validates it as the published SDK does and fills in the domains.
  */
 import { cannotBeNull, PassportError, PassportErrorType } from './errors.js'
+import { defaultAudience, defaultScope } from './wire/identity.js'
 
 /** The published environments (`@imtbl/config` `Environment`). */
 export const Environment = {
@@ -14,7 +15,7 @@ export const Environment = {
 /** One of the {@link Environment} values. */
 export type Environment = (typeof Environment)[keyof typeof Environment]
 
-/** Everything an environment fixes (passport.md §0). */
+/** Everything an environment fixes (the published SDK's per-environment values). */
 export type EnvironmentDomains = {
   /** The identity provider, e.g. `https://auth.immutable.com`. */
   authenticationDomain: string
@@ -66,12 +67,6 @@ export const environments: Record<Environment, EnvironmentDomains> = {
     ...magic,
   },
 }
-
-/** Default OAuth scope (published `connectWallet` / standalone login). */
-export const defaultScope = 'openid profile email offline_access transact'
-
-/** Default OAuth audience (published `connectWallet` / standalone login). */
-export const defaultAudience = 'platform_api'
 
 /** The published `ImmutableConfiguration` fields used here. */
 export type BaseConfiguration = {

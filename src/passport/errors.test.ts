@@ -39,7 +39,7 @@ describe('PassportErrorType', () => {
 })
 
 describe('messages', () => {
-  test('default: the exact texts of the spec', () => {
+  test('default: the exact texts of the published SDK', () => {
     expect(messages).toEqual({
       tokenExpired: 'Token expired, please log in again',
       userDeniedAccess: 'User denied access',

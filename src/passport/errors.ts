@@ -1,8 +1,7 @@
 /**
  * The game wallet's error model: the published `PassportErrorType` string
  * values, `PassportError` (a message plus a `type`), the
- * `withPassportError` wrapper and the exact messages of the sign-in flows
- * (spec 001 §8).
+ * `withPassportError` wrapper and the exact messages of the sign-in flows.
  */
 
 /**
@@ -38,8 +37,8 @@ export type PassportErrorType =
   (typeof PassportErrorType)[keyof typeof PassportErrorType]
 
 /**
- * The exact messages of the sign-in flows (spec 001 §4, §8), as the published
- * SDK words them.
+ * The exact messages of the sign-in flows, as the published SDK words them:
+ * apps match on these texts.
  */
 export const messages = {
   /** Device flow: the server answered `expired_token`. */

@@ -142,7 +142,7 @@ describe('authorization code + PKCE against the emulated identity provider', () 
     const { context, storage, users } = setup()
     const url = await loginWithPKCEFlow(context)
     const callback = await authorize(identity, url, 'pkce-player@example.com')
-    storage.setItem(storageKeys.verifier, pkce().verifier)
+    await storage.setItem(storageKeys.verifier, pkce().verifier)
 
     await expect(
       loginWithPKCEFlowCallback(
@@ -155,7 +155,7 @@ describe('authorization code + PKCE against the emulated identity provider', () 
       type: 'AUTHENTICATION_ERROR',
       message: 'grant request is invalid',
     })
-    expect(users.get()).toBeNull()
+    expect(await users.get()).toBeNull()
   })
 
   test('error: a tampered state is refused before any token request, and the stored PKCE data still completes the login', async () => {
@@ -178,7 +178,7 @@ describe('authorization code + PKCE against the emulated identity provider', () 
     const user = await loginWithPKCEFlowCallback(context, code, state)
     expect(user.profile.email).toBe('pkce-player@example.com')
     for (const key of Object.values(storageKeys))
-      expect(storage.getItem(key)).toBeNull()
+      expect(await storage.getItem(key)).toBeNull()
   })
 })
 
@@ -217,7 +217,7 @@ describe('session refresh against the emulated identity provider', () => {
     // (The id token may be byte-identical: same claims within the second.)
     expect(one?.accessToken).not.toBe(first.accessToken)
     expect(one?.expired).toBe(false)
-    expect(users.get()?.refresh_token).toBe(one?.refreshToken)
+    expect((await users.get())?.refresh_token).toBe(one?.refreshToken)
   })
 
   test('behavior: a rotated refresh token works once; replayed, invalid_grant removes the user with NOT_LOGGED_IN_ERROR', async () => {
@@ -238,16 +238,16 @@ describe('session refresh against the emulated identity provider', () => {
     expect(third?.refreshToken).not.toBe(rotated)
 
     // The device replays the token it already used.
-    const stored = users.get()
+    const stored = await users.get()
     if (!stored || !rotated) throw new Error('No stored user.')
-    users.set({ ...stored, refresh_token: rotated })
+    await users.set({ ...stored, refresh_token: rotated })
     const message = 'Failed to refresh token: grant request is invalid'
     await expect(session.getUser()).rejects.toMatchObject({
       name: 'PassportError',
       type: 'NOT_LOGGED_IN_ERROR',
       message,
     })
-    expect(users.get()).toBeNull()
+    expect(await users.get()).toBeNull()
     expect(removed).toEqual([{ reason: 'refresh_failed', error: message }])
     expect(
       identity

@@ -82,7 +82,7 @@ describe('device flow against the emulated identity provider', () => {
     })
     expect(user.expired).toBe(false)
     expect(user.zkEvm).toBeUndefined()
-    expect(users.get()?.refresh_token).toBe(user.refreshToken)
+    expect((await users.get())?.refresh_token).toBe(user.refreshToken)
     // One poll, after one interval; the client fetched the emulator's JWKS.
     expect(clock.sleeps).toEqual([1000])
     expect(tokenErrors).toEqual([])
@@ -135,7 +135,7 @@ describe('device flow against the emulated identity provider', () => {
       type: 'AUTHENTICATION_ERROR',
       message: 'Invalid ID token: signature verification failed',
     })
-    expect(users.get()).toBeNull()
+    expect(await users.get()).toBeNull()
   })
 
   test('behavior: polling faster than the interval gets slow_down, the client adds 5 s and still completes', async () => {
@@ -190,7 +190,7 @@ describe('device flow against the emulated identity provider', () => {
       message: 'User denied access',
     })
     expect(tokenErrors).toEqual(['access_denied'])
-    expect(users.get()).toBeNull()
+    expect(await users.get()).toBeNull()
   })
 
   test("error: the caller's overall time-out ends an unapproved flow with 'Timed out'", async () => {
@@ -215,7 +215,7 @@ describe('device flow against the emulated identity provider', () => {
     expect(tokenErrors).toEqual(['authorization_pending', 'slow_down'])
     expect(clock.sleeps).toEqual([1000, 1000, 6000])
     expect(identity.tokenRequests(deviceGrant, since)).toHaveLength(2)
-    expect(users.get()).toBeNull()
+    expect(await users.get()).toBeNull()
   })
 })
 
@@ -259,6 +259,6 @@ describe('device flow with a short-lived device code', () => {
         error: 'expired_token',
       },
     ])
-    expect(env.users.get()).toBeNull()
+    expect(await env.users.get()).toBeNull()
   })
 })

@@ -7,6 +7,7 @@
  * with fetch through the identity testkit's cookie-keeping browser).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import * as Storage from '../../src/core/Storage.js'
 import * as Mailbox from '../../src/emulator/dev/mailbox.js'
 import { findFreePort } from '../../src/emulator/net.js'
 import {
@@ -23,7 +24,6 @@ import {
 import { createRegistry } from '../../src/emulator/registry/index.js'
 import { startServer } from '../../src/emulator/server.js'
 import { type Client, create } from '../../src/passport/auth/oidc.js'
-import { type KeyValueStore, memory } from '../../src/passport/auth/storage.js'
 import {
   createUserStore,
   type UserStore,
@@ -145,11 +145,11 @@ export function createEnv(identity: Identity) {
     audience,
     fetch: recording,
   })
-  const storage: KeyValueStore = memory()
+  const storage: Storage.Storage = Storage.memory()
   const users: UserStore = createUserStore({
     authority: identity.issuer,
     clientId: identity.clientId,
-    storage: memory(),
+    storage: Storage.memory(),
   })
   return { client, users, storage, urls, tokenErrors }
 }

@@ -112,13 +112,9 @@ export async function select(
     return { driver: 'indexedDb', storage: idb }
   } catch {}
   // The fallbacks load only when IndexedDB fails.
-  const { local, memory } = await import('./storageFallbacks.js')
-  const storage = local({ prefix })
-  try {
-    await storage.setItem(probeKey, true)
-    await storage.removeItem(probeKey)
-    return { driver: 'local', storage }
-  } catch {}
+  const { isLocalUsable, local, memory } = await import('./storageFallbacks.js')
+  if (isLocalUsable(prefix))
+    return { driver: 'local', storage: local({ prefix }) }
   return { driver: 'memory', storage: memory() }
 }
 
@@ -165,8 +161,6 @@ export function create(options: create.Options): Storage {
 export declare namespace create {
   type Options = select.Options
 }
-
-const probeKey = '__probe__'
 
 /** Opens `database`, adding `store` with a version upgrade if it is missing. */
 function openDatabase(

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import * as Storage from '../../core/Storage.js'
 import { PassportError } from '../errors.js'
 import {
   clientId,
@@ -13,7 +14,6 @@ import {
   loginWithDeviceFlowCallback,
 } from './device.js'
 import { create } from './oidc.js'
-import { memory } from './storage.js'
 import { createUserStore } from './user.js'
 
 let idp: Idp
@@ -33,7 +33,7 @@ beforeEach(async () => {
     users: createUserStore({
       authority: 'https://auth.immutable.com',
       clientId,
-      storage: memory(),
+      storage: Storage.memory(),
     }),
   }
 })
@@ -104,7 +104,7 @@ describe('loginWithDeviceFlowCallback', () => {
     const user = await done
     expect(pollTimes(start)).toEqual([5000, 10_000, 20_000, 30_000])
     expect(user.accessToken).toBe(body.access_token)
-    expect(context.users.get()?.refresh_token).toBe('refresh-token-2')
+    expect((await context.users.get())?.refresh_token).toBe('refresh-token-2')
     for (const request of idp.to('/oauth/token'))
       expect(Object.fromEntries(request.body!)).toEqual({
         client_id: clientId,
@@ -133,7 +133,7 @@ describe('loginWithDeviceFlowCallback', () => {
       expect(error).toBeInstanceOf(PassportError)
       expect(error).toMatchObject({ message, type: 'AUTHENTICATION_ERROR' })
       expect(pollTimes(start)).toEqual([2000, 4000])
-      expect(context.users.get()).toBeNull()
+      expect(await context.users.get()).toBeNull()
     })
 
   test("error: the overall time-out ends it with 'Timed out'", async () => {

@@ -1,5 +1,6 @@
 /**
- * The device-code flow (RFC 8628; spec 001 §4, published 2.x before #2655):
+ * The device-code flow (RFC 8628), as the published 2.x SDK had it before
+ * it dropped the flow:
  * `loginWithDeviceFlow` asks for a user code and returns
  * `{ code, deviceCode, url, interval }`; `loginWithDeviceFlowCallback` polls
  * the token endpoint at the server's interval until the user has approved,
@@ -12,6 +13,7 @@ import {
   PassportErrorType,
   withPassportError,
 } from '../errors.js'
+import { requestParams } from '../wire/identity.js'
 import type { Client } from './oidc.js'
 import { fromTokenResponse, toUser, type User, type UserStore } from './user.js'
 
@@ -38,10 +40,10 @@ export type Context = {
   sleep?: ((ms: number) => Promise<void>) | undefined
 }
 
-/** RFC 8628 §3.2: the interval when the server names none, in seconds. */
+/** The interval when the server names none, in seconds (RFC 8628, section 3.2). */
 export const defaultIntervalSeconds = 5
 
-/** RFC 8628 §3.5: seconds added to the interval on `slow_down`. */
+/** Seconds added to the interval on `slow_down` (RFC 8628, section 3.5). */
 export const slowDownSeconds = 5
 
 /**
@@ -68,8 +70,8 @@ export async function loginWithDeviceFlow(
     const { anonymousId, runtimeId } = options
     const url = [
       response.verification_uri_complete ?? response.verification_uri,
-      runtimeId ? `&rid=${runtimeId}` : '',
-      anonymousId ? `&third_party_a_id=${anonymousId}` : '',
+      runtimeId ? `&${requestParams.runtimeId}=${runtimeId}` : '',
+      anonymousId ? `&${requestParams.anonymousId}=${anonymousId}` : '',
     ].join('')
     return {
       code: response.user_code,
@@ -125,7 +127,7 @@ export async function loginWithDeviceFlowCallback(
         const response = await context.client.deviceToken(deviceCode)
         const time = now()
         const stored = fromTokenResponse(response, { now: time })
-        context.users.set(stored)
+        await context.users.set(stored)
         return toUser(stored, { now: time })
       } catch (error) {
         if (!(error instanceof oauth.ResponseBodyError)) throw error

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import * as Storage from '../../core/Storage.js'
 import {
   type Context,
   loginWithRedirect,
@@ -7,7 +8,6 @@ import {
   staleRequestSeconds,
 } from './flows.js'
 import type { AuthorizationRequest, Client } from './oidc.js'
-import { memory } from './storage.js'
 import { createUserStore } from './user.js'
 
 function setup(clock: { seconds: number }) {
@@ -23,7 +23,7 @@ function setup(clock: { seconds: number }) {
       }
     },
   } as unknown as Client
-  const storage = memory()
+  const storage = Storage.memory()
   const context: Context = {
     client,
     storage,
@@ -46,7 +46,9 @@ describe('loginWithRedirect', () => {
     await loginWithRedirect(context, {}, (url) => visited.push(url))
     expect(visited).toEqual(['https://auth.example/authorize?state=state-1'])
     expect(
-      JSON.parse(storage.getItem(requestKey('state-1')) ?? 'null'),
+      JSON.parse(
+        (await storage.getItem<string>(requestKey('state-1'))) ?? 'null',
+      ),
     ).toEqual({
       id: 'state-1',
       code_verifier: 'verifier-1',
@@ -64,12 +66,15 @@ describe('loginWithRedirect', () => {
     await loginWithRedirect(context, {}, navigate)
     clock.seconds += 100
     await loginWithRedirect(context, {}, navigate)
-    storage.setItem('oidc.user:https://auth.example:client-1', '{"id":"x"}')
-    storage.setItem('pkce_state', 'kept')
+    await storage.setItem(
+      'oidc.user:https://auth.example:client-1',
+      '{"id":"x"}',
+    )
+    await storage.setItem('pkce_state', 'kept')
 
     clock.seconds += staleRequestSeconds
     await loginWithRedirect(context, {}, navigate)
-    expect(storage.keys().sort()).toEqual([
+    expect((await storage.keys()).sort()).toEqual([
       'oidc.state-2',
       'oidc.state-3',
       'oidc.user:https://auth.example:client-1',

@@ -1,5 +1,5 @@
 /**
- * The interactive sign-in flows behind `Passport.login` (spec 001 §2, §4):
+ * The interactive sign-in flows behind `Passport.login`:
  * the popup (PKCE S256 + state + nonce, `openLoginPopup`, then the code
  * exchange) and the redirect (state kept in storage, the page navigates, the
  * redirect page finishes it), plus `loginCallback`, which the redirect page
@@ -8,18 +8,20 @@
  * a popup, `si:r` for a redirect), so the redirect page can tell the two
  * apart. Nothing here touches `window` at import time.
  */
+
+import type * as Storage from '../../core/Storage.js'
 import { PassportError, PassportErrorType } from '../errors.js'
+import { requestParams } from '../wire/identity.js'
 import type { AuthorizationRequest, Client } from './oidc.js'
 import type { PopupOverlayOptions } from './overlay.js'
 import { notifyOpener, openLoginPopup } from './popup.js'
-import type { KeyValueStore } from './storage.js'
 import { fromTokenResponse, toUser, type User, type UserStore } from './user.js'
 
 /** What the flows need. */
 export type Context = {
   client: Client
   /** Where pending requests wait for the callback (`localStorage`). */
-  storage: KeyValueStore
+  storage: Storage.Storage
   /** Where the signed-in user is persisted. */
   users: UserStore
   /** The redirect flow's callback page. */
@@ -93,17 +95,18 @@ export function extraParams(
   options: InteractiveOptions = {},
 ): Record<string, string> {
   const params: Record<string, string> = {}
-  if (options.anonymousId) params.third_party_a_id = options.anonymousId
+  if (options.anonymousId)
+    params[requestParams.anonymousId] = options.anonymousId
   const direct = options.directLoginOptions
   if (direct) {
     if (direct.directLoginMethod !== 'email')
-      params.direct = direct.directLoginMethod
+      params[requestParams.direct] = direct.directLoginMethod
     else if (direct.email) {
-      params.direct = 'email'
-      params.email = direct.email
+      params[requestParams.direct] = 'email'
+      params[requestParams.email] = direct.email
     }
     if (direct.marketingConsentStatus)
-      params.marketingConsent = direct.marketingConsentStatus
+      params[requestParams.marketingConsent] = direct.marketingConsentStatus
   }
   return params
 }
@@ -126,7 +129,7 @@ export async function loginWithPopup(
     redirectUri,
     extraQueryParams: extraParams(options),
   })
-  const stored = save(context, request, redirectUri, 'si:p')
+  const stored = await save(context, request, redirectUri, 'si:p')
   try {
     const { params } = await openLoginPopup({
       url: request.url.href,
@@ -135,7 +138,7 @@ export async function loginWithPopup(
     })
     return await complete(context, params, stored)
   } finally {
-    context.storage.removeItem(requestKey(stored.id))
+    await context.storage.removeItem(requestKey(stored.id))
   }
 }
 
@@ -152,7 +155,7 @@ export async function loginWithRedirect(
     redirectUri: context.redirectUri,
     extraQueryParams: extraParams(options),
   })
-  save(context, request, context.redirectUri, 'si:r')
+  await save(context, request, context.redirectUri, 'si:r')
   navigate(request.url.href)
 }
 
@@ -174,7 +177,7 @@ export async function loginCallback(
 ): Promise<User | undefined> {
   const params = responseParams(url)
   const state = params.get('state')
-  const stored = state ? read(context.storage, state) : undefined
+  const stored = state ? await read(context.storage, state) : undefined
   const opener: Window | null =
     typeof window === 'undefined' ? null : window.opener
   if (stored?.request_type === 'si:p' || (!stored && opener)) {
@@ -190,7 +193,7 @@ export async function loginCallback(
       noMatchingState,
       PassportErrorType.AUTHENTICATION_ERROR,
     )
-  context.storage.removeItem(requestKey(state))
+  await context.storage.removeItem(requestKey(state))
   const user = await complete(context, params, stored)
   if (typeof history !== 'undefined' && url === location.href)
     history.replaceState(history.state, '', withoutResponse(url))
@@ -230,18 +233,18 @@ async function complete(
   })
   const now = (context.now ?? Date.now)()
   const user = fromTokenResponse(response, { now })
-  context.users.set(user)
+  await context.users.set(user)
   return toUser(user, { now })
 }
 
-function save(
+async function save(
   context: Context,
   request: AuthorizationRequest,
   redirectUri: string,
   type: StoredRequest['request_type'],
-): StoredRequest {
+): Promise<StoredRequest> {
   const created = Math.floor((context.now ?? Date.now)() / 1000)
-  removeStale(context.storage, created - staleRequestSeconds)
+  await removeStale(context.storage, created - staleRequestSeconds)
   const stored: StoredRequest = {
     id: request.state,
     code_verifier: request.codeVerifier,
@@ -250,27 +253,27 @@ function save(
     request_type: type,
     created,
   }
-  context.storage.setItem(requestKey(stored.id), JSON.stringify(stored))
+  await context.storage.setItem(requestKey(stored.id), JSON.stringify(stored))
   return stored
 }
 
 /** Removes the pending requests created before `before` (seconds). */
-function removeStale(storage: KeyValueStore, before: number) {
-  for (const key of storage.keys()) {
+async function removeStale(storage: Storage.Storage, before: number) {
+  for (const key of await storage.keys()) {
     if (!key.startsWith(requestKey(''))) continue
-    const stored = read(storage, key.slice(requestKey('').length))
-    if (stored && stored.created < before) storage.removeItem(key)
+    const stored = await read(storage, key.slice(requestKey('').length))
+    if (stored && stored.created < before) await storage.removeItem(key)
   }
 }
 
-function read(
-  storage: KeyValueStore,
+/** The pending request of `state` as oidc-client-ts stores it (JSON text). */
+async function read(
+  storage: Storage.Storage,
   state: string,
-): StoredRequest | undefined {
+): Promise<StoredRequest | undefined> {
+  const text = await storage.getItem<string>(requestKey(state))
   try {
-    const value = JSON.parse(
-      storage.getItem(requestKey(state)) ?? 'null',
-    ) as StoredRequest | null
+    const value = JSON.parse(text ?? 'null') as StoredRequest | null
     return value?.id === state && typeof value.code_verifier === 'string'
       ? value
       : undefined

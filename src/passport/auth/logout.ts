@@ -1,7 +1,7 @@
 /**
- * Logout (spec 001 §4, §9; passport.md §5): the refresh token is revoked,
- * the stored user removed and `loggedOut` emitted (the session's `logout`),
- * then the identity provider's session is ended at
+ * Logout, in the published SDK's order: the refresh token is revoked
+ * (RFC 7009), the stored user removed and `loggedOut` emitted (the session's
+ * `logout`), then the identity provider's session is ended at
  * `{auth}/v2/logout?client_id=&returnTo=`:
  * - `'redirect'` (default): the page navigates there after the revocation;
  * - `'silent'`: it is loaded in a hidden iframe in parallel with the
@@ -56,7 +56,7 @@ export async function logoutSilent(
     }),
   ])
   if (revoked.status === 'rejected') {
-    context.session.removeUser()
+    await context.session.removeUser()
     context.session.emitter.emit('loggedOut')
   }
 }

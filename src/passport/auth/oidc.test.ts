@@ -1,7 +1,6 @@
 import * as oauth from 'oauth4webapi'
 import { beforeEach, describe, expect, test } from 'vitest'
 import { PassportError } from '../errors.js'
-import { createTestClient } from './_test/client.js'
 import {
   clientId,
   createIdp,
@@ -9,14 +8,28 @@ import {
   json,
   redirectUri,
 } from './_test/idp.js'
+import { create, isLoopbackHttp, type Options, staticMetadata } from './oidc.js'
 
 let idp: Idp
 beforeEach(async () => {
   idp = await createIdp()
 })
 
-const client = (overrides: Parameters<typeof createTestClient>[1] = {}) =>
-  createTestClient(idp, overrides)
+/**
+ * A client of the fake provider with the published defaults (scope,
+ * audience) and a logout page; `overrides` replace any option.
+ */
+const client = (overrides: Partial<Options> = {}) =>
+  create({
+    authenticationDomain: 'https://auth.immutable.com',
+    clientId,
+    redirectUri,
+    scope: 'openid profile email offline_access transact',
+    audience: 'platform_api',
+    logoutRedirectUri: 'https://game.example/logged-out',
+    fetch: idp.fetch,
+    ...overrides,
+  })
 
 /** oauth4webapi names itself outside browsers. */
 const userAgent = expect.stringMatching(/^oauth4webapi\/v3\.\d+\.\d+$/)
@@ -26,6 +39,87 @@ const formHeaders = {
   'content-type': 'application/x-www-form-urlencoded;charset=UTF-8',
   'user-agent': userAgent,
 }
+
+describe('authorizationServer', () => {
+  test('default: discovers once from /.well-known/openid-configuration', async () => {
+    const oidc = client()
+    const as = await oidc.authorizationServer()
+    await oidc.authorizationServer()
+    expect(as.token_endpoint).toBe('https://auth.immutable.com/oauth/token')
+    expect(
+      idp.requests.map((r) => [r.method, r.url, r.headers.accept]),
+    ).toEqual([
+      [
+        'GET',
+        'https://auth.immutable.com/.well-known/openid-configuration',
+        'application/json',
+      ],
+    ])
+  })
+
+  test('error: a discovery document naming another issuer is refused', async () => {
+    const oidc = client({ authenticationDomain: 'https://login.example' })
+    const other = await createIdp({
+      base: 'https://login.example',
+      issuer: 'https://evil.example/',
+    })
+    const error = await create({ ...oidc.options, fetch: other.fetch })
+      .authorizationServer()
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(oauth.OperationProcessingError)
+    expect((error as oauth.OperationProcessingError).code).toBe(
+      oauth.JSON_ATTRIBUTE_COMPARISON,
+    )
+  })
+
+  test('behavior: plain HTTP is allowed for loopback issuers only', async () => {
+    expect(isLoopbackHttp(new URL('http://127.0.0.1:4402'))).toBe(true)
+    expect(isLoopbackHttp(new URL('http://localhost:4402'))).toBe(true)
+    expect(isLoopbackHttp(new URL('http://[::1]:4402'))).toBe(true)
+    expect(isLoopbackHttp(new URL('http://auth.example'))).toBe(false)
+    expect(isLoopbackHttp(new URL('https://127.0.0.1'))).toBe(false)
+
+    const local = await createIdp({
+      base: 'http://127.0.0.1:4402',
+      issuer: 'http://127.0.0.1:4402',
+    })
+    const as = await create({
+      ...client().options,
+      authenticationDomain: 'http://127.0.0.1:4402',
+      fetch: local.fetch,
+    }).authorizationServer()
+    expect(as.issuer).toBe('http://127.0.0.1:4402')
+
+    const remote = await createIdp({
+      base: 'http://auth.example',
+      issuer: 'http://auth.example/',
+    })
+    const error = await create({
+      ...client().options,
+      authenticationDomain: 'http://auth.example',
+      fetch: remote.fetch,
+    })
+      .authorizationServer()
+      .catch((e: unknown) => e)
+    expect((error as { code?: string }).code).toBe(oauth.HTTP_REQUEST_FORBIDDEN)
+    expect(remote.requests).toEqual([])
+  })
+
+  test('behavior: static metadata uses the published fixed paths', async () => {
+    expect(staticMetadata('https://auth.immutable.com')).toEqual({
+      issuer: 'https://auth.immutable.com/',
+      authorization_endpoint: 'https://auth.immutable.com/authorize',
+      token_endpoint: 'https://auth.immutable.com/oauth/token',
+      userinfo_endpoint: 'https://auth.immutable.com/userinfo',
+      revocation_endpoint: 'https://auth.immutable.com/oauth/revoke',
+      device_authorization_endpoint:
+        'https://auth.immutable.com/oauth/device/code',
+      jwks_uri: 'https://auth.immutable.com/.well-known/jwks.json',
+    })
+    await client({ metadata: 'static' }).authorizationServer()
+    expect(idp.requests).toEqual([])
+  })
+})
 
 describe('authorizationUrl', () => {
   test('default: PKCE S256, state, nonce, scope, audience', async () => {

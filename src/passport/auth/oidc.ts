@@ -1,21 +1,17 @@
 /**
  * The OAuth 2.0 / OpenID Connect client of the game wallet, on oauth4webapi:
- * discovery of the authorization server, the authorization URL (PKCE S256,
- * state, nonce), the code exchange, refresh, device authorization and
- * device-code polling, revocation and the end-session URL. Token responses
- * are checked by oauth4webapi (`oidcErrors.ts`) and their id tokens verified
- * against the JWKS (`tokens.ts`). Plain HTTP is allowed for loopback issuers only (the local
- * emulator); everything else must be HTTPS.
+ * where the identity provider is (the issuer from the authentication domain,
+ * its metadata by discovery or at the published fixed paths), the
+ * authorization URL (PKCE S256, state, nonce), the code exchange, refresh,
+ * device authorization and device-code polling, revocation and the
+ * end-session URL. Token responses are checked by oauth4webapi, with id-token
+ * claim failures reworded as `AUTHENTICATION_ERROR`s, and their id tokens
+ * verified against the JWKS (`tokens.ts`). Plain HTTP is allowed for loopback
+ * issuers only (the local emulator); everything else must be HTTPS.
  */
 import * as oauth from 'oauth4webapi'
 import { PassportError, PassportErrorType } from '../errors.js'
-import { processed } from './oidcErrors.js'
-import {
-  endpoint,
-  isLoopbackHttp,
-  staticMetadata,
-  withScheme,
-} from './server.js'
+import { logoutParams, paths, requestParams } from '../wire/identity.js'
 import { createVerifier, invalidIdToken, type Verifier } from './tokens.js'
 import type { TokenResponse } from './user.js'
 
@@ -50,7 +46,7 @@ export type AuthorizationRequest = {
   nonce: string
 }
 
-/** The device-authorization response (RFC 8628 §3.2). */
+/** The device-authorization response (RFC 8628, section 3.2). */
 export type DeviceAuthorization = oauth.DeviceAuthorizationResponse
 
 /** The client returned by {@link create}. */
@@ -160,7 +156,7 @@ export function create(options: Options): Client {
         client_id: options.clientId,
         redirect_uri: request.redirectUri ?? options.redirectUri,
         scope: options.scope,
-        audience: options.audience,
+        [requestParams.audience]: options.audience,
         state,
         nonce,
         code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
@@ -228,7 +224,7 @@ export function create(options: Options): Client {
         as,
         client,
         auth,
-        { scope: options.scope, audience: options.audience },
+        { scope: options.scope, [requestParams.audience]: options.audience },
         http,
       )
       return oauth.processDeviceAuthorizationResponse(as, client, response)
@@ -264,12 +260,82 @@ export function create(options: Options): Client {
     },
 
     endSessionUrl({ returnTo = options.logoutRedirectUri } = {}) {
-      const url = new URL('/v2/logout', base)
-      url.searchParams.set('client_id', options.clientId)
-      if (returnTo) url.searchParams.set('returnTo', returnTo)
+      const url = new URL(paths.logout, base)
+      url.searchParams.set(logoutParams.clientId, options.clientId)
+      if (returnTo) url.searchParams.set(logoutParams.returnTo, returnTo)
       return url.href
     },
   }
 }
 
-export { isLoopbackHttp, staticMetadata, withScheme } from './server.js'
+/** The authentication domain with a scheme (`https://` when it has none). */
+export function withScheme(domain: string): string {
+  return /^https?:\/\//.test(domain) ? domain : `https://${domain}`
+}
+
+/** Whether `url` is plain HTTP on a loopback host (the local emulator). */
+export function isLoopbackHttp(url: URL): boolean {
+  return (
+    url.protocol === 'http:' &&
+    ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
+  )
+}
+
+/** The published SDK's fixed endpoints on the authentication domain. */
+export function staticMetadata(
+  base: string,
+  issuer: URL = new URL(base),
+): oauth.AuthorizationServer {
+  const at = (path: string) => new URL(path, base).href
+  return {
+    issuer: issuer.href,
+    authorization_endpoint: at(paths.authorize),
+    token_endpoint: at(paths.token),
+    userinfo_endpoint: at(paths.userinfo),
+    revocation_endpoint: at(paths.revocation),
+    device_authorization_endpoint: at(paths.deviceAuthorization),
+    jwks_uri: at(paths.jwks),
+  }
+}
+
+/** A required endpoint of the metadata. */
+function endpoint(
+  as: oauth.AuthorizationServer,
+  name: 'authorization_endpoint',
+): string {
+  const value = as[name]
+  if (!value) throw new Error(`The identity provider has no ${name}`)
+  return value
+}
+
+/**
+ * Runs an oauth4webapi response check. OAuth error bodies
+ * (`ResponseBodyError`) pass through for the caller to classify; id-token
+ * claim failures become `AUTHENTICATION_ERROR`s worded like `tokens.ts`
+ * words its own.
+ */
+async function processed(
+  check: () => Promise<oauth.TokenEndpointResponse>,
+): Promise<TokenResponse> {
+  try {
+    return (await check()) as TokenResponse
+  } catch (error) {
+    if (
+      error instanceof oauth.OperationProcessingError &&
+      (error.code === oauth.JWT_CLAIM_COMPARISON ||
+        error.code === oauth.JWT_TIMESTAMP_CHECK)
+    ) {
+      const { claim } = (error.cause ?? {}) as { claim?: string }
+      const detail =
+        error.code === oauth.JWT_TIMESTAMP_CHECK && claim === 'exp'
+          ? 'token expired'
+          : `unexpected "${claim}" claim value`
+      throw new PassportError(
+        `${invalidIdToken}: ${detail}`,
+        PassportErrorType.AUTHENTICATION_ERROR,
+        { cause: error },
+      )
+    }
+    throw error
+  }
+}

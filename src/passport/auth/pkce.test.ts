@@ -1,5 +1,6 @@
 import * as oauth from 'oauth4webapi'
 import { beforeEach, describe, expect, test } from 'vitest'
+import * as Storage from '../../core/Storage.js'
 import { PassportError } from '../errors.js'
 import {
   clientId,
@@ -15,14 +16,13 @@ import {
   loginWithPKCEFlowCallback,
   storageKeys,
 } from './pkce.js'
-import { memory } from './storage.js'
 import { createUserStore } from './user.js'
 
 let idp: Idp
 let context: Context
 beforeEach(async () => {
   idp = await createIdp()
-  const storage = memory()
+  const storage = Storage.memory()
   context = {
     client: create({
       authenticationDomain: 'https://auth.immutable.com',
@@ -44,9 +44,9 @@ beforeEach(async () => {
 describe('loginWithPKCEFlow', () => {
   test('default: the authorization URL; state and verifier kept', async () => {
     const url = new URL(await loginWithPKCEFlow(context))
-    const state = context.storage.getItem('pkce_state')
-    const verifier = context.storage.getItem('pkce_verifier')
-    const nonce = context.storage.getItem('pkce_nonce')
+    const state = await context.storage.getItem<string>('pkce_state')
+    const verifier = await context.storage.getItem<string>('pkce_verifier')
+    const nonce = await context.storage.getItem<string>('pkce_nonce')
     expect(state && verifier && nonce).toBeTruthy()
     expect(`${url.origin}${url.pathname}`).toBe(
       'https://auth.immutable.com/authorize',
@@ -77,7 +77,7 @@ describe('loginWithPKCEFlow', () => {
       'state',
     )
     expect(first).not.toBe(second)
-    expect(context.storage.getItem('pkce_state')).toBe(second)
+    expect(await context.storage.getItem('pkce_state')).toBe(second)
   })
 })
 
@@ -93,7 +93,7 @@ describe('loginWithPKCEFlowCallback', () => {
       message: 'No code verifier or state for PKCE',
       type: 'AUTHENTICATION_ERROR',
     })
-    context.storage.setItem('pkce_state', 'only-state')
+    await context.storage.setItem('pkce_state', 'only-state')
     await expect(
       loginWithPKCEFlowCallback(context, 'code', 'only-state'),
     ).rejects.toMatchObject({
@@ -118,7 +118,7 @@ describe('loginWithPKCEFlowCallback', () => {
     const url = new URL(await loginWithPKCEFlow(context))
     const state = url.searchParams.get('state')!
     const nonce = url.searchParams.get('nonce')!
-    const verifier = context.storage.getItem('pkce_verifier')
+    const verifier = await context.storage.getItem<string>('pkce_verifier')
     idp.onToken(async () =>
       json(200, await idp.tokenResponse({ idClaims: { nonce } })),
     )
@@ -137,9 +137,9 @@ describe('loginWithPKCEFlowCallback', () => {
       code_verifier: verifier,
       redirect_uri: redirectUri,
     })
-    expect(context.users.get()?.access_token).toBe(user.accessToken)
+    expect((await context.users.get())?.access_token).toBe(user.accessToken)
     for (const key of ['pkce_state', 'pkce_verifier', 'pkce_nonce'])
-      expect(context.storage.getItem(key)).toBeNull()
+      expect(await context.storage.getItem(key)).toBeNull()
   })
 
   test('error: an id token without the sent nonce is refused and nothing stored', async () => {
@@ -155,7 +155,7 @@ describe('loginWithPKCEFlowCallback', () => {
       message: 'Invalid ID token: unexpected "nonce" claim value',
       type: 'AUTHENTICATION_ERROR',
     })
-    expect(context.users.get()).toBeNull()
+    expect(await context.users.get()).toBeNull()
   })
 
   test('error: an OAuth error answer gives its description', async () => {

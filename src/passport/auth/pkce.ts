@@ -1,10 +1,12 @@
 /**
- * The manual PKCE flow for games (spec 001 §2, §4): `loginWithPKCEFlow`
+ * The manual PKCE flow for games (RFC 7636): `loginWithPKCEFlow`
  * returns the authorization URL and keeps the state and verifier in
  * `localStorage` (`pkce_state`, `pkce_verifier`, as published; the nonce in
  * `pkce_nonce`); `loginWithPKCEFlowCallback(code, state)` checks the state,
  * exchanges the code and stores the user.
  */
+
+import type * as Storage from '../../core/Storage.js'
 import {
   messages,
   PassportError,
@@ -12,7 +14,6 @@ import {
   withPassportError,
 } from '../errors.js'
 import type { Client } from './oidc.js'
-import type { KeyValueStore } from './storage.js'
 import { fromTokenResponse, toUser, type User, type UserStore } from './user.js'
 
 /** The `localStorage` keys of the flow. */
@@ -26,7 +27,7 @@ export const storageKeys = {
 export type Context = {
   client: Client
   /** Where the state, verifier and nonce wait for the callback. */
-  storage: KeyValueStore
+  storage: Storage.Storage
   /** Where the signed-in user is persisted. */
   users: UserStore
   /** Clock in ms. @default Date.now */
@@ -49,9 +50,9 @@ export async function loginWithPKCEFlow(context: Context): Promise<string> {
   return withPassportError(async () => {
     const { url, state, codeVerifier, nonce } =
       await context.client.authorizationUrl()
-    context.storage.setItem(storageKeys.state, state)
-    context.storage.setItem(storageKeys.verifier, codeVerifier)
-    context.storage.setItem(storageKeys.nonce, nonce)
+    await context.storage.setItem(storageKeys.state, state)
+    await context.storage.setItem(storageKeys.verifier, codeVerifier)
+    await context.storage.setItem(storageKeys.nonce, nonce)
     return url.href
   }, PassportErrorType.AUTHENTICATION_ERROR)
 }
@@ -72,8 +73,8 @@ export async function loginWithPKCEFlowCallback(
 ): Promise<User> {
   return withPassportError(async () => {
     const { storage } = context
-    const storedState = storage.getItem(storageKeys.state)
-    const verifier = storage.getItem(storageKeys.verifier)
+    const storedState = await storage.getItem<string>(storageKeys.state)
+    const verifier = await storage.getItem<string>(storageKeys.verifier)
     if (!storedState || !verifier)
       throw new PassportError(
         messages.noPkceData,
@@ -84,7 +85,8 @@ export async function loginWithPKCEFlowCallback(
         messages.stateMismatch,
         PassportErrorType.AUTHENTICATION_ERROR,
       )
-    const nonce = storage.getItem(storageKeys.nonce) ?? undefined
+    const nonce =
+      (await storage.getItem<string>(storageKeys.nonce)) ?? undefined
     const response = await context.client.exchangeCode({
       code,
       state,
@@ -93,8 +95,8 @@ export async function loginWithPKCEFlowCallback(
     })
     const now = (context.now ?? Date.now)()
     const stored = fromTokenResponse(response, { now })
-    context.users.set(stored)
-    for (const key of Object.values(storageKeys)) storage.removeItem(key)
+    await context.users.set(stored)
+    for (const key of Object.values(storageKeys)) await storage.removeItem(key)
     return toUser(stored, { now })
   }, PassportErrorType.AUTHENTICATION_ERROR)
 }

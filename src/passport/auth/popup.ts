@@ -1,20 +1,11 @@
-import { PopupOverlay, type PopupOverlayOptions } from './overlay.js'
-import {
-  PopupAbortedError,
-  PopupBlockedError,
-  PopupClosedError,
-  PopupResponseError,
-  PopupTimeoutError,
-} from './popupErrors.js'
-
-export * from './popupErrors.js'
-
 /**
  * The game wallet's login popup: both ends of it. The opener side opens the
  * authorization URL in a centred 410x450 window and waits for the redirect
  * page in it to post its URL back; the callback side is what that page runs.
  * Nothing here touches `window` or `document` at import time.
  */
+import { BaseError } from '../../core/Errors.js'
+import { PopupOverlay, type PopupOverlayOptions } from './overlay.js'
 
 /** Defaults of the login popup (the published values). */
 export const loginPopupDefaults = {
@@ -279,5 +270,55 @@ function readParams(url: string): URLSearchParams | Error {
     return new URLSearchParams(parsed.hash.slice(1))
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error))
+  }
+}
+
+/*
+ * The login popup's errors. Each message is exactly its short message (no
+ * details line), so callers and the Passport facade can match it.
+ */
+
+/** Base class of the login popup's errors. */
+export class PopupError extends BaseError {
+  override name = 'PopupError'
+}
+
+/** The user closed the popup or the overlay: 'Popup closed by user'. */
+export class PopupClosedError extends PopupError {
+  override name = 'PopupClosedError'
+  constructor() {
+    super('Popup closed by user')
+  }
+}
+
+/** Blocked and no overlay may offer a retry: 'Popup blocked by user'. */
+export class PopupBlockedError extends PopupError {
+  override name = 'PopupBlockedError'
+  constructor() {
+    super('Popup blocked by user')
+  }
+}
+
+/** No callback within `timeout`: 'Popup timed out'. */
+export class PopupTimeoutError extends PopupError {
+  override name = 'PopupTimeoutError'
+  constructor() {
+    super('Popup timed out')
+  }
+}
+
+/** A callback whose URL cannot be read: 'Invalid response from window'. */
+export class PopupResponseError extends PopupError {
+  override name = 'PopupResponseError'
+  constructor(cause?: Error) {
+    super('Invalid response from window', cause ? { cause, details: '' } : {})
+  }
+}
+
+/** The caller's signal aborted without an Error reason: 'Popup aborted'. */
+export class PopupAbortedError extends PopupError {
+  override name = 'PopupAbortedError'
+  constructor() {
+    super('Popup aborted')
   }
 }

@@ -1,22 +1,25 @@
 /**
- * The session manager (spec 001 §4 Login and Session): returns the cached
- * user while its tokens are fresh, otherwise runs ONE refresh shared by all
- * concurrent callers, removes the stored user when a refresh fails for good,
- * runs the published login order, and emits `loggedIn`, `loggedOut`,
- * `tokenRefreshed` and `userRemoved`.
+ * The session manager: returns the cached user while its tokens are fresh,
+ * otherwise runs ONE refresh shared by all concurrent callers, removes the
+ * stored user when a refresh fails for good, runs the published login order,
+ * and emits `loggedIn`, `loggedOut`, `tokenRefreshed` and `userRemoved`.
  *
- * Refresh failures follow the 2.24.8 rule (passport.md §5, #2946) rather than
- * HEAD's remove-on-anything:
+ * A failed refresh is judged as the published @imtbl/passport 2.24.8 judges
+ * it (the SDK's main branch instead removes the user on any failure but a
+ * time-out):
  * - a permanent OAuth error (`invalid_grant`, … {@link permanentOAuthErrors})
  *   → `NOT_LOGGED_IN_ERROR`, the user is removed (`userRemoved` first);
  * - a transient failure (network error, time-out, HTTP 5xx/429 without an
  *   OAuth body, any other OAuth code such as `server_error` or
  *   `temporarily_unavailable`) is retried (3 times, ~1 s jittered) and then
- *   → `SILENT_LOGIN_ERROR`, the user is kept (the only kept case, as §4 says);
+ *   → `SILENT_LOGIN_ERROR`, the user is kept: the refresh token may still
+ *   work once the provider answers again;
  * - anything else (an invalid token response, e.g. a bad id-token signature)
  *   → `AUTHENTICATION_ERROR`, the user is removed.
  */
+import * as oauth from 'oauth4webapi'
 import * as Emitter from '../../core/Emitter.js'
+import * as Http from '../../core/Http.js'
 import {
   messages,
   PassportError,
@@ -24,7 +27,6 @@ import {
   withPassportError,
 } from '../errors.js'
 import type { Client } from './oidc.js'
-import { classify, describe, errorTypes } from './refreshErrors.js'
 import {
   decodePayload,
   fromTokenResponse,
@@ -72,7 +74,7 @@ export type Options = {
     | undefined
   /**
    * Tokens closer than this to `exp` count as expired: both must expire
-   * more than 3600 s ahead (seed 001 §5). @default 3600
+   * more than an hour ahead ({@link validityBufferSeconds}). @default 3600
    */
   refreshMarginSeconds?: number | undefined
   /** Extra attempts after a transient refresh failure. @default 3 */
@@ -80,7 +82,7 @@ export type Options = {
   /** Base delay between attempts; each waits 0.5–1.5× this. @default 1000 */
   retryDelayMs?: number | undefined
   now?: (() => number) | undefined
-  sleep?: ((ms: number) => Promise<void>) | undefined
+  /** Source of the delays' jitter, in [0, 1). @default Math.random */
   random?: (() => number) | undefined
 }
 
@@ -102,13 +104,13 @@ export type Session = {
   /** The published login order; emits `loggedIn` when it yields a user. */
   login(options?: LoginOptions | undefined): Promise<User | null>
   /** Stores tokens obtained by a login flow and emits `loggedIn`. */
-  storeTokens(response: TokenResponse): User
+  storeTokens(response: TokenResponse): Promise<User>
   /** Removes the stored user (no event). */
-  removeUser(): void
+  removeUser(): Promise<void>
   /** Revokes the refresh token, removes the user, emits `loggedOut`; returns the end-session URL. */
   logout(): Promise<string>
   /** Removes the user locally, emits `loggedOut`, returns the end-session URL. */
-  getLogoutUrl(): string
+  getLogoutUrl(): Promise<string>
 }
 
 /**
@@ -124,7 +126,6 @@ export type Session = {
 export function create(options: Options): Session {
   const { client, users } = options
   const now = options.now ?? Date.now
-  const sleep = options.sleep ?? wait
   const random = options.random ?? Math.random
   const margin = options.refreshMarginSeconds ?? validityBufferSeconds
   const retries = options.retries ?? 3
@@ -142,24 +143,21 @@ export function create(options: Options): Session {
     )
   }
 
-  async function attempt(refreshToken: string) {
-    for (let retry = 0; ; retry++) {
-      try {
-        return await client.refresh(refreshToken)
-      } catch (error) {
-        if (classify(error) !== 'transient' || retry >= retries) throw error
-        await sleep(Math.round(retryDelayMs * (0.5 + random())))
-      }
-    }
+  function attempt(refreshToken: string) {
+    return Http.retry(() => client.refresh(refreshToken), {
+      retries,
+      interval: () => Math.round(retryDelayMs * (0.5 + random())),
+      shouldRetry: (error) => classify(error) === 'transient',
+    })
   }
 
   async function runRefresh(): Promise<User | null> {
-    const previous = users.get()
+    const previous = await users.get()
     if (!previous?.refresh_token) return null
     try {
       const response = await attempt(previous.refresh_token)
       const stored = fromTokenResponse(response, { now: now(), previous })
-      users.set(stored)
+      await users.set(stored)
       const user = toUser(stored, { now: now() })
       emitter.emit('tokenRefreshed', user)
       return user
@@ -172,7 +170,7 @@ export function create(options: Options): Session {
           error: message,
         })
         try {
-          users.remove()
+          await users.remove()
         } catch (removeError) {
           message = `${message}: Failed to remove user: ${describe(removeError)}`
         }
@@ -194,7 +192,7 @@ export function create(options: Options): Session {
     const check = (user: User | null) =>
       user && typeAssertion(user) ? user : null
     if (refreshing) return check(await refreshing)
-    const stored = users.get()
+    const stored = await users.get()
     if (!stored) return null
     if (isFresh(stored)) {
       const user = check(toUser(stored, { now: now() }))
@@ -242,9 +240,9 @@ export function create(options: Options): Session {
       })
       return loggingIn
     },
-    storeTokens(response) {
+    async storeTokens(response) {
       const stored = fromTokenResponse(response, { now: now() })
-      users.set(stored)
+      await users.set(stored)
       const user = toUser(stored, { now: now() })
       emitter.emit('loggedIn', user)
       return user
@@ -252,22 +250,69 @@ export function create(options: Options): Session {
     removeUser: () => users.remove(),
     logout: () =>
       withPassportError(async () => {
-        const refreshToken = users.get()?.refresh_token
+        const refreshToken = (await users.get())?.refresh_token
         if (refreshToken) await client.revoke(refreshToken, 'refresh_token')
-        users.remove()
+        await users.remove()
         emitter.emit('loggedOut')
         return client.endSessionUrl()
       }, PassportErrorType.LOGOUT_ERROR),
-    getLogoutUrl() {
-      users.remove()
+    async getLogoutUrl() {
+      await users.remove()
       emitter.emit('loggedOut')
       return client.endSessionUrl()
     },
   }
 }
 
-function wait(ms: number) {
-  return new Promise<void>((resolve) => setTimeout(resolve, ms))
+/** OAuth codes that mean the refresh token can never work again. */
+export const permanentOAuthErrors: readonly string[] = [
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+  'access_denied',
+  'login_required',
+  'consent_required',
+  'interaction_required',
+  'account_selection_required',
+]
+
+/** The three kinds of refresh failure. */
+export type Kind = 'permanent' | 'transient' | 'invalid'
+
+/** The error type thrown for each kind. */
+const errorTypes: Record<Kind, PassportErrorType> = {
+  permanent: PassportErrorType.NOT_LOGGED_IN_ERROR,
+  transient: PassportErrorType.SILENT_LOGIN_ERROR,
+  invalid: PassportErrorType.AUTHENTICATION_ERROR,
 }
 
-export { classify, permanentOAuthErrors } from './refreshErrors.js'
+/** Sorts a refresh failure into the three kinds above. */
+export function classify(error: unknown): Kind {
+  if (error instanceof oauth.ResponseBodyError)
+    return permanentOAuthErrors.includes(error.error)
+      ? 'permanent'
+      : 'transient'
+  if (
+    error instanceof oauth.OperationProcessingError &&
+    error.code === oauth.RESPONSE_IS_NOT_CONFORM &&
+    error.cause instanceof Response
+  )
+    return error.cause.status >= 500 || error.cause.status === 429
+      ? 'transient'
+      : 'invalid'
+  // fetch's network failure (oauth4webapi's own TypeErrors carry a `code`)
+  if (error instanceof TypeError && !('code' in error)) return 'transient'
+  const name = (error as { name?: unknown } | null)?.name
+  if (name === 'AbortError' || name === 'TimeoutError') return 'transient'
+  return 'invalid'
+}
+
+/** The text after `Failed to refresh token: `. */
+function describe(error: unknown): string {
+  if (error instanceof oauth.ResponseBodyError)
+    return error.error_description || error.error
+  return error instanceof Error ? error.message : String(error)
+}

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest'
+import * as Storage from '../../core/Storage.js'
 import { clientId, createIdp, type Idp } from './_test/idp.js'
-import { memory } from './storage.js'
 import {
   createUserStore,
   fromTokenResponse,
@@ -214,13 +214,13 @@ describe('createUserStore', () => {
     expect(storageKey('https://auth.immutable.com', 'abc')).toBe(
       'oidc.user:https://auth.immutable.com:abc',
     )
-    const storage = memory()
+    const storage = Storage.memory()
     const users = createUserStore({
       authority: 'https://auth.immutable.com',
       clientId: 'abc',
       storage,
     })
-    expect(users.get()).toBeNull()
+    expect(await users.get()).toBeNull()
     const stored = fromTokenResponse(
       {
         access_token: 'a',
@@ -230,22 +230,26 @@ describe('createUserStore', () => {
       },
       { now },
     )
-    users.set(stored)
+    await users.set(stored)
     expect(
-      JSON.parse(storage.getItem('oidc.user:https://auth.immutable.com:abc')!),
+      JSON.parse(
+        (await storage.getItem<string>(
+          'oidc.user:https://auth.immutable.com:abc',
+        ))!,
+      ),
     ).toEqual(stored)
-    expect(users.get()).toEqual(stored)
-    users.remove()
+    expect(await users.get()).toEqual(stored)
+    await users.remove()
     expect(
-      storage.getItem('oidc.user:https://auth.immutable.com:abc'),
+      await storage.getItem('oidc.user:https://auth.immutable.com:abc'),
     ).toBeNull()
   })
 
-  test('behavior: unreadable JSON reads as no user', () => {
-    const storage = memory()
-    storage.setItem('oidc.user:a:b', '{not json')
+  test('behavior: unreadable JSON reads as no user', async () => {
+    const storage = Storage.memory()
+    await storage.setItem('oidc.user:a:b', '{not json')
     expect(
-      createUserStore({ authority: 'a', clientId: 'b', storage }).get(),
+      await createUserStore({ authority: 'a', clientId: 'b', storage }).get(),
     ).toBeNull()
   })
 })

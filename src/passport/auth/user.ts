@@ -1,12 +1,17 @@
 /**
- * The signed-in user (spec 001 §3): built from a token response, persisted in
+ * The signed-in user: built from a token response, persisted in
  * the shape oidc-client-ts stores under `oidc.user:<authority>:<client_id>`
  * (so a session survives a switch from the published SDK), and mapped to the
  * published `User` domain model with its `imx` / `zkEvm` chain accounts read
  * from the id token's `passport` claim.
  */
 import { decodeJwt } from 'jose'
-import type { KeyValueStore } from './storage.js'
+import type * as Storage from '../../core/Storage.js'
+import {
+  type PassportClaim,
+  passportClaim,
+  type UserClaims,
+} from '../wire/claims.js'
 
 /** The published `UserProfile`. */
 export type UserProfile = {
@@ -37,31 +42,20 @@ export type UserZkEvm = User & { zkEvm: NonNullable<User['zkEvm']> }
 /** A user registered on StarkEx. */
 export type UserImx = User & { imx: NonNullable<User['imx']> }
 
-/** The id token's `passport` claim. */
-export type PassportMetadata = {
-  imx_eth_address?: string | undefined
-  imx_stark_address?: string | undefined
-  imx_user_admin_address?: string | undefined
-  zkevm_eth_address?: string | undefined
-  zkevm_user_admin_address?: string | undefined
-}
+/** The id token's `passport` claim (the published name of its type). */
+export type PassportMetadata = PassportClaim
 
 /** The id-token claims the SDK reads. */
-export type IdTokenPayload = {
+export type IdTokenPayload = UserClaims & {
   iss: string
-  sub: string
   aud: string | string[]
   exp: number
   iat: number
   nonce?: string | undefined
-  email?: string | undefined
-  nickname?: string | undefined
-  username?: string | undefined
-  passport?: PassportMetadata | undefined
   [claim: string]: unknown
 }
 
-/** A token-endpoint response (RFC 6749 §5.1 plus the OIDC `id_token`). */
+/** A token-endpoint response (RFC 6749, section 5.1, plus the OIDC `id_token`). */
 export type TokenResponse = {
   access_token: string
   token_type: string
@@ -84,7 +78,11 @@ export type StoredUser = {
   expires_at?: number | undefined
 }
 
-/** Minimum remaining life of valid tokens, in seconds (spec 001 §9). */
+/**
+ * Minimum remaining life of valid tokens, in seconds: an hour, the margin of
+ * the published SDK's credential check (`areValid`). A token that runs out
+ * sooner is refreshed before use rather than sent.
+ */
 export const validityBufferSeconds = 3600
 
 /** Claims oidc-client-ts drops from the stored profile by default. */
@@ -148,7 +146,7 @@ export function fromTokenResponse(
  */
 export function toUser(stored: StoredUser, options: { now: number }): User {
   const passport = stored.id_token
-    ? (decodePayload(stored.id_token)?.passport as PassportMetadata | undefined)
+    ? decodePayload(stored.id_token)?.[passportClaim]
     : undefined
   const { email, nickname, username } = stored.profile as UserProfile
   const user: User = {
@@ -210,7 +208,7 @@ export function isJwtValid(
 /**
  * Whether both the access token and the id token stay valid for more than
  * {@link validityBufferSeconds} (the published `areValid` of device
- * credentials, spec 001 §5 and §9).
+ * credentials).
  */
 export function isTokenValid(
   tokens: { accessToken: string; idToken?: string | undefined },
@@ -238,33 +236,34 @@ export function isUserImx(user: User): user is UserImx {
 /** Reads and writes the persisted user. */
 export type UserStore = {
   /** The stored user, or `null` (also for unreadable JSON). */
-  get(): StoredUser | null
-  set(user: StoredUser): void
-  remove(): void
+  get(): Promise<StoredUser | null>
+  set(user: StoredUser): Promise<void>
+  remove(): Promise<void>
 }
 
 /**
- * The persisted user under {@link storageKey} in `storage`.
+ * The persisted user under {@link storageKey} in `storage`, written as the
+ * JSON text oidc-client-ts writes (the store keeps strings as they are).
  *
  * @example
  * ```ts
  * const users = createUserStore({
  *   authority: 'https://auth.immutable.com',
  *   clientId: 'client',
- *   storage: browser(),
+ *   storage: Storage.memory(),
  * })
  * ```
  */
 export function createUserStore(options: {
   authority: string
   clientId: string
-  storage: KeyValueStore
+  storage: Storage.Storage
 }): UserStore {
   const key = storageKey(options.authority, options.clientId)
   const { storage } = options
   return {
-    get() {
-      const text = storage.getItem(key)
+    async get() {
+      const text = await storage.getItem<string>(key)
       if (!text) return null
       try {
         const value = JSON.parse(text) as StoredUser | null

@@ -1,7 +1,7 @@
 /**
  * A local stand-in of the identity provider for unit tests: jose-generated
  * keys, signed tokens, and a `fetch` that answers discovery, JWKS, token,
- * device-authorization and revocation requests with spec-shaped JSON and
+ * device-authorization and revocation requests with RFC-shaped JSON and
  * records every request.
  */
 import { exportJWK, generateKeyPair, SignJWT } from 'jose'
@@ -120,7 +120,7 @@ export async function createIdp(
       .sign(privateKey)
   }
 
-  /** A token-endpoint success body (RFC 6749 §5.1). */
+  /** A token-endpoint success body (RFC 6749, section 5.1). */
   async function tokenResponse(
     overrides: {
       idClaims?: Record<string, unknown>
@@ -140,7 +140,7 @@ export async function createIdp(
     }
   }
 
-  /** A device-authorization body (RFC 8628 §3.2). */
+  /** A device-authorization body (RFC 8628, section 3.2). */
   function deviceResponse() {
     return {
       device_code: 'device-code-1',
