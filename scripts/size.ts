@@ -28,7 +28,10 @@ import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { rolldown } from 'rolldown'
 
-/** Size budget of ours, gzipped, loaded with the page (issue 3). */
+/**
+ * Size budget of ours, gzipped, loaded with the page: what a dApp pays before
+ * its first request, well under half of the published SDK.
+ */
 export const budget = 12 * 1024
 
 /** Our total (lazy chunks included), gzipped: about half the published SDK's. */
