@@ -9,16 +9,14 @@ import {
   SwitchChainError,
   UserRejectedRequestError,
 } from 'viem'
+import type { Magic } from '../src/magic/index.js'
 
-/** What the connector uses of a `Magic` instance (the published API). */
-export type MagicInstance = {
-  rpcProvider: Pick<EIP1193Provider, 'request' | 'on' | 'removeListener'>
-  user: {
-    isLoggedIn(): PromiseLike<boolean>
-    logout(): PromiseLike<unknown>
-  }
-  wallet: { connectWithUI(): PromiseLike<unknown> }
-}
+/**
+ * The iframe wallet's client the connector creates: `login` gets it whole
+ * (its `auth` module included). A type-only import, so the client still
+ * loads on the first `connect`, not with the connector.
+ */
+export type MagicInstance = Magic
 
 export type MagicParameters = {
   /** The publishable API key from the provider's dashboard. */
@@ -43,7 +41,8 @@ export const rdns = 'link.magic'
 const icon =
   'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCA0OCA0OCI+PHJlY3Qgd2lkdGg9IjQ4IiBoZWlnaHQ9IjQ4IiByeD0iMTIiIGZpbGw9IiM2ODUxZmYiLz48cGF0aCBkPSJNMTIgMzRWMTRsMTIgMTIgMTItMTJ2MjAiIHN0cm9rZT0iI2ZmZiIgc3Ryb2tlLXdpZHRoPSI0IiBmaWxsPSJub25lIi8+PC9zdmc+'
 
-type Provider = MagicInstance['rpcProvider']
+/** What the connector uses of the client's EIP-1193 provider. */
+type Provider = Pick<EIP1193Provider, 'request' | 'on' | 'removeListener'>
 
 type Handlers = {
   onAccountsChanged(accounts: string[]): void
@@ -105,7 +104,7 @@ export function magic(parameters: MagicParameters) {
             useStorageCache: true,
             ...parameters.options,
             network: { rpcUrl, chainId: chain.id },
-          }) as unknown as MagicInstance
+          })
         })
         clients.set(chain.id, instance)
       }

@@ -74,9 +74,9 @@ export function createMagicConfig(
       ? undefined
       : (options.login ??
         (async (instance) => {
-          instances.push(instance as unknown as Magic)
+          instances.push(instance)
           logins.push(email)
-          await loginHeadless(instance as unknown as Magic, {
+          await loginHeadless(instance, {
             mailbox: emulator.mailbox,
             email,
           })

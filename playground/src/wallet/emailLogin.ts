@@ -1,5 +1,4 @@
 import type { MagicInstance } from 'embedded-wallets/connectors'
-import type { Magic } from 'embedded-wallets/magic'
 
 /**
  * Where the page's own email-code login is. The connector runs it (its
@@ -68,9 +67,8 @@ export function createEmailLogin() {
   }
 
   async function loginWithEmail(instance: MagicInstance, email: string) {
-    const auth = authOf(instance)
     set({ step: 'sending', email })
-    const handle = auth.loginWithEmailOTP({ email, showUI: false })
+    const handle = instance.auth.loginWithEmailOTP({ email, showUI: false })
     for (const event of loggedEvents)
       handle.on(
         event as never,
@@ -150,17 +148,4 @@ export function createEmailLogin() {
       }
     },
   }
-}
-
-/**
- * The client's `auth` module. The connector hands `login` its client typed
- * as `MagicInstance`, which names only what the connector itself calls, so
- * the headless login the connector's documentation suggests needs the rest
- * of the client: it is checked here rather than cast blindly.
- */
-function authOf(instance: MagicInstance): Magic['auth'] {
-  const { auth } = instance as Partial<Pick<Magic, 'auth'>>
-  if (typeof auth?.loginWithEmailOTP !== 'function')
-    throw new Error('The connector gave login a client without auth.')
-  return auth
 }
