@@ -79,6 +79,11 @@ export type Context = Controls & {
   /** The `aud` of DID tokens. */
   readonly clientId: string
   readonly network: Network | undefined
+  /**
+   * The dApp's origin (`DOMAIN_ORIGIN` of the iframe params), when the
+   * params name one.
+   */
+  readonly domainOrigin: string | undefined
   /** The origin of this service, for links in the mailbox. */
   readonly origin: string
   /** The caller's session (valid DPoP proof + live `rt`). */

@@ -44,6 +44,12 @@ export const failures = {
       rpcCodes.RequestCancelled,
       'The request timed out waiting for an answer.',
     ),
+  /** Too many flows waited at once; this one had waited longest. */
+  evicted: () =>
+    new RpcFailure(
+      rpcCodes.RequestCancelled,
+      'The request was cancelled: too many requests were waiting for an answer.',
+    ),
   notLoggedIn: () =>
     new RpcFailure(rpcCodes.AccessDeniedToUser, 'The user is not logged in.'),
   dpop: (reason: string) =>
