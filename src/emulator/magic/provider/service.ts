@@ -17,7 +17,7 @@ import type { Context, Deps, OidcProvider } from './context.js'
 import { clientIdOf } from './didToken.js'
 import { createVerifier } from './dpop.js'
 import { failures, RpcFailure } from './errors.js'
-import { linkRoutes } from './links.js'
+import { linkRoutes, readJson } from './links.js'
 import { handlerOf } from './methods/index.js'
 import {
   defaultApiKey,
@@ -68,6 +68,7 @@ export function createMagicService(options: createMagicService.Options): Hono {
     links: new Map(),
     credentials: new Map(),
     oidcProviders: new Map(Object.entries(options.oidcProviders ?? {})),
+    jwks: new Map(),
     authorizationTokens: new Map(),
     chain: options.chain,
     chains: options.chains ?? [
@@ -251,15 +252,6 @@ const tooLarge = `An answer is at most ${intermediaryBodyLimit} bytes.`
 type Checked =
   | { ok: true; body: FlowRequest }
   | { ok: false; id: Rpc.Response['id']; failure: RpcFailure }
-
-/** The body as JSON, or `undefined` when it is not JSON. */
-async function readJson(request: Request): Promise<unknown> {
-  try {
-    return JSON.parse(await request.text())
-  } catch {
-    return undefined
-  }
-}
 
 /**
  * Checks a `POST /v1/flow` body against JSON-RPC 2.0 and the session
