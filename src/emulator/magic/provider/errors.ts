@@ -34,8 +34,8 @@ export const failures = {
     new RpcFailure(rpcCodes.RequestCancelled, 'User canceled the request.'),
   /**
    * The user declined to connect: -10012 UserRejectedAction with the exact
-   * message on which clients delete every stored device share (magic.md
-   * §1, §4).
+   * message on which clients delete every stored device share (as the
+   * published SDK does).
    */
   userDenied: () =>
     new RpcFailure(rpcCodes.UserRejectedAction, userDeniedAccountAccess),
