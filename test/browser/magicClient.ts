@@ -86,10 +86,11 @@ export type DidClaim = {
   sub: string
   aud: string
   tid: string
-  add?: string
+  /** The user's `personal_sign` signature of the attachment (`'none'` by default). */
+  add: `0x${string}`
 }
 
-/** Decodes a DID token: base64 of `[proof, claim]` (magic.md §10). */
+/** Decodes a DID token: base64 of `[proof, claim]`. */
 export function decodeDidToken(token: string): {
   proof: `0x${string}`
   message: string

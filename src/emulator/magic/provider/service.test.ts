@@ -94,6 +94,8 @@ describe('createMagicService', () => {
       sub: user.id,
       aud: await clientIdOf(defaultApiKey),
       tid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      // The user's signature of the default attachment, 'none'.
+      add: await registry.signMessage(user.id, 'none'),
     })
     expect(eventsOf(flow.lines).map(([name]) => name)).toEqual([
       'email-otp-sent',

@@ -253,10 +253,12 @@ export async function loginByEmail(
 
 /**
  * A magic service on an injected clock (no chain: users are not funded),
- * for tests. `advance(ms)` moves the clock.
+ * for tests. `advance(ms)` moves the clock (back, with a negative `ms`).
+ *
+ * @param options.start - The clock's first time. @default 2026-01-01T00:00:00Z
  */
-export function createTestService() {
-  const clock = { now: new Date('2026-01-01T00:00:00Z') }
+export function createTestService(options: { start?: Date | undefined } = {}) {
+  const clock = { now: options.start ?? new Date('2026-01-01T00:00:00Z') }
   const now = () => clock.now
   const mailbox = Mailbox.create({ now })
   const registry = createRegistry({ now })
