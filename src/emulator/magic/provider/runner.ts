@@ -209,7 +209,10 @@ export function createRunner(
             waiting.add(id)
             if (waiting.size > maxWaitingFlows) {
               const [oldest] = waiting
-              if (oldest !== undefined) flows.get(oldest)?.evict()
+              if (oldest !== undefined) {
+                flows.get(oldest)?.evict()
+                waiting.delete(oldest)
+              }
             }
           })
         },

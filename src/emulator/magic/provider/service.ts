@@ -37,17 +37,23 @@ import { createSessions } from './session.js'
  * Creates the iframe wallet's emulated backend.
  *
  * - `POST /v1/flow` (body {@link FlowRequest}) → NDJSON lines
- *   ({@link FlowLine}), header `x-flow-id`.
- * - `POST /v1/flow/:flowId/intermediary` (body `{ eventType, args }`) →
- *   `{ ok: true }`, or 404 for an unknown or finished flow.
+ *   ({@link FlowLine}), header `x-flow-id`. A body that is not JSON is a
+ *   -32700 `response` line, one that is not a JSON-RPC 2.0 request with
+ *   string session material a -32600 line ({@link checkFlowRequest}).
+ * - `POST /v1/flow/:flowId/intermediary` (body `{ eventType, args }`, at
+ *   most {@link intermediaryBodyLimit} bytes, else 413) → `{ ok: true }`,
+ *   400 for another body, 404 for an unknown or finished flow.
  * - `GET /v1/magic-link/:token`, `GET /v1/device-approval/:token`: the
  *   links delivered to the mailbox.
  * - `POST /dev/users/device-approval` `{ email, required }`,
- *   `POST /dev/oidc-providers` `{ providerId, issuer, jwksUri, audience? }`.
+ *   `POST /dev/oidc-providers` `{ providerId, issuer, jwksUri, audience? }`
+ *   (see oidc.ts: 409 for an id registered with other settings).
  * - the iframe app's routes (`/send`, …) from send.ts.
  *
  * A request whose iframe params name an unknown API key is answered with
- * {@link invalidApiKeyError}.
+ * {@link invalidApiKeyError}. Every failure is a JSON 4xx or a JSON-RPC
+ * error line, never a 5xx, and what the service keeps per request is
+ * bounded (bounds.ts, runner.ts).
  *
  * @example
  * ```ts
