@@ -255,7 +255,7 @@ export const intermediaryBodyLimit = 64 * 1024
 const tooLarge = `An answer is at most ${intermediaryBodyLimit} bytes.`
 
 /** A `POST /v1/flow` body, checked: the request, or why it is refused. */
-type Checked =
+export type Checked =
   | { ok: true; body: FlowRequest }
   | { ok: false; id: Rpc.Response['id']; failure: RpcFailure }
 
