@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node'
 import setupMagicEmulator from './setup/magicEmulator.js'
+import setupOidcIssuer from './setup/oidcIssuer.js'
 import setupTransportFixture from './setup/transportFixture.js'
 
 /**
@@ -10,6 +11,7 @@ export default async function setup(project: TestProject) {
   const teardowns = [
     await setupTransportFixture(project),
     await setupMagicEmulator(project),
+    await setupOidcIssuer(project),
   ]
   return async () => {
     for (const teardown of teardowns.reverse()) await teardown()

@@ -6,13 +6,14 @@ import { createMagic } from './magicLogin.js'
 
 /**
  * The OIDC extension of our client: a provider registered through the
- * emulator's dev route (its JWKS given as a `data:` URL, which the
- * emulator's fetch reads like any other), a JWT signed with jose in the
- * browser, and `magic.openid.loginWithOIDC`.
+ * emulator's dev route (its JWKS served on a loopback port by the test
+ * issuer of the global setup), a JWT signed with jose in the browser, and
+ * `magic.openid.loginWithOIDC`.
  */
 describe('OpenIdExtension: loginWithOIDC', () => {
   const emulator = inject('magicEmulator')
   const { endpoint } = emulator
+  const { jwksUri, privateJwk, kid } = inject('oidcIssuer')
   const issuer = 'https://idp.example.test'
   const audience = 'embedded-wallets-tests'
   let current: Magic | undefined
@@ -22,20 +23,17 @@ describe('OpenIdExtension: loginWithOIDC', () => {
     current = undefined
   })
 
-  /** Registers a fresh provider with its own key pair. */
+  /** Registers a fresh provider id for the test issuer's key. */
   async function provider() {
-    const keys = await jose.generateKeyPair('ES256')
-    const kid = crypto.randomUUID()
-    const jwk = { ...(await jose.exportJWK(keys.publicKey)), kid, alg: 'ES256' }
+    const privateKey = (await jose.importJWK(privateJwk, 'ES256')) as CryptoKey
     const providerId = `idp-${crypto.randomUUID()}`
-    const jwksUri = `data:application/json,${encodeURIComponent(JSON.stringify({ keys: [jwk] }))}`
     const response = await fetch(`${endpoint}/dev/oidc-providers`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ providerId, issuer, jwksUri, audience }),
     })
     expect(response.status).toBe(200)
-    const sign = (claims: jose.JWTPayload, key: CryptoKey = keys.privateKey) =>
+    const sign = (claims: jose.JWTPayload, key: CryptoKey = privateKey) =>
       new jose.SignJWT(claims)
         .setProtectedHeader({ alg: 'ES256', kid })
         .setIssuer(issuer)

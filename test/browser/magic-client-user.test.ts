@@ -28,7 +28,7 @@ describe('Magic client against the emulator: user', () => {
       secret: OTPAuth.Secret.fromBase32(secret),
     }).generate()
 
-  test('getIdToken and generateIdToken: ext - iat is the lifespan, add is the attachment', async () => {
+  test("getIdToken and generateIdToken: ext - iat is the lifespan, add is the user's signature of the attachment", async () => {
     const magic = createMagic()
     const email = freshEmail('token')
     await loginWithEmail(magic, email)
@@ -39,7 +39,9 @@ describe('Magic client against the emulator: user', () => {
     )
     expect(idToken.claim.ext - idToken.claim.iat).toBe(120)
     expect(idToken.claim.iss).toBe(issuer)
-    expect(idToken.claim.add).toBeUndefined()
+    expect(
+      `did:ethr:${await recoverMessageAddress({ message: 'none', signature: idToken.claim.add })}`,
+    ).toBe(issuer)
     expect(
       `did:ethr:${await recoverMessageAddress({ message: idToken.message, signature: idToken.proof })}`,
     ).toBe(issuer)
@@ -51,7 +53,9 @@ describe('Magic client against the emulator: user', () => {
       }),
     )
     expect(generated.claim.ext - generated.claim.iat).toBe(3600)
-    expect(generated.claim.add).toBe('server-nonce-42')
+    expect(
+      `did:ethr:${await recoverMessageAddress({ message: 'server-nonce-42', signature: generated.claim.add })}`,
+    ).toBe(issuer)
     expect(generated.claim.iss).toBe(issuer)
     expect(generated.claim.tid).not.toBe(idToken.claim.tid)
     expect(

@@ -89,7 +89,8 @@ export type DidClaim = {
   sub: string
   aud: string
   tid: string
-  add?: string
+  /** The user's `personal_sign` signature of the attachment (`'none'` by default). */
+  add: `0x${string}`
 }
 
 /**

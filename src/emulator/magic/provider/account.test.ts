@@ -66,7 +66,7 @@ async function addRecoveryPhone(
 }
 
 describe('id tokens', () => {
-  test('behavior: generate_id_token signs lifespan and attachment; the proof recovers to the user', async () => {
+  test('behavior: generate_id_token signs lifespan and attachment (add: the user signs it, none by default); the proof recovers to the user', async () => {
     const { app, device, user, now } = await setup()
     const token = (
       await call(
@@ -82,13 +82,18 @@ describe('id tokens', () => {
     ).toBe(user.address)
     expect(parsed.iat).toBe(now().getTime() / 1000)
     expect(parsed.ext).toBe(parsed.iat + 3600)
-    expect(parsed.add).toBe('hello')
+    // `add` is the user's personal_sign signature of the attachment.
+    expect(
+      await recoverMessageAddress({ message: 'hello', signature: parsed.add }),
+    ).toBe(user.address)
     const plain = decodeDidToken(
       (await call(app, 'magic_auth_get_id_token', [], { device }))
         .result as string,
     ).parsed
     expect(plain.ext - plain.iat).toBe(900)
-    expect(plain.add).toBe(undefined)
+    expect(
+      await recoverMessageAddress({ message: 'none', signature: plain.add }),
+    ).toBe(user.address)
   })
 
   test('behavior: set_authorization_token answers true; without a jwt -32602', async () => {

@@ -4,6 +4,7 @@ import {
   createDevice,
   createTestService,
   loginByEmail,
+  rawJson,
 } from './testkit.js'
 
 /** A service with ada@example.com logged in on `device`. */
@@ -74,6 +75,21 @@ describe('magic_get_multichain_public_address', () => {
       code: -32602,
       message:
         'magic_get_multichain_public_address: the emulator holds keys for chain ETH only, not "SOLANA".',
+    })
+    const deep = rawJson(`${'['.repeat(20_000)}${']'.repeat(20_000)}`)
+    expect(
+      (
+        await call(
+          app,
+          'magic_get_multichain_public_address',
+          [{ chain: deep }],
+          { device },
+        )
+      ).error,
+    ).toEqual({
+      code: -32602,
+      message:
+        'magic_get_multichain_public_address: the emulator holds keys for chain ETH only, not an array.',
     })
   })
 

@@ -2,6 +2,7 @@
  * What every method handler gets: the flow controls, the request, the
  * caller's session and the service's shared state.
  */
+import type { JWTVerifyGetKey } from 'jose'
 import type * as Rpc from '../../../core/Rpc.js'
 import type { Network } from '../../../magic/wire/messages.js'
 import type { Codes } from '../../codes.js'
@@ -17,21 +18,22 @@ export type OidcProvider = {
   audience?: string | undefined
 }
 
-/** A link waiting in the mailbox (magic link, device approval). */
+/**
+ * A link waiting in the mailbox (magic link, device approval); forgotten
+ * once opened.
+ */
 export type Link = {
   kind: 'magic-link' | 'device-approval'
   flowId: string
   expiresAt: number
   email: string
   redirectURI?: string | undefined
-  used: boolean
 }
 
-/** A one-time credential from a magic-link redirect. */
+/** A one-time credential from a magic-link redirect; forgotten once used. */
 export type Credential = {
   email: string
   expiresAt: number
-  used: boolean
 }
 
 /** The service's shared state. */
@@ -40,10 +42,21 @@ export type Deps = {
   mailbox: Mailbox.Store
   sessions: Sessions
   codes: Codes
+  /** Links by token; swept and capped (see bounds.ts). */
   links: Map<string, Link>
+  /** Credentials by value; swept and capped (see bounds.ts). */
   credentials: Map<string, Credential>
+  /** OIDC providers by id; capped (see oidc.ts). */
   oidcProviders: Map<string, OidcProvider>
-  /** `magic_auth_set_authorization_token` tokens, by session `rt`. */
+  /**
+   * The providers' key sets by `jwksUri`: one per registered provider at
+   * most (see oidc.ts).
+   */
+  jwks: Map<string, JWTVerifyGetKey>
+  /**
+   * `magic_auth_set_authorization_token` tokens, by session `rt` (else
+   * device key, else API key); capped (see bounds.ts).
+   */
   authorizationTokens: Map<string, string>
   /** The main chain, as the service reaches it (the node's own URL). */
   chain: { rpcUrl: string; chainId: number }
@@ -79,6 +92,11 @@ export type Context = Controls & {
   /** The `aud` of DID tokens. */
   readonly clientId: string
   readonly network: Network | undefined
+  /**
+   * The dApp's origin (`DOMAIN_ORIGIN` of the iframe params), when the
+   * params name one.
+   */
+  readonly domainOrigin: string | undefined
   /** The origin of this service, for links in the mailbox. */
   readonly origin: string
   /** The caller's session (valid DPoP proof + live `rt`). */

@@ -1,7 +1,11 @@
 /**
- * The DID token (magic.md §10): standard base64 of the JSON array
- * `[proof, claim]`, where `claim` is a JSON string and `proof` its
- * `personal_sign` signature by the user's key.
+ * The DID token the provider's logins resolve to, as its admin SDKs verify
+ * it: standard base64 of the JSON array `[proof, claim]`, where `claim` is a
+ * JSON string and `proof` its `personal_sign` signature by the user's key.
+ * The claim's `add` is the user's `personal_sign` signature of the
+ * attachment (`'none'` unless `generateIdToken` was given one): the
+ * published `@magic-sdk/admin` refuses a claim without it as malformed, and
+ * checks its signer when the backend passes the attachment it expects.
  */
 import type { Address, Hex } from 'viem'
 
@@ -14,8 +18,12 @@ export type Claim = {
   sub: string
   aud: string
   tid: string
-  add?: string | undefined
+  /** `personal_sign` signature of the attachment by the user's key. */
+  add: Hex
 }
+
+/** The attachment a token signs when none is given. */
+export const defaultAttachment = 'none'
 
 /** Default lifespan: 900 seconds (15 minutes). */
 export const defaultLifespan = 900
@@ -23,7 +31,8 @@ export const defaultLifespan = 900
 /**
  * Creates a DID token.
  *
- * @param options.sign - Signs the claim string (`personal_sign`).
+ * @param options.attachment - What `add` signs. @default 'none'
+ * @param options.sign - Signs a message with the user's key (`personal_sign`).
  */
 export async function createDidToken(options: {
   address: Address
@@ -34,7 +43,14 @@ export async function createDidToken(options: {
   attachment?: string | undefined
   sign: (message: string) => Promise<Hex>
 }): Promise<string> {
-  const { address, subject, audience, now, attachment, sign } = options
+  const {
+    address,
+    subject,
+    audience,
+    now,
+    attachment = defaultAttachment,
+    sign,
+  } = options
   const lifespan = options.lifespan ?? defaultLifespan
   const iat = Math.floor(now.getTime() / 1000)
   const claim: Claim = {
@@ -45,7 +61,7 @@ export async function createDidToken(options: {
     sub: subject,
     aud: audience,
     tid: crypto.randomUUID(),
-    ...(attachment === undefined ? {} : { add: attachment }),
+    add: await sign(attachment),
   }
   const claimString = JSON.stringify(claim)
   const proof = await sign(claimString)

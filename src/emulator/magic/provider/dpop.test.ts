@@ -58,6 +58,42 @@ describe('createVerifier', () => {
     ).toMatch(/^[\w-]{43}$/)
   })
 
+  test('error: an iat more than 60 seconds in the future is -10019', async () => {
+    const verifier = createVerifier({ now: () => now })
+    const device = await createDevice()
+    expect(
+      await rejection(
+        verifier.verify(await device.proof({ iat: nowSeconds + 61 })),
+      ),
+    ).toEqual({
+      code: -10019,
+      message: 'Invalid DPoP proof: iat is more than 60 seconds in the future.',
+    })
+    expect(
+      await verifier.verify(await device.proof({ iat: nowSeconds + 60 })),
+    ).toMatch(/^[\w-]{43}$/)
+  })
+
+  test('error: a signed payload that is not a JSON object is -10019, not an internal error', async () => {
+    const verifier = createVerifier({ now: () => now })
+    const { privateKey, publicKey } = await jose.generateKeyPair('ES256')
+    const jwk = await jose.exportJWK(publicKey)
+    for (const payload of ['null', '7', '[1,2]'])
+      expect(
+        await rejection(
+          verifier.verify(
+            await new jose.CompactSign(new TextEncoder().encode(payload))
+              .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk })
+              .sign(privateKey),
+          ),
+        ),
+      ).toEqual({
+        code: -10019,
+        message:
+          'Invalid DPoP proof: iat is missing or more than 5 minutes off.',
+      })
+  })
+
   test('error: a replayed jti is -10019', async () => {
     const verifier = createVerifier({ now: () => now })
     const device = await createDevice({ now: () => now })

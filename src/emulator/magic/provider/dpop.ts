@@ -1,13 +1,23 @@
 /**
- * DPoP proof verification (magic.md §4): a compact JWS with header
- * `{ typ: 'dpop+jwt', alg: 'ES256', jwk }` (an EC P-256 public key) and
- * claims `{ iat, jti }`, signed by the device key.
+ * DPoP proof verification: the published SDK sends, with each request, a
+ * compact JWS with header `{ typ: 'dpop+jwt', alg: 'ES256', jwk }` (an EC
+ * P-256 public key) and claims `{ iat, jti }`, signed by the device key
+ * (the proof of possession of RFC 9449, without its `htm`/`htu` claims).
  */
 import * as jose from 'jose'
+import { cap, maxSeenProofs, sweep } from './bounds.js'
 import { failures } from './errors.js'
 
-/** How far `iat` may be from now, in seconds. */
+/** How far in the past `iat` may be, in seconds: 5 minutes. */
 export const maxSkew = 300
+
+/**
+ * How far in the future `iat` may be, in seconds: 60, a small clock skew
+ * between the device and the emulator. A proof dated further ahead would
+ * stay valid (and replayable once forgotten) for longer than its window;
+ * RFC 9449 asks servers to accept only a reasonable window around now.
+ */
+export const maxFutureSkew = 60
 
 /** Verifies proofs and remembers seen `jti`s until they expire. */
 export type Verifier = {
@@ -34,8 +44,9 @@ export function createVerifier(
   return {
     async verify(proof) {
       const nowSeconds = Math.floor(now().getTime() / 1000)
-      for (const [jti, expires] of seen)
-        if (expires < nowSeconds) seen.delete(jti)
+      // Ids are remembered until their proof's window ends. Proofs arrive
+      // roughly in `iat` order, so the oldest entries end first.
+      sweep(seen, (expires) => expires < nowSeconds)
 
       let header: jose.ProtectedHeaderParameters
       try {
@@ -57,27 +68,29 @@ export function createVerifier(
       )
         throw failures.dpop('the header jwk is not an EC P-256 public key.')
 
-      let payload: jose.JWTPayload
+      let payload: unknown
       try {
         const key = await jose.importJWK(
           { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y },
           'ES256',
         )
-        ;({ payload } = await jose.compactVerify(proof, key).then((result) => ({
-          payload: JSON.parse(
-            new TextDecoder().decode(result.payload),
-          ) as jose.JWTPayload,
-        })))
+        const result = await jose.compactVerify(proof, key)
+        payload = JSON.parse(new TextDecoder().decode(result.payload))
       } catch {
         throw failures.dpop('the signature does not verify.')
       }
-      const { iat, jti } = payload
-      if (typeof iat !== 'number' || Math.abs(iat - nowSeconds) > maxSkew)
+      const { iat, jti } = (
+        typeof payload === 'object' && payload !== null ? payload : {}
+      ) as jose.JWTPayload
+      if (typeof iat !== 'number' || nowSeconds - iat > maxSkew)
         throw failures.dpop('iat is missing or more than 5 minutes off.')
+      if (iat - nowSeconds > maxFutureSkew)
+        throw failures.dpop('iat is more than 60 seconds in the future.')
       if (typeof jti !== 'string' || jti === '')
         throw failures.dpop('jti is missing.')
       if (seen.has(jti)) throw failures.dpop('jti was already used.')
       seen.set(jti, iat + maxSkew)
+      cap(seen, maxSeenProofs)
       return jose.calculateJwkThumbprint(
         { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y },
         'sha256',

@@ -34,8 +34,8 @@ export const failures = {
     new RpcFailure(rpcCodes.RequestCancelled, 'User canceled the request.'),
   /**
    * The user declined to connect: -10012 UserRejectedAction with the exact
-   * message on which clients delete every stored device share (magic.md
-   * §1, §4).
+   * message on which clients delete every stored device share (as the
+   * published SDK does).
    */
   userDenied: () =>
     new RpcFailure(rpcCodes.UserRejectedAction, userDeniedAccountAccess),
@@ -43,6 +43,12 @@ export const failures = {
     new RpcFailure(
       rpcCodes.RequestCancelled,
       'The request timed out waiting for an answer.',
+    ),
+  /** Too many flows waited at once; this one had waited longest. */
+  evicted: () =>
+    new RpcFailure(
+      rpcCodes.RequestCancelled,
+      'The request was cancelled: too many requests were waiting for an answer.',
     ),
   notLoggedIn: () =>
     new RpcFailure(rpcCodes.AccessDeniedToUser, 'The user is not logged in.'),

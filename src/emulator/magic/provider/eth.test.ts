@@ -9,7 +9,12 @@ import {
   verifyTypedData,
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { type ChainService, call, startChainService } from './testkit.js'
+import {
+  type ChainService,
+  call,
+  rawJson,
+  startChainService,
+} from './testkit.js'
 
 let anvil: ChainService['anvil']
 let app: ChainService['app']
@@ -190,6 +195,26 @@ describe('ethereum methods', { timeout: 30_000 }, () => {
         })
       ).error,
     ).toEqual({ code: -32602, message: 'Unknown type Unknown.' })
+    expect(
+      (
+        await broken((data) => {
+          ;(data.types.Mail as unknown[]).push(null)
+        })
+      ).error,
+    ).toEqual({
+      code: -32602,
+      message: 'Type Mail has a field that is not { name, type } strings.',
+    })
+    expect(
+      (
+        await broken((data) => {
+          ;(data as unknown as { primaryType: string }).primaryType = 'toString'
+        })
+      ).error,
+    ).toEqual({
+      code: -32602,
+      message: 'The primary type toString is not defined.',
+    })
   })
 
   test('behavior: eth_sendTransaction fills, signs and submits; the receipt succeeds', async () => {
@@ -243,5 +268,16 @@ describe('ethereum methods', { timeout: 30_000 }, () => {
       code: -32602,
       message: `The network rpcUrl must be one of the emulator's chains (${anvil.rpcUrl}).`,
     })
+  })
+
+  test('error: params nested too deep to send to the chain are -32602', async () => {
+    const deep = rawJson(`${'['.repeat(20_000)}${']'.repeat(20_000)}`)
+    expect((await call(app, 'eth_getBalance', [deep, 'latest'])).error).toEqual(
+      {
+        code: -32602,
+        message:
+          'eth_getBalance: the params cannot be sent as JSON (nested too deep?).',
+      },
+    )
   })
 })

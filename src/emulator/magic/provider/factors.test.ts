@@ -102,6 +102,31 @@ describe('second factors at login', () => {
     expect((await reused.done()).response.error?.code).toBe(-10014)
   })
 
+  test('error: POST /dev/users/device-approval with anything but { email, required } is 400 JSON', async () => {
+    const env = setup()
+    for (const body of [
+      'null',
+      '[]',
+      '5',
+      'not json',
+      '{"email":"ada@example.com"}',
+      '{"email":"ada@example.com","required":"yes"}',
+      '{"email":"not an email","required":true}',
+      '{"email":["ada@example.com"],"required":true}',
+    ]) {
+      const answer = await env.app.request('/dev/users/device-approval', {
+        method: 'POST',
+        body,
+      })
+      expect([body, answer.status, await answer.json()]).toEqual([
+        body,
+        400,
+        { error: 'Expected { email: string, required: boolean }.' },
+      ])
+    }
+    expect(env.registry.find({ email: 'ada@example.com' })).toBeUndefined()
+  })
+
   test('behavior: device approval mails a link; opening it emits device-approved; an expired one device-verification-link-expired', async () => {
     const env = setup()
     const approval = await env.app.request('/dev/users/device-approval', {

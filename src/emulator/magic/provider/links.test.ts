@@ -213,4 +213,57 @@ describe('magic_auth_login_with_magic_link', () => {
       message: 'Too many magic links were requested: try again later.',
     })
   })
+
+  test('error: a redirectURI neither loopback nor on the dApp origin is -10006', async () => {
+    const { app, mailbox } = setup()
+    const invalid = {
+      code: -10006,
+      message:
+        "The redirect URI must be a loopback URL or on the dApp's own origin.",
+    }
+    for (const redirectURI of [
+      'https://evil.example/cb',
+      'http://dapp.example.evil/cb',
+      'https://dapp.example:8443/cb',
+      'javascript:alert(1)',
+      'not a url',
+      42,
+    ])
+      expect(
+        (
+          await call(
+            app,
+            'magic_auth_login_with_magic_link',
+            [{ email: 'ada@example.com', showUI: false, redirectURI }],
+            { domainOrigin: 'https://dapp.example' },
+          )
+        ).error,
+      ).toEqual(invalid)
+    expect(mailbox.list()).toEqual([])
+  })
+
+  test('behavior: a redirectURI on the dApp origin, or on a loopback host, is accepted', async () => {
+    const { app, mailbox } = setup()
+    for (const redirectURI of [
+      'https://dapp.example/after-login?x=1',
+      'http://localhost:3000/cb',
+    ]) {
+      const flow = await open(
+        app,
+        'magic_auth_login_with_magic_link',
+        [{ email: 'ada@example.com', showUI: false, redirectURI }],
+        { domainOrigin: 'https://dapp.example' },
+      )
+      await flow.event('email-sent')
+      const opened = await app.request(
+        mailbox.list({ to: 'ada@example.com' })[0]!.link!,
+      )
+      const target = new URL(opened.headers.get('location')!)
+      expect(`${target.origin}${target.pathname}`).toBe(
+        redirectURI.split('?')[0],
+      )
+      expect(target.searchParams.get('magic_credential')).toMatch(/^[\w-]{32}$/)
+      await flow.done()
+    }
+  })
 })

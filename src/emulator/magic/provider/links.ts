@@ -4,7 +4,9 @@
  */
 import type { Hono } from 'hono'
 import { cors } from 'hono/cors'
+import { cap, maxCredentials, maxLinks, sweep } from './bounds.js'
 import type { Deps } from './context.js'
+import { registerOidcProvider } from './oidc.js'
 import type { Runner } from './runner.js'
 import { randomToken } from './session.js'
 
@@ -12,6 +14,9 @@ import { randomToken } from './session.js'
 export const linkLifetime = 15 * 60 * 1000
 /** How long a magic-link credential lives: 10 minutes. */
 export const credentialLifetime = 10 * 60 * 1000
+
+/** An email address, as the login methods take it. */
+const emailPattern = /^[^\s@]+@[^\s@]+$/
 
 /** Internal answers the link routes give a waiting flow. */
 export const linkAnswers = {
@@ -35,15 +40,42 @@ export function createLink(
   },
 ): string {
   const token = randomToken(24)
+  const now = deps.now().getTime()
+  // An expired link is kept one more lifetime, so that opening it still
+  // tells the waiting flow it expired; then it is forgotten.
+  sweep(deps.links, (link) => link.expiresAt + linkLifetime <= now)
   deps.links.set(token, {
     kind: options.kind,
     flowId: options.flowId,
     email: options.email,
     redirectURI: options.redirectURI,
-    expiresAt: deps.now().getTime() + linkLifetime,
-    used: false,
+    expiresAt: now + linkLifetime,
   })
+  cap(deps.links, maxLinks)
   return `${options.origin}/v1/${options.kind}/${token}`
+}
+
+/**
+ * Creates a one-time `magic_credential` for `email` (what a magic link
+ * with a redirect URI hands to the dApp) and remembers it.
+ *
+ * @returns The credential.
+ */
+export function createCredential(deps: Deps, email: string): string {
+  const credential = randomToken(24)
+  const now = deps.now().getTime()
+  // Expired credentials are kept one more lifetime to answer "expired"
+  // rather than "unknown", then forgotten.
+  sweep(
+    deps.credentials,
+    (entry) => entry.expiresAt + credentialLifetime <= now,
+  )
+  deps.credentials.set(credential, {
+    email,
+    expiresAt: now + credentialLifetime,
+  })
+  cap(deps.credentials, maxCredentials)
+  return credential
 }
 
 /**
@@ -54,7 +86,8 @@ export function createLink(
  * - `POST /dev/users/device-approval` `{ email, required }`.
  * - `POST /dev/oidc-providers` `{ providerId, issuer, jwksUri, audience? }`.
  *
- * The dev routes answer any origin (CORS).
+ * The dev routes answer loopback pages only (the server's rule for
+ * `/dev/`); a body that is not the expected object is 400.
  */
 export function linkRoutes(
   app: Hono,
@@ -64,24 +97,20 @@ export function linkRoutes(
 
   for (const kind of ['magic-link', 'device-approval'] as const)
     app.get(`/v1/${kind}/:token`, (c) => {
-      const link = deps.links.get(c.req.param('token'))
-      if (!link || link.kind !== kind || link.used)
+      const token = c.req.param('token')
+      const link = deps.links.get(token)
+      if (!link || link.kind !== kind)
         return c.html(page('This link is not valid or was already used.'), 410)
-      link.used = true
-      if (link.expiresAt <= deps.now().getTime()) {
+      // A link works once: forgetting it makes a second visit invalid.
+      deps.links.delete(token)
+      const now = deps.now().getTime()
+      if (link.expiresAt <= now) {
         runner.answer(link.flowId, { eventType: linkAnswers.expired, args: {} })
         return c.html(page('This link has expired.'), 410)
       }
-      const credential =
-        link.redirectURI === undefined ? undefined : randomToken(24)
-      if (credential)
-        deps.credentials.set(credential, {
-          email: link.email,
-          expiresAt: deps.now().getTime() + credentialLifetime,
-          used: false,
-        })
       runner.answer(link.flowId, { eventType: linkAnswers.opened, args: {} })
-      if (link.redirectURI !== undefined && credential) {
+      if (link.redirectURI !== undefined) {
+        const credential = createCredential(deps, link.email)
         const target = new URL(link.redirectURI)
         target.searchParams.set('magic_credential', credential)
         return c.redirect(target.toString(), 302)
@@ -95,46 +124,44 @@ export function linkRoutes(
       )
     })
 
-  // The playground (another origin) may call the dev routes.
+  // The playground (another origin) may call the dev routes; the server
+  // lets only loopback pages reach them.
   app.use('/dev/*', cors({ origin: '*', allowMethods: ['POST'] }))
 
   app.post('/dev/users/device-approval', async (c) => {
-    const body = (await c.req.json().catch(() => ({}))) as {
-      email?: unknown
-      required?: unknown
-    }
-    if (typeof body.email !== 'string' || typeof body.required !== 'boolean')
+    const body = await readJson(c.req.raw)
+    const { email, required } = (
+      typeof body === 'object' && body !== null ? body : {}
+    ) as { email?: unknown; required?: unknown }
+    if (
+      typeof email !== 'string' ||
+      !emailPattern.test(email.trim()) ||
+      typeof required !== 'boolean'
+    )
       return c.json(
         { error: 'Expected { email: string, required: boolean }.' },
         400,
       )
-    const user = await deps.registry.findOrCreate({ email: body.email })
-    user.deviceApprovalRequired = body.required
+    const user = await deps.registry.findOrCreate({ email })
+    user.deviceApprovalRequired = required
     return c.json({ email: user.email, required: user.deviceApprovalRequired })
   })
 
   app.post('/dev/oidc-providers', async (c) => {
-    const body = (await c.req.json().catch(() => ({}))) as Record<
-      string,
-      unknown
-    >
-    const { providerId, issuer, jwksUri, audience } = body
-    if (
-      typeof providerId !== 'string' ||
-      typeof issuer !== 'string' ||
-      typeof jwksUri !== 'string' ||
-      (audience !== undefined && typeof audience !== 'string')
-    )
-      return c.json(
-        {
-          error:
-            'Expected { providerId, issuer, jwksUri, audience? } (strings).',
-        },
-        400,
-      )
-    deps.oidcProviders.set(providerId, { issuer, jwksUri, audience })
-    return c.json({ providerId, issuer, jwksUri, audience })
+    const registered = registerOidcProvider(deps, await readJson(c.req.raw))
+    if (!registered.ok)
+      return c.json({ error: registered.error }, registered.status)
+    return c.json(registered.provider)
   })
+}
+
+/** The body as JSON, or `undefined` when it is not JSON. */
+export async function readJson(request: Request): Promise<unknown> {
+  try {
+    return JSON.parse(await request.text())
+  } catch {
+    return undefined
+  }
 }
 
 function page(text: string): string {

@@ -6,6 +6,13 @@ import { findFreePort } from '../../net.js'
 import { createRegistry } from '../../registry/index.js'
 import { type Running, startServer } from '../../server.js'
 import { decodeDidToken } from './didToken.js'
+import {
+  fetchJwks,
+  JwksUnavailableError,
+  jwksUnavailable,
+  maxJwksBytes,
+  maxOidcProviders,
+} from './oidc.js'
 import { createMagicService } from './service.js'
 import { call, createDevice } from './testkit.js'
 
@@ -22,6 +29,15 @@ beforeAll(async () => {
   }
   const app = new Hono()
   app.get('/jwks.json', (c) => c.json({ keys: [jwk] }))
+  // JWKS endpoints that fail in every way a fetch can.
+  app.get('/status-500', (c) => c.json({ keys: [jwk] }, 500))
+  app.get('/not-json', (c) => c.text('<html>not a key set</html>'))
+  app.get('/not-a-key-set', (c) => c.json({ hello: 'world' }))
+  app.get('/redirect', (c) => c.redirect('/jwks.json', 302))
+  app.get('/too-large', (c) =>
+    c.json({ keys: [jwk], padding: 'x'.repeat(maxJwksBytes) }),
+  )
+  app.get('/hang', () => new Promise<Response>(() => {}))
   idp = await startServer({ fetch: app.fetch, port: await findFreePort() })
 })
 
@@ -139,5 +155,214 @@ describe('magic_auth_login_with_oidc', () => {
         ])
       ).error,
     ).toEqual({ code: -32602, message: 'Unknown OIDC provider nope.' })
+  })
+})
+
+/** Posts `body` (a value, or a raw string) to the dev route. */
+async function register(
+  app: ReturnType<typeof createMagicService>,
+  body: unknown,
+) {
+  const response = await app.request('/dev/oidc-providers', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+  return { status: response.status, body: await response.json() }
+}
+
+describe('POST /dev/oidc-providers', () => {
+  test('behavior: registering an id again with the same settings is 200 and changes nothing', async () => {
+    const { app } = setup()
+    const provider = {
+      providerId: 'idp-2',
+      issuer,
+      jwksUri: `${idp.url}/jwks.json`,
+      audience: 'a',
+    }
+    expect(await register(app, provider)).toEqual({
+      status: 200,
+      body: provider,
+    })
+    expect(await register(app, provider)).toEqual({
+      status: 200,
+      body: provider,
+    })
+  })
+
+  test('error: an id registered already (by the options or the route) with other settings is 409', async () => {
+    const { app } = setup()
+    const taken = {
+      error:
+        'This providerId is registered already, with another issuer, jwksUri or audience.',
+    }
+    // idp-1 comes from the service's options.
+    for (const change of [
+      { jwksUri: 'http://127.0.0.1:1/jwks.json' },
+      { issuer: 'https://other.example' },
+      { audience: undefined },
+    ])
+      expect(
+        await register(app, {
+          providerId: 'idp-1',
+          issuer,
+          jwksUri: `${idp.url}/jwks.json`,
+          audience: 'my-app',
+          ...change,
+        }),
+      ).toEqual({ status: 409, body: taken })
+    // A token the original keys signed still logs in.
+    const jwt = await sign({ sub: 'user-42', aud: 'my-app' })
+    expect(
+      typeof (
+        await call(app, 'magic_auth_login_with_oidc', [
+          { jwt, providerId: 'idp-1' },
+        ])
+      ).result,
+    ).toBe('string')
+  })
+
+  test('error: a jwksUri that is neither https nor loopback http is 400', async () => {
+    const { app } = setup()
+    const refused = {
+      status: 400,
+      body: {
+        error:
+          'jwksUri must be an https: URL, or an http: URL on a loopback host.',
+      },
+    }
+    for (const jwksUri of [
+      'http://example.com/jwks.json',
+      'http://192.168.1.10/jwks.json',
+      'data:application/json,{"keys":[]}',
+      'file:///etc/passwd',
+      'https://user:pass@idp.example/jwks.json',
+      'not a url',
+    ])
+      expect(await register(app, { providerId: 'p', issuer, jwksUri })).toEqual(
+        refused,
+      )
+    for (const jwksUri of [
+      'https://idp.example/.well-known/jwks.json',
+      'http://localhost:9999/jwks.json',
+      'http://[::1]:9999/jwks.json',
+    ])
+      expect(
+        (await register(app, { providerId: jwksUri, issuer, jwksUri })).status,
+      ).toBe(200)
+  })
+
+  test('error: a body that is not the expected object is 400 JSON', async () => {
+    const { app } = setup()
+    const expected = {
+      status: 400,
+      body: {
+        error: 'Expected { providerId, issuer, jwksUri, audience? } (strings).',
+      },
+    }
+    for (const body of [
+      'null',
+      '[]',
+      '7',
+      '"text"',
+      'not json',
+      { providerId: 1, issuer, jwksUri: `${idp.url}/jwks.json` },
+      { providerId: 'p', issuer, jwksUri: `${idp.url}/jwks.json`, audience: 3 },
+    ])
+      expect(await register(app, body)).toEqual(expected)
+    expect(
+      await register(app, {
+        providerId: 'p'.repeat(2049),
+        issuer,
+        jwksUri: `${idp.url}/jwks.json`,
+      }),
+    ).toEqual({
+      status: 400,
+      body: {
+        error:
+          'providerId, issuer, jwksUri and audience are at most 2048 characters.',
+      },
+    })
+  })
+
+  test('error: past 1,000 providers a new id is 409; known ids still answer', async () => {
+    const { app } = setup()
+    for (let index = 1; index < maxOidcProviders; index++)
+      expect(
+        (
+          await register(app, {
+            providerId: `p-${index}`,
+            issuer,
+            jwksUri: `${idp.url}/jwks.json`,
+          })
+        ).status,
+      ).toBe(200)
+    expect(maxOidcProviders).toBe(1_000)
+    expect(
+      await register(app, {
+        providerId: 'one-more',
+        issuer,
+        jwksUri: `${idp.url}/jwks.json`,
+      }),
+    ).toEqual({
+      status: 409,
+      body: {
+        error:
+          'The emulator holds 1000 OIDC providers, its most; restart it to register others.',
+      },
+    })
+    expect(
+      (
+        await register(app, {
+          providerId: 'p-1',
+          issuer,
+          jwksUri: `${idp.url}/jwks.json`,
+        })
+      ).status,
+    ).toBe(200)
+  })
+})
+
+describe('JWKS fetch failures', () => {
+  test('error: every failed fetch gives the same sentence, whatever the cause', async () => {
+    const { app } = setup()
+    const closed = await findFreePort()
+    const jwt = await sign({ sub: 'user-1' })
+    const errors: unknown[] = []
+    for (const jwksUri of [
+      `http://127.0.0.1:${closed}/jwks.json`,
+      `${idp.url}/status-500`,
+      `${idp.url}/not-json`,
+      `${idp.url}/not-a-key-set`,
+      `${idp.url}/redirect`,
+      `${idp.url}/too-large`,
+      `${idp.url}/missing`,
+    ]) {
+      const providerId = `p-${errors.length}`
+      expect(
+        (await register(app, { providerId, issuer, jwksUri })).status,
+      ).toBe(200)
+      errors.push(
+        (await call(app, 'magic_auth_login_with_oidc', [{ jwt, providerId }]))
+          .error,
+      )
+    }
+    expect(jwksUnavailable).toBe(
+      "The OIDC token was refused: the provider's keys could not be fetched.",
+    )
+    expect(errors).toEqual(
+      Array(7).fill({ code: -10011, message: jwksUnavailable }),
+    )
+  })
+
+  test('error: a JWKS that does not answer in time gives the same sentence', async () => {
+    const failure = await fetchJwks(`${idp.url}/hang`, {
+      method: 'GET',
+      headers: new Headers(),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(50),
+    }).catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(JwksUnavailableError)
+    expect((failure as Error).message).toBe(jwksUnavailable)
   })
 })

@@ -26,7 +26,13 @@
  *   (magic link: -10002); codes live 10 minutes, links 15.
  * - test mode `test+fail@…` → -10011.
  * - event types starting with `@` are internal (link opened / expired) and
- *   refused by the intermediary route (400).
+ *   refused by the intermediary route (400); an answer is at most 64 KiB
+ *   (413), and a flow keeps at most the latest 16 answers it is not yet
+ *   waiting for.
+ * - a `POST /v1/flow` body that is not JSON → -32700; not a JSON-RPC 2.0
+ *   request (an `id` other than a string, a number or null, a `method`
+ *   that is not a string, `params` that are not an array) or with
+ *   `jwt`/`rt`/`deviceShare` that are not strings → -32600.
  */
 import type * as Rpc from '../../../core/Rpc.js'
 

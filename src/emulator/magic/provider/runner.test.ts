@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import type { FlowLine } from './protocol.js'
-import { createRunner } from './runner.js'
+import { createRunner, maxBufferedAnswers, maxWaitingFlows } from './runner.js'
 
 async function read(body: ReadableStream<Uint8Array>): Promise<FlowLine[]> {
   const text = await new Response(body).text()
@@ -128,5 +128,156 @@ describe('createRunner', () => {
     expect(runner.answer(id, { eventType: 'never', args: undefined })).toBe(
       false,
     )
+  })
+
+  test('behavior: a flow keeps only the latest 16 answers it is not waiting for', async () => {
+    const runner = createRunner()
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    const taken: unknown[] = []
+    const { id, body } = runner.start(
+      async (ctx) => {
+        await gate
+        for (let step = 0; step < 2; step++)
+          taken.push((await ctx.waitFor(['pick'], { timeout: 50 })).args)
+        return ok
+      },
+      { showUI: false },
+    )
+    for (let index = 0; index < 40; index++)
+      runner.answer(id, { eventType: 'pick', args: index })
+    release()
+    const lines = await read(body)
+    expect(maxBufferedAnswers).toBe(16)
+    // The oldest 24 were dropped; waitFor takes the first kept answer and
+    // forgets everything before it, so the second wait finds the next one.
+    expect(taken).toEqual([24, 25])
+    expect(lines).toEqual([{ kind: 'response', ...ok }])
+  })
+
+  test('behavior: the 257th waiting flow cancels the one that waited longest with -10014', async () => {
+    const runner = createRunner()
+    const bodies: ReadableStream<Uint8Array>[] = []
+    const ids: string[] = []
+    for (let index = 0; index <= maxWaitingFlows; index++) {
+      const { id, body } = runner.start(
+        async (ctx) => {
+          const answer = await ctx.waitFor(['go'])
+          return {
+            response: { jsonrpc: '2.0', id: index, result: answer.args },
+          }
+        },
+        { showUI: false },
+      )
+      ids.push(id)
+      bodies.push(body)
+      // Let the flow reach its waitFor before the next one starts.
+      await Promise.resolve()
+      await Promise.resolve()
+    }
+    expect(maxWaitingFlows).toBe(256)
+    // The flow throws the failure; the runner alone does not know its id
+    // (the service's flows catch it and answer with theirs).
+    expect(await read(bodies[0]!)).toEqual([
+      {
+        kind: 'response',
+        response: {
+          jsonrpc: '2.0',
+          id: null,
+          error: {
+            code: -10014,
+            message:
+              'The request was cancelled: too many requests were waiting for an answer.',
+          },
+        },
+      },
+    ])
+    expect(runner.size()).toBe(maxWaitingFlows)
+    for (const [index, id] of ids.entries())
+      if (index > 0) runner.answer(id, { eventType: 'go', args: index })
+    expect(await read(bodies[1]!)).toEqual([
+      { kind: 'response', response: { jsonrpc: '2.0', id: 1, result: 1 } },
+    ])
+    expect(await read(bodies[maxWaitingFlows]!)).toEqual([
+      {
+        kind: 'response',
+        response: { jsonrpc: '2.0', id: maxWaitingFlows, result: 256 },
+      },
+    ])
+  })
+
+  test('error: a response JSON cannot carry becomes a -32603 line for the same id; an event it cannot carry is dropped', async () => {
+    const runner = createRunner()
+    const deep = JSON.parse(`${'['.repeat(20_000)}${']'.repeat(20_000)}`)
+    const { body } = runner.start(
+      async (ctx) => {
+        ctx.emit('deep', deep)
+        ctx.emit('after')
+        return { response: { jsonrpc: '2.0', id: 'a', result: 10n } }
+      },
+      { showUI: false },
+    )
+    expect(await read(body)).toEqual([
+      { kind: 'event', event: 'after', params: [] },
+      {
+        kind: 'response',
+        response: {
+          jsonrpc: '2.0',
+          id: 'a',
+          error: {
+            code: -32603,
+            message: 'Internal error: the answer cannot be sent as JSON.',
+          },
+        },
+      },
+    ])
+  })
+
+  test('behavior: a flow that throws ends with -32603; writing after the caller left rejects nothing', async () => {
+    const rejections: unknown[] = []
+    const onRejection = (reason: unknown) => rejections.push(reason)
+    process.on('unhandledRejection', onRejection)
+    try {
+      const runner = createRunner()
+      const thrown = runner.start(
+        async () => {
+          throw new Error('boom\nsecond line')
+        },
+        { showUI: false },
+      )
+      expect(await read(thrown.body)).toEqual([
+        {
+          kind: 'response',
+          response: {
+            jsonrpc: '2.0',
+            id: null,
+            error: { code: -32603, message: 'Internal error: boom' },
+          },
+        },
+      ])
+      let finished!: () => void
+      const done = new Promise<void>((resolve) => {
+        finished = resolve
+      })
+      const left = runner.start(
+        async (ctx) => {
+          await new Promise((resolve) => setTimeout(resolve, 10))
+          ctx.emit('late')
+          ctx.screen('address', { address: '0x1' })
+          finished()
+          return ok
+        },
+        { showUI: true },
+      )
+      await left.body.cancel()
+      await done
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      expect(runner.size()).toBe(0)
+      expect(rejections).toEqual([])
+    } finally {
+      process.off('unhandledRejection', onRejection)
+    }
   })
 })

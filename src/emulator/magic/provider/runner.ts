@@ -2,9 +2,34 @@
  * The flow runner: a flow is an async function that streams events, overlay
  * and screen lines to the iframe app (NDJSON, see protocol.ts), waits for
  * intermediary answers, and ends with one `response` line.
+ *
+ * Whatever a flow does, its stream ends with one well-formed `response`
+ * line (or is already gone because the caller went away), and no promise
+ * of the runner is left to reject unhandled: a line that cannot be
+ * serialised becomes a JSON-RPC error, a write after the stream closed
+ * does nothing.
  */
 import { failures, RpcFailure } from './errors.js'
 import type { FlowLine, Screen, ScreenData } from './protocol.js'
+
+/**
+ * How many answers a flow keeps while it is not waiting for them: the
+ * latest 16. A flow takes one answer per step and its steps ask for at
+ * most a handful of types, so 16 covers an answer posted a little early
+ * (the host may answer before the flow reaches its `waitFor`) while a page
+ * posting answers in a loop cannot grow the buffer.
+ */
+export const maxBufferedAnswers = 16
+
+/**
+ * How many flows may wait for an answer at once: 256. A waiting flow is a
+ * screen or a headless step a person (or a test) answers; a developer has a
+ * few at a time, a test suite a few dozen. A flow that begins to wait
+ * beyond this cancels the one that has waited longest (-10014), so a page
+ * opening flows in a loop cannot hold memory for ten minutes each, and the
+ * newest request, the one someone is looking at, still runs.
+ */
+export const maxWaitingFlows = 256
 
 /** An answer posted to a running flow. */
 export type Answer<type extends string = string> = {
@@ -39,7 +64,8 @@ export type Final = Omit<Extract<FlowLine, { kind: 'response' }>, 'kind'>
 
 type Running = {
   deliver(answer: Answer): void
-  close(): void
+  /** Cancels the flow's wait, if it waits. */
+  evict(): void
 }
 
 /** A registry of running flows. */
@@ -68,6 +94,8 @@ export function createRunner(
 ): Runner {
   const { timeout: defaultTimeout = 600_000 } = options
   const flows = new Map<string, Running>()
+  // Ids of the flows waiting for an answer, the longest-waiting first.
+  const waiting = new Set<string>()
 
   return {
     start(run, { showUI }) {
@@ -87,11 +115,19 @@ export function createRunner(
 
       const write = (line: FlowLine) => {
         if (closed) return
-        controller.enqueue(encoder.encode(`${JSON.stringify(line)}\n`))
+        const text = serialize(line)
+        if (text === undefined) return
+        try {
+          controller.enqueue(encoder.encode(`${text}\n`))
+        } catch {
+          // The stream is gone (the caller went away): the flow ends.
+          finish()
+        }
       }
       const finish = () => {
         closed = true
         flows.delete(id)
+        waiting.delete(id)
         const pending = waiter
         waiter = undefined
         pending?.reject(failures.cancelled())
@@ -112,9 +148,16 @@ export function createRunner(
             const { resolve } = waiter
             waiter = undefined
             resolve(answer)
-          } else buffered.push(answer)
+            return
+          }
+          buffered.push(answer)
+          if (buffered.length > maxBufferedAnswers) buffered.shift()
         },
-        close: finish,
+        evict() {
+          const pending = waiter
+          waiter = undefined
+          pending?.reject(failures.evicted())
+        },
       })
 
       const controls: Controls = {
@@ -143,26 +186,40 @@ export function createRunner(
           }
           buffered.length = 0
           return new Promise((resolve, reject) => {
+            const done = () => {
+              clearTimeout(timer)
+              waiting.delete(id)
+            }
             const timer = setTimeout(() => {
               waiter = undefined
+              done()
               reject(failures.timedOut())
             }, options.timeout ?? defaultTimeout)
             waiter = {
               types,
               resolve: (answer) => {
-                clearTimeout(timer)
+                done()
                 resolve(answer as Answer<never>)
               },
               reject: (error) => {
-                clearTimeout(timer)
+                done()
                 reject(error)
               },
+            }
+            waiting.add(id)
+            if (waiting.size > maxWaitingFlows) {
+              const [oldest] = waiting
+              if (oldest !== undefined) {
+                flows.get(oldest)?.evict()
+                waiting.delete(oldest)
+              }
             }
           })
         },
       }
 
-      void run(controls)
+      void Promise.resolve()
+        .then(() => run(controls))
         .catch(
           (error: unknown): Final => ({
             response: {
@@ -175,7 +232,14 @@ export function createRunner(
         .then((final) => {
           if (overlayShown) write({ kind: 'overlay', show: false })
           write({ kind: 'response', ...final })
-          if (!closed) controller.close()
+        })
+        .finally(() => {
+          if (!closed)
+            try {
+              controller.close()
+            } catch {
+              // Already closed by the other side.
+            }
           finish()
         })
 
@@ -194,8 +258,38 @@ export function createRunner(
 /** Any thrown value as a JSON-RPC error object (-32603 unless RpcFailure). */
 export function toErrorObject(error: unknown) {
   if (error instanceof RpcFailure) return error.toObject()
-  const reason = error instanceof Error ? error.message : String(error)
+  const reason =
+    error instanceof Error
+      ? error.message
+      : typeof error === 'string'
+        ? error
+        : 'unknown failure'
   return failures
     .internal(`Internal error: ${reason.split('\n')[0]}`)
     .toObject()
+}
+
+/**
+ * One line as JSON. A line JSON cannot carry (a value nested too deep for
+ * `JSON.stringify`, a bigint, a cycle) is dropped, except the `response`:
+ * it becomes a -32603 error for the same request, so the stream still ends
+ * with its answer.
+ */
+function serialize(line: FlowLine): string | undefined {
+  try {
+    return JSON.stringify(line)
+  } catch {
+    if (line.kind !== 'response') return undefined
+    const { id } = line.response
+    return JSON.stringify({
+      kind: 'response',
+      response: {
+        jsonrpc: '2.0',
+        id: typeof id === 'string' || typeof id === 'number' ? id : null,
+        error: failures
+          .internal('Internal error: the answer cannot be sent as JSON.')
+          .toObject(),
+      },
+    })
+  }
 }

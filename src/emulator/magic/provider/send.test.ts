@@ -51,6 +51,27 @@ describe('sendRoutes', () => {
     expect(code).not.toMatch(/^import /m)
   }, 30_000)
 
+  test('error: GET /app.js answers a JSON 400 when the app cannot be built', async () => {
+    vi.resetModules()
+    vi.doMock('../../assets.js', () => ({
+      loadBrowserApp: () =>
+        Promise.reject(new Error('esbuild failed\nat line 2')),
+    }))
+    try {
+      const { sendRoutes: routes } = await import('./send.js')
+      const app = new Hono()
+      routes(app, { apiKeys: ['pk_test'] })
+      const response = await app.request('/app.js')
+      expect(response.status).toBe(400)
+      expect(await response.json()).toEqual({
+        error: 'Cannot build the iframe app: esbuild failed',
+      })
+    } finally {
+      vi.doUnmock('../../assets.js')
+      vi.resetModules()
+    }
+  })
+
   test('GET /app.css serves the stylesheet', async () => {
     const response = await createApp().request('/app.css')
     expect(response.status).toBe(200)

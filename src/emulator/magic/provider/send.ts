@@ -49,7 +49,8 @@ const page = `<!doctype html>
  *   strict CSP and `nosniff`, and framable (no `X-Frame-Options`). The API
  *   key in `?params=` is not checked here: the backend answers each request
  *   of an unknown key with an error, so the page still comes up.
- * - `GET /app.js` → the bundled iframe app.
+ * - `GET /app.js` → the bundled iframe app (400 `{ error }` when it cannot
+ *   be built).
  * - `GET /app.css` → its stylesheet.
  *
  * @example
@@ -87,11 +88,13 @@ export function sendRoutes(app: Hono, _options: sendRoutes.Options): void {
         },
       })
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error)
-      return new Response(`Cannot build the iframe app: ${message}`, {
-        status: 500,
-        headers: { 'content-type': 'text/plain; charset=utf-8' },
-      })
+      // Like every failure of the emulator, a JSON 4xx, never a 5xx.
+      const message =
+        error instanceof Error ? error.message.split('\n')[0] : 'unknown'
+      return Response.json(
+        { error: `Cannot build the iframe app: ${message}` },
+        { status: 400, headers: { 'cache-control': 'no-store' } },
+      )
     }
   })
 

@@ -94,6 +94,8 @@ describe('createMagicService', () => {
       sub: user.id,
       aud: await clientIdOf(defaultApiKey),
       tid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      // The user's signature of the default attachment, 'none'.
+      add: await registry.signMessage(user.id, 'none'),
     })
     expect(eventsOf(flow.lines).map(([name]) => name)).toEqual([
       'email-otp-sent',
@@ -120,5 +122,152 @@ describe('createMagicService', () => {
     expect((await call(app, 'magic_is_logged_in', [], { device })).result).toBe(
       false,
     )
+  })
+})
+
+describe('POST /v1/flow input', () => {
+  const params = btoa(JSON.stringify({ API_KEY: defaultApiKey }))
+
+  /** Posts `body` as is and returns the answer's lines. */
+  async function post(body: string) {
+    const { app } = setup()
+    const response = await app.request('/v1/flow', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('application/x-ndjson')
+    return (await response.text())
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown)
+  }
+
+  const refused = (id: unknown, message: string, code = -32600): unknown[] => [
+    {
+      kind: 'response',
+      response: { jsonrpc: '2.0', id, error: { code, message } },
+    },
+  ]
+
+  test('error: a body that is not JSON is -32700', async () => {
+    expect(await post('{"request":')).toEqual(
+      refused(null, 'The body is not JSON.', -32700),
+    )
+  })
+
+  test('error: a body that is not an object, or carries no request object, is -32600', async () => {
+    for (const body of ['null', '[]', '7', '"x"', '{}', '{"request":[1]}'])
+      expect(await post(body)).toEqual(
+        refused(null, 'The body needs a JSON-RPC request.'),
+      )
+  })
+
+  test('error: an id that is not a string, a number or null is -32600 with id null', async () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`
+    for (const id of [deep, '{"a":1}', 'true', '[1]'])
+      expect(
+        await post(
+          `{"params":"${params}","request":{"jsonrpc":"2.0","id":${id},"method":"magic_is_logged_in","params":[]}}`,
+        ),
+      ).toEqual(
+        refused(null, 'The request id must be a string, a number or null.'),
+      )
+    expect(
+      await post(
+        `{"params":"${params}","request":{"jsonrpc":"2.0","method":"magic_is_logged_in"}}`,
+      ),
+    ).toEqual(
+      refused(null, 'The request id must be a string, a number or null.'),
+    )
+  })
+
+  test('behavior: string, number and null ids are answered with the same id', async () => {
+    for (const id of ['"req-1"', '4.5', 'null'])
+      expect(
+        await post(
+          `{"params":"${params}","request":{"jsonrpc":"2.0","id":${id},"method":"magic_is_logged_in"}}`,
+        ),
+      ).toEqual([
+        {
+          kind: 'response',
+          response: { jsonrpc: '2.0', id: JSON.parse(id), result: false },
+        },
+      ])
+  })
+
+  test('error: a method that is not a string, or params that are not an array, is -32600 with the id', async () => {
+    expect(
+      await post(
+        `{"params":"${params}","request":{"jsonrpc":"2.0","id":3,"method":["magic_is_logged_in"]}}`,
+      ),
+    ).toEqual(refused(3, 'The request method must be a string.'))
+    expect(
+      await post(
+        `{"params":"${params}","request":{"jsonrpc":"2.0","id":3,"method":"magic_is_logged_in","params":{"a":1}}}`,
+      ),
+    ).toEqual(refused(3, 'The request params must be an array.'))
+  })
+
+  test('error: jwt, rt or deviceShare that is not a string is -32600; the iframe params must be a string', async () => {
+    for (const field of ['jwt', 'rt', 'deviceShare'])
+      expect(
+        await post(
+          `{"params":"${params}","request":{"jsonrpc":"2.0","id":"x","method":"magic_is_logged_in"},"${field}":{"a":[1]}}`,
+        ),
+      ).toEqual(refused('x', `${field} must be a string.`))
+    expect(
+      await post(
+        `{"params":{"API_KEY":"${defaultApiKey}"},"request":{"jsonrpc":"2.0","id":"x","method":"magic_is_logged_in"}}`,
+      ),
+    ).toEqual(refused('x', 'Invalid API key.'))
+  })
+})
+
+describe('POST /v1/flow/:flowId/intermediary input', () => {
+  test('error: bodies that are not JSON, not an object or carry no string eventType are 400', async () => {
+    const { app } = setup()
+    const answers: [string, number, unknown][] = []
+    for (const body of ['{', 'null', '[]', '"cancel"', '{"eventType":1}']) {
+      const response = await app.request('/v1/flow/nope/intermediary', {
+        method: 'POST',
+        body,
+      })
+      answers.push([body, response.status, await response.json()])
+    }
+    const needs = { error: 'The body needs a string eventType.' }
+    expect(answers).toEqual([
+      ['{', 400, { error: 'The body is not JSON.' }],
+      ['null', 400, needs],
+      ['[]', 400, needs],
+      ['"cancel"', 400, needs],
+      ['{"eventType":1}', 400, needs],
+    ])
+  })
+
+  test('error: an answer over 64 KiB is 413 before it is parsed', async () => {
+    const { app } = setup()
+    const flow = await open(app, 'magic_auth_login_with_email_otp', [
+      { email: 'ada@example.com', showUI: false },
+    ])
+    await flow.event('email-otp-sent')
+    const body = JSON.stringify({
+      eventType: 'verify-email-otp',
+      args: 'x'.repeat(64 * 1024),
+    })
+    const answered = await app.request(`/v1/flow/${flow.flowId}/intermediary`, {
+      method: 'POST',
+      body,
+    })
+    expect(answered.status).toBe(413)
+    expect(await answered.json()).toEqual({
+      error: 'An answer is at most 65536 bytes.',
+    })
+    expect(await flow.answer('cancel')).toBe(200)
+    expect((await flow.done()).response.error).toEqual({
+      code: -10014,
+      message: 'User canceled the request.',
+    })
   })
 })

@@ -5,6 +5,7 @@
  */
 import type { Hono } from 'hono'
 import type * as Rpc from '../../../core/Rpc.js'
+import { rpcCodes } from '../../../magic/wire/codes.js'
 import { decodeParams, type Params } from '../../../magic/wire/messages.js'
 import { fromTestMode } from '../../../magic/wire/methods.js'
 import { createCodes } from '../../codes.js'
@@ -16,7 +17,7 @@ import type { Context, Deps, OidcProvider } from './context.js'
 import { clientIdOf } from './didToken.js'
 import { createVerifier } from './dpop.js'
 import { failures, RpcFailure } from './errors.js'
-import { linkRoutes } from './links.js'
+import { linkRoutes, readJson } from './links.js'
 import { handlerOf } from './methods/index.js'
 import {
   defaultApiKey,
@@ -36,17 +37,23 @@ import { createSessions } from './session.js'
  * Creates the iframe wallet's emulated backend.
  *
  * - `POST /v1/flow` (body {@link FlowRequest}) → NDJSON lines
- *   ({@link FlowLine}), header `x-flow-id`.
- * - `POST /v1/flow/:flowId/intermediary` (body `{ eventType, args }`) →
- *   `{ ok: true }`, or 404 for an unknown or finished flow.
+ *   ({@link FlowLine}), header `x-flow-id`. A body that is not JSON is a
+ *   -32700 `response` line, one that is not a JSON-RPC 2.0 request with
+ *   string session material a -32600 line ({@link checkFlowRequest}).
+ * - `POST /v1/flow/:flowId/intermediary` (body `{ eventType, args }`, at
+ *   most {@link intermediaryBodyLimit} bytes, else 413) → `{ ok: true }`,
+ *   400 for another body, 404 for an unknown or finished flow.
  * - `GET /v1/magic-link/:token`, `GET /v1/device-approval/:token`: the
  *   links delivered to the mailbox.
  * - `POST /dev/users/device-approval` `{ email, required }`,
- *   `POST /dev/oidc-providers` `{ providerId, issuer, jwksUri, audience? }`.
+ *   `POST /dev/oidc-providers` `{ providerId, issuer, jwksUri, audience? }`
+ *   (see oidc.ts: 409 for an id registered with other settings).
  * - the iframe app's routes (`/send`, …) from send.ts.
  *
  * A request whose iframe params name an unknown API key is answered with
- * {@link invalidApiKeyError}.
+ * {@link invalidApiKeyError}. Every failure is a JSON 4xx or a JSON-RPC
+ * error line, never a 5xx, and what the service keeps per request is
+ * bounded (bounds.ts, runner.ts).
  *
  * @example
  * ```ts
@@ -67,6 +74,7 @@ export function createMagicService(options: createMagicService.Options): Hono {
     links: new Map(),
     credentials: new Map(),
     oidcProviders: new Map(Object.entries(options.oidcProviders ?? {})),
+    jwks: new Map(),
     authorizationTokens: new Map(),
     chain: options.chain,
     chains: options.chains ?? [
@@ -80,18 +88,14 @@ export function createMagicService(options: createMagicService.Options): Hono {
   const app = createApp()
 
   app.post('/v1/flow', async (c) => {
-    const body = (await c.req.json().catch(() => undefined)) as
-      | Partial<FlowRequest>
-      | undefined
-    const request = body?.request
-    const options = firstObject(request?.params)
+    const checked = checkFlowRequest(await readJson(c.req.raw))
     const { id, body: stream } = runner.start(
-      (controls) =>
-        run(controls, {
-          body,
-          origin: new URL(c.req.url).origin,
-        }),
-      { showUI: options.showUI !== false },
+      (controls) => run(controls, checked, new URL(c.req.url).origin),
+      {
+        showUI: checked.ok
+          ? firstObject(checked.body.request.params).showUI !== false
+          : false,
+      },
     )
     return new Response(stream, {
       headers: {
@@ -103,14 +107,24 @@ export function createMagicService(options: createMagicService.Options): Hono {
   })
 
   app.post('/v1/flow/:flowId/intermediary', async (c) => {
-    const body = (await c.req.json().catch(() => undefined)) as
-      | { eventType?: unknown; args?: unknown }
-      | undefined
-    if (typeof body?.eventType !== 'string' || body.eventType.startsWith('@'))
+    const declared = Number(c.req.header('content-length') ?? 0)
+    if (declared > intermediaryBodyLimit)
+      return c.json({ error: tooLarge }, 413)
+    const text = await c.req.text()
+    if (Buffer.byteLength(text) > intermediaryBodyLimit)
+      return c.json({ error: tooLarge }, 413)
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch {
+      return c.json({ error: 'The body is not JSON.' }, 400)
+    }
+    const eventType = isPlainObject(body) ? body.eventType : undefined
+    if (typeof eventType !== 'string' || eventType.startsWith('@'))
       return c.json({ error: 'The body needs a string eventType.' }, 400)
     const delivered = runner.answer(c.req.param('flowId'), {
-      eventType: body.eventType,
-      args: body.args,
+      eventType,
+      args: (body as { args?: unknown }).args,
     })
     if (!delivered)
       return c.json({ error: 'No running flow has this id.' }, 404)
@@ -122,16 +136,23 @@ export function createMagicService(options: createMagicService.Options): Hono {
 
   async function run(
     controls: Controls,
-    input: { body: Partial<FlowRequest> | undefined; origin: string },
+    checked: Checked,
+    origin: string,
   ): Promise<Final> {
-    const request = input.body?.request
-    const id = isRequest(request) ? request.id : null
+    if (!checked.ok)
+      return {
+        response: {
+          jsonrpc: '2.0',
+          id: checked.id,
+          error: checked.failure.toObject(),
+        },
+      }
+    const { body } = checked
+    const { request } = body
     try {
-      if (!isRequest(request))
-        throw new RpcFailure(-32600, 'The body needs a JSON-RPC request.')
       let params: Params
       try {
-        params = decodeParams(String(input.body?.params))
+        params = decodeParams(body.params)
       } catch {
         throw new RpcFailure(
           invalidApiKeyError.code,
@@ -143,29 +164,29 @@ export function createMagicService(options: createMagicService.Options): Hono {
           invalidApiKeyError.code,
           invalidApiKeyError.message,
         )
-      const ctx = await createContext(controls, {
-        request,
-        params,
-        body: input.body ?? {},
-        origin: input.origin,
-      })
+      const ctx = await createContext(controls, { body, params, origin })
       const result = await handlerOf(ctx.method)(ctx)
-      return { response: { jsonrpc: '2.0', id, result }, ...ctx.out }
+      return {
+        response: { jsonrpc: '2.0', id: request.id, result },
+        ...ctx.out,
+      }
     } catch (error) {
-      return { response: { jsonrpc: '2.0', id, error: toErrorObject(error) } }
+      return {
+        response: {
+          jsonrpc: '2.0',
+          id: request.id,
+          error: toErrorObject(error),
+        },
+      }
     }
   }
 
   async function createContext(
     controls: Controls,
-    input: {
-      request: Rpc.Request
-      params: Params
-      body: Partial<FlowRequest>
-      origin: string
-    },
+    input: { body: FlowRequest; params: Params; origin: string },
   ): Promise<Context> {
-    const { request, params, body, origin } = input
+    const { body, params, origin } = input
+    const { request } = body
     const jkt = body.jwt ? await verifier.verify(body.jwt) : undefined
     let session = undefined as Context['session']
     if (jkt !== undefined && body.rt) {
@@ -184,6 +205,7 @@ export function createMagicService(options: createMagicService.Options): Hono {
       apiKey: params.API_KEY,
       clientId: await clientIdOf(params.API_KEY),
       network: params.ETH_NETWORK,
+      domainOrigin: originOf(params.DOMAIN_ORIGIN),
       origin,
       session,
       user: session ? deps.registry.get(session.userId) : undefined,
@@ -223,12 +245,88 @@ export declare namespace createMagicService {
   }
 }
 
-function isRequest(value: unknown): value is Rpc.Request {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as Rpc.Request).method === 'string'
-  )
+/**
+ * The largest intermediary answer: 64 KiB. Answers carry a code, an email,
+ * a phone number, `{ to, amount }` or a transaction hash; the limit keeps
+ * what a running flow buffers small (see `maxBufferedAnswers`).
+ */
+export const intermediaryBodyLimit = 64 * 1024
+
+const tooLarge = `An answer is at most ${intermediaryBodyLimit} bytes.`
+
+/** A `POST /v1/flow` body, checked: the request, or why it is refused. */
+export type Checked =
+  | { ok: true; body: FlowRequest }
+  | { ok: false; id: Rpc.Response['id']; failure: RpcFailure }
+
+/**
+ * Checks a `POST /v1/flow` body against JSON-RPC 2.0 and the session
+ * material the iframe app sends: an `id` that is a string, a number or
+ * null, a string `method`, `params` an array or absent (-32600 otherwise,
+ * answered with `id: null` when the id itself is unusable), and `jwt`,
+ * `rt`, `deviceShare` strings when present. The iframe params must be a
+ * string; what they say is checked when the flow runs.
+ */
+export function checkFlowRequest(body: unknown): Checked {
+  const refuse = (message: string, id: Rpc.Response['id'] = null): Checked => ({
+    ok: false,
+    id,
+    failure: new RpcFailure(rpcCodes.InvalidRequest, message),
+  })
+  if (body === undefined)
+    return {
+      ok: false,
+      id: null,
+      failure: new RpcFailure(rpcCodes.ParseError, 'The body is not JSON.'),
+    }
+  if (!isPlainObject(body) || !isPlainObject(body.request))
+    return refuse('The body needs a JSON-RPC request.')
+  const { request } = body
+  const { id, method, params } = request
+  if (!(typeof id === 'string' || typeof id === 'number' || id === null))
+    return refuse('The request id must be a string, a number or null.')
+  if (typeof method !== 'string')
+    return refuse('The request method must be a string.', id)
+  if (params !== undefined && !Array.isArray(params))
+    return refuse('The request params must be an array.', id)
+  const material = ['jwt', 'rt', 'deviceShare'] as const
+  for (const field of material) {
+    const value = body[field]
+    if (value !== undefined && value !== null && typeof value !== 'string')
+      return refuse(`${field} must be a string.`, id)
+  }
+  if (typeof body.params !== 'string')
+    return {
+      ok: false,
+      id,
+      failure: new RpcFailure(
+        invalidApiKeyError.code,
+        invalidApiKeyError.message,
+      ),
+    }
+  const optional = (value: unknown) =>
+    typeof value === 'string' ? value : undefined
+  return {
+    ok: true,
+    body: {
+      params: body.params,
+      request: request as Rpc.Request,
+      jwt: optional(body.jwt),
+      rt: optional(body.rt),
+      deviceShare: optional(body.deviceShare),
+    },
+  }
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** `value` when it is an origin (scheme, host, port and nothing else). */
+function originOf(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined
+  const url = URL.parse(value)
+  return url !== null && url.origin === value ? value : undefined
 }
 
 function firstObject(params: unknown): Record<string, unknown> {

@@ -5,6 +5,7 @@
  * tokens, check the device share.
  */
 import type { User } from '../../registry/index.js'
+import { cap, maxSessions, sweep } from './bounds.js'
 import type { Context } from './context.js'
 import { createDidToken } from './didToken.js'
 import { failures } from './errors.js'
@@ -28,6 +29,8 @@ export type Sessions = {
   get(rt: string): Session | undefined
   /** Revokes a session. */
   revoke(rt: string): void
+  /** How many sessions are kept (live or not yet swept). */
+  size(): number
 }
 
 /** How long a session lives without use: 7 days. */
@@ -45,6 +48,8 @@ export function createSessions(
   const sessions = new Map<string, Session>()
   return {
     create({ userId, jkt }) {
+      const at = now().getTime()
+      sweep(sessions, (session) => session.expiresAt <= at)
       const session: Session = {
         rt: randomToken(32),
         userId,
@@ -52,9 +57,10 @@ export function createSessions(
         deviceShare: Buffer.from(
           crypto.getRandomValues(new Uint8Array(32)),
         ).toString('base64'),
-        expiresAt: now().getTime() + sessionLifetime,
+        expiresAt: at + sessionLifetime,
       }
       sessions.set(session.rt, session)
+      cap(sessions, maxSessions)
       return session
     },
     get(rt) {
@@ -69,6 +75,7 @@ export function createSessions(
     revoke(rt) {
       sessions.delete(rt)
     },
+    size: () => sessions.size,
   }
 }
 

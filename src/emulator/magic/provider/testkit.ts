@@ -71,6 +71,39 @@ export type OpenFlow = {
 
 let ids = 0
 
+const rawMarker = Symbol('raw JSON')
+
+/** JSON text to send as is, where {@link toJson} meets it. */
+export type RawJson = { readonly [rawMarker]: string }
+
+/**
+ * Marks JSON text to be sent as is inside a request built by {@link open}:
+ * for values `JSON.stringify` cannot write (nested thousands deep).
+ *
+ * @example
+ * ```ts
+ * await call(app, 'eth_getBalance', [rawJson('['.repeat(9999) + ']'.repeat(9999))])
+ * ```
+ */
+export function rawJson(text: string): RawJson {
+  return { [rawMarker]: text }
+}
+
+/** `JSON.stringify`, with each {@link rawJson} spliced in as its text. */
+export function toJson(value: unknown): string {
+  const raws: string[] = []
+  const text = JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item !== 'object' || item === null || !(rawMarker in item))
+      return item
+    raws.push((item as RawJson)[rawMarker])
+    return `\u0000raw:${raws.length - 1}\u0000`
+  })
+  return text.replace(
+    /"\\u0000raw:(\d+)\\u0000"/g,
+    (_match, index: string) => raws[Number(index)] as string,
+  )
+}
+
 /**
  * Opens a flow for `method`. With a `device`, a fresh proof, its `rt` and
  * device share are sent; its `rt` and share are updated from the response.
@@ -84,18 +117,25 @@ export async function open(
     apiKey?: string | undefined
     network?: Network | undefined
     jwt?: string | undefined
+    /** The dApp's origin (`DOMAIN_ORIGIN`). @default 'http://127.0.0.1:5173' */
+    domainOrigin?: string | undefined
   } = {},
 ): Promise<OpenFlow> {
-  const { device, apiKey = defaultApiKey, network } = options
+  const {
+    device,
+    apiKey = defaultApiKey,
+    network,
+    domainOrigin = 'http://127.0.0.1:5173',
+  } = options
   const request: Rpc.Request = { jsonrpc: '2.0', id: ++ids, method, params }
   const jwt = options.jwt ?? (device ? await device.proof() : undefined)
   const response = await target.request('/v1/flow', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
+    body: toJson({
       params: encodeParams({
         API_KEY: apiKey,
-        DOMAIN_ORIGIN: 'http://127.0.0.1:5173',
+        DOMAIN_ORIGIN: domainOrigin,
         ETH_NETWORK: network,
         host: '127.0.0.1',
         sdk: 'magic-sdk',
@@ -162,7 +202,7 @@ export async function open(
       const answered = await target.request(`/v1/flow/${flowId}/intermediary`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ eventType, args }),
+        body: toJson({ eventType, args }),
       })
       return answered.status
     },
@@ -213,10 +253,12 @@ export async function loginByEmail(
 
 /**
  * A magic service on an injected clock (no chain: users are not funded),
- * for tests. `advance(ms)` moves the clock.
+ * for tests. `advance(ms)` moves the clock (back, with a negative `ms`).
+ *
+ * @param options.start - The clock's first time. @default 2026-01-01T00:00:00Z
  */
-export function createTestService() {
-  const clock = { now: new Date('2026-01-01T00:00:00Z') }
+export function createTestService(options: { start?: Date | undefined } = {}) {
+  const clock = { now: options.start ?? new Date('2026-01-01T00:00:00Z') }
   const now = () => clock.now
   const mailbox = Mailbox.create({ now })
   const registry = createRegistry({ now })

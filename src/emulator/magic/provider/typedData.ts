@@ -1,8 +1,10 @@
 /**
- * Server-side checks of EIP-712 typed data (seed 000 §5): int/uint widths a
- * multiple of 8 from 8 to 256, bytesN with N from 1 to 32, no circular,
- * duplicated or unknown types, exactly one primary type, a non-negative
- * domain chainId and a 32-byte salt.
+ * Server-side checks of EIP-712 typed data: int/uint widths a multiple of 8
+ * from 8 to 256, bytesN with N from 1 to 32, no circular, duplicated or
+ * unknown types, exactly one primary type, a non-negative domain chainId
+ * and a 32-byte salt. Any other shape (a field that is not
+ * `{ name, type }` strings, a type named after an `Object.prototype`
+ * member) is -32602 too, never an internal error.
  */
 import { failures } from './errors.js'
 
@@ -51,7 +53,11 @@ export function parseTypedData(value: unknown): TypedData {
     if (!Array.isArray(fields))
       throw failures.invalidParams(`Type ${name} is not a list of fields.`)
     const seen = new Set<string>()
-    for (const field of fields) {
+    for (const field of fields as unknown[]) {
+      if (!isField(field))
+        throw failures.invalidParams(
+          `Type ${name} has a field that is not { name, type } strings.`,
+        )
       if (seen.has(field.name))
         throw failures.invalidParams(
           `Type ${name} has the field ${field.name} twice.`,
@@ -65,7 +71,7 @@ export function parseTypedData(value: unknown): TypedData {
   const refs = (name: string) =>
     (types[name] ?? [])
       .map((field) => baseType(field.type))
-      .filter((type) => type in types)
+      .filter((type) => Object.hasOwn(types, type))
   const visiting = new Set<string>()
   const done = new Set<string>()
   const visit = (name: string) => {
@@ -86,7 +92,7 @@ export function parseTypedData(value: unknown): TypedData {
     throw failures.invalidParams(
       `The typed data must have exactly one primary type; it has ${roots.length} (${roots.join(', ')}).`,
     )
-  if (!(typed.primaryType in types))
+  if (!Object.hasOwn(types, typed.primaryType))
     throw failures.invalidParams(
       `The primary type ${typed.primaryType} is not defined.`,
     )
@@ -116,6 +122,15 @@ export function parseTypedData(value: unknown): TypedData {
     domain,
     message: typed.message as Record<string, unknown>,
   }
+}
+
+function isField(value: unknown): value is Field {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Field).name === 'string' &&
+    typeof (value as Field).type === 'string'
+  )
 }
 
 function baseType(type: string): string {

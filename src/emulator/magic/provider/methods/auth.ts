@@ -5,6 +5,7 @@
 import { rpcCodes } from '../../../../magic/wire/codes.js'
 import { methods } from '../../../../magic/wire/methods.js'
 import { normalizeContact } from '../../../contact.js'
+import { isLoopbackUrl } from '../../../loopback.js'
 import type { Context, Handler } from '../context.js'
 import { failures, RpcFailure } from '../errors.js'
 import { createLink, linkAnswers } from '../links.js'
@@ -145,17 +146,11 @@ const loginWithMagicLink: Handler = async (ctx) => {
   const test = await testMode(ctx, email)
   if (test !== undefined) return test
   const { redirectURI } = ctx.options
-  if (redirectURI !== undefined) {
-    let valid = false
-    try {
-      valid = /^https?:$/.test(new URL(String(redirectURI)).protocol)
-    } catch {}
-    if (!valid)
-      throw new RpcFailure(
-        rpcCodes.MagicLinkInvalidRedirectURL,
-        'The redirect URI is not a valid http(s) URL.',
-      )
-  }
+  if (redirectURI !== undefined && !isRedirectAllowed(ctx, redirectURI))
+    throw new RpcFailure(
+      rpcCodes.MagicLinkInvalidRedirectURL,
+      "The redirect URI must be a loopback URL or on the dApp's own origin.",
+    )
   if (!ctx.deps.codes.throttle(`magic-link:${email}`))
     throw new RpcFailure(
       rpcCodes.MagicLinkRateLimited,
@@ -183,6 +178,25 @@ const loginWithMagicLink: Handler = async (ctx) => {
   return login(ctx, user, ctx.options.lifespan)
 }
 
+/**
+ * Whether a magic link may redirect to `value`: a loopback `http:` URL (the
+ * developer's app), or a URL on the dApp's own origin (`DOMAIN_ORIGIN` of
+ * the iframe params), as the provider's redirect allowlist would have it.
+ * Anything else would hand the one-time credential to another site.
+ */
+export function isRedirectAllowed(ctx: Context, value: unknown): boolean {
+  if (typeof value !== 'string') return false
+  if (isLoopbackUrl(value)) return true
+  const url = URL.parse(value)
+  return (
+    url !== null &&
+    ctx.domainOrigin !== undefined &&
+    url.origin === ctx.domainOrigin &&
+    url.username === '' &&
+    url.password === ''
+  )
+}
+
 /** Exchanges a one-time `magic_credential` for a session. */
 const loginWithCredential: Handler = async (ctx) => {
   const [input, lifespan] = ctx.params
@@ -192,12 +206,12 @@ const loginWithCredential: Handler = async (ctx) => {
     ? new URLSearchParams(input.replace(/^[^?]*\?/, '')).get('magic_credential')
     : input
   const entry = credential ? ctx.deps.credentials.get(credential) : undefined
-  if (!entry || entry.used)
+  if (!credential || !entry)
     throw new RpcFailure(
       rpcCodes.MagicLinkFailedVerification,
       'The credential is unknown or was already used.',
     )
-  entry.used = true
+  ctx.deps.credentials.delete(credential)
   if (entry.expiresAt <= ctx.deps.now().getTime())
     throw new RpcFailure(rpcCodes.MagicLinkExpired, 'The credential expired.')
   const user = await ctx.deps.registry.findOrCreate({ email: entry.email })

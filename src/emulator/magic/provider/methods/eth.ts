@@ -61,11 +61,19 @@ export async function callChain(
     result?: unknown
     error?: { code: number; message: string; data?: unknown }
   }
+  let request: string
+  try {
+    request = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
+  } catch {
+    throw failures.invalidParams(
+      `${method}: the params cannot be sent as JSON (nested too deep?).`,
+    )
+  }
   try {
     const response = await fetch(rpcUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      body: request,
     })
     body = (await response.json()) as typeof body
   } catch (error) {

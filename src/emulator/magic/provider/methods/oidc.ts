@@ -1,15 +1,15 @@
 /**
  * `magic_auth_login_with_oidc` ({ jwt, providerId }): the JWT is verified
  * with jose against the provider's JWKS (issuer, audience if configured,
- * expiry); the user is keyed by issuer + subject.
+ * expiry); the user is keyed by issuer + subject. A JWKS that cannot be
+ * fetched gives one sentence whatever the cause (see ../oidc.ts).
  */
 import * as jose from 'jose'
 import { rpcCodes } from '../../../../magic/wire/codes.js'
 import type { Handler } from '../context.js'
 import { failures, RpcFailure } from '../errors.js'
+import { JwksUnavailableError, keysOf } from '../oidc.js'
 import { login } from '../session.js'
-
-const jwksCache = new Map<string, ReturnType<typeof jose.createRemoteJWKSet>>()
 
 /** Logs in with an OIDC id token of a registered provider. */
 export const loginWithOidc: Handler = async (ctx) => {
@@ -21,14 +21,9 @@ export const loginWithOidc: Handler = async (ctx) => {
   const provider = ctx.deps.oidcProviders.get(providerId)
   if (!provider)
     throw failures.invalidParams(`Unknown OIDC provider ${providerId}.`)
-  let jwks = jwksCache.get(provider.jwksUri)
-  if (!jwks) {
-    jwks = jose.createRemoteJWKSet(new URL(provider.jwksUri))
-    jwksCache.set(provider.jwksUri, jwks)
-  }
   let payload: jose.JWTPayload
   try {
-    ;({ payload } = await jose.jwtVerify(jwt, jwks, {
+    ;({ payload } = await jose.jwtVerify(jwt, keysOf(ctx.deps, provider), {
       issuer: provider.issuer,
       ...(provider.audience === undefined
         ? {}
@@ -36,9 +31,11 @@ export const loginWithOidc: Handler = async (ctx) => {
       currentDate: ctx.deps.now(),
     }))
   } catch (error) {
+    if (error instanceof JwksUnavailableError)
+      throw new RpcFailure(rpcCodes.AccessDeniedToUser, error.message)
     throw new RpcFailure(
       rpcCodes.AccessDeniedToUser,
-      `The OIDC token was refused: ${error instanceof Error ? error.message : String(error)}`,
+      `The OIDC token was refused: ${error instanceof Error ? error.message : 'it does not verify.'}`,
     )
   }
   if (typeof payload.sub !== 'string' || payload.sub === '')

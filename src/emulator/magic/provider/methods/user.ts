@@ -4,6 +4,11 @@
  */
 import { methods } from '../../../../magic/wire/methods.js'
 import type { User } from '../../../registry/index.js'
+import {
+  cap,
+  maxAuthorizationTokenLength,
+  maxAuthorizationTokens,
+} from '../bounds.js'
 import type { Handler } from '../context.js'
 import { failures } from '../errors.js'
 import { didToken, requireUser } from '../session.js'
@@ -29,7 +34,10 @@ export function infoOf(user: User) {
 const isLoggedIn: Handler = async (ctx) => ctx.user !== undefined
 
 const logout: Handler = async (ctx) => {
-  if (ctx.session) ctx.deps.sessions.revoke(ctx.session.rt)
+  if (ctx.session) {
+    ctx.deps.sessions.revoke(ctx.session.rt)
+    ctx.deps.authorizationTokens.delete(ctx.session.rt)
+  }
   ctx.session = undefined
   ctx.user = undefined
   return true
@@ -66,15 +74,24 @@ const generateIdToken: Handler = async (ctx) =>
     attachment: ctx.options.attachment,
   })
 
-/** Stores the app's authorization token on the session; answers `true`. */
+/**
+ * Stores the app's authorization token on the session (else the device key,
+ * else the API key); answers `true`. At most 16 KiB.
+ */
 const setAuthorizationToken: Handler = async (ctx) => {
   const { jwt } = ctx.options
   if (typeof jwt !== 'string' || jwt === '')
     throw failures.invalidParams('Expected params [{ jwt: string }].')
-  ctx.deps.authorizationTokens.set(
-    ctx.session?.rt ?? ctx.jkt ?? ctx.apiKey,
-    jwt,
-  )
+  if (jwt.length > maxAuthorizationTokenLength)
+    throw failures.invalidParams(
+      `The authorization token is longer than ${maxAuthorizationTokenLength} characters.`,
+    )
+  const key = ctx.session?.rt ?? ctx.jkt ?? ctx.apiKey
+  const tokens = ctx.deps.authorizationTokens
+  // Set again, the key moves to the newest end of the map.
+  tokens.delete(key)
+  tokens.set(key, jwt)
+  cap(tokens, maxAuthorizationTokens)
   return true
 }
 

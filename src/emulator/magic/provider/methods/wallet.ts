@@ -137,7 +137,7 @@ const revealKey: Handler = async (ctx) => {
  * When the user cancels any of these login screens, the user declined to
  * connect: the flow fails as the real provider does, with the exact
  * message `User denied account access.`, on which the client deletes every
- * stored `ds_*` device share (magic.md §1, §4).
+ * stored `ds_*` device share (the published SDK's behaviour).
  *
  * The code is -10012 UserRejectedAction ({@link failures.userDenied}). The
  * published protocol does not say which code comes with that message; the
@@ -214,7 +214,13 @@ const multichainAddress: Handler = async (ctx) => {
   const { chain = 'ETH' } = ctx.options
   if (chain !== 'ETH')
     throw failures.invalidParams(
-      `${ctx.method}: the emulator holds keys for chain ETH only, not ${JSON.stringify(chain)}.`,
+      `${ctx.method}: the emulator holds keys for chain ETH only, not ${
+        Array.isArray(chain)
+          ? 'an array'
+          : typeof chain === 'object' && chain !== null
+            ? 'an object'
+            : JSON.stringify(chain)
+      }.`,
     )
   return user.address
 }
