@@ -255,6 +255,17 @@ describe('ethereum methods', { timeout: 30_000 }, () => {
     ).toBe(address)
   })
 
+  test("error: Anvil's admin methods are not proxied: -32601, and the chain is unchanged", async () => {
+    const { address } = await loggedIn()
+    const before = await chain().getBalance({ address })
+    for (const method of ['anvil_setBalance', 'evm_mine', 'debug_traceCall'])
+      expect((await call(app, method, [address, '0x1'])).error).toEqual({
+        code: -32601,
+        message: `The method ${method} does not exist / is not available.`,
+      })
+    expect(await chain().getBalance({ address })).toBe(before)
+  })
+
   test('behavior: other methods are proxied to the chain; an rpcUrl of no emulator chain is refused', async () => {
     expect((await call(app, 'eth_chainId')).result).toBe('0x7a69')
     expect((await call(app, 'eth_blockNumber')).result).toMatch(/^0x[0-9a-f]+$/)

@@ -49,6 +49,34 @@ describe('createMagicService', () => {
     })
   })
 
+  test('error: a page on another origin cannot run flows, even with a CORS-simple body', async () => {
+    const { app } = setup()
+    const body = JSON.stringify({
+      params: 'x',
+      request: { jsonrpc: '2.0', id: 1, method: 'eth_chainId' },
+    })
+    for (const path of ['/v1/flow', '/v1/flow/any/intermediary']) {
+      const response = await app.request(`http://127.0.0.1:4401${path}`, {
+        method: 'POST',
+        headers: {
+          origin: 'https://evil.example',
+          'content-type': 'text/plain',
+        },
+        body,
+      })
+      expect(response.status).toBe(403)
+      expect(await response.json()).toEqual({
+        error: "Only the provider's own iframe app may run flows.",
+      })
+    }
+    const own = await app.request('http://127.0.0.1:4401/v1/flow', {
+      method: 'POST',
+      headers: { origin: 'http://127.0.0.1:4401' },
+      body,
+    })
+    expect(own.status).toBe(200)
+  })
+
   test('error: an intermediary answer to an unknown flow is 404', async () => {
     const { app } = setup()
     const response = await app.request('/v1/flow/nope/intermediary', {

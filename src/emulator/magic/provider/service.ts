@@ -3,7 +3,7 @@
  * on the provider's origin. Its iframe app (`/send`, see send.ts) forwards
  * each JSON-RPC request to `POST /v1/flow` and relays the streamed lines.
  */
-import type { Hono } from 'hono'
+import type { Hono, MiddlewareHandler } from 'hono'
 import type * as Rpc from '../../../core/Rpc.js'
 import { rpcCodes } from '../../../magic/wire/codes.js'
 import { decodeParams, type Params } from '../../../magic/wire/messages.js'
@@ -86,6 +86,14 @@ export function createMagicService(options: createMagicService.Options): Hono {
   const verifier = createVerifier({ now })
   const runner = createRunner({ timeout: options.flowTimeout })
   const app = createApp()
+
+  // Flows are the iframe app's calls to its own backend. A page elsewhere
+  // could post a CORS-simple request here (a text/plain body reaches the
+  // handler without a preflight) and run methods blind; browsers always
+  // send Origin on a POST, so any other origin is refused. Programs outside
+  // a browser (the tests' device) send none.
+  app.use('/v1/flow', ownOrigin)
+  app.use('/v1/flow/*', ownOrigin)
 
   app.post('/v1/flow', async (c) => {
     const checked = checkFlowRequest(await readJson(c.req.raw))
@@ -320,6 +328,17 @@ export function checkFlowRequest(body: unknown): Checked {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** Refuses a request whose `Origin` is not this service's own. */
+const ownOrigin: MiddlewareHandler = async (c, next) => {
+  const origin = c.req.header('origin')
+  if (origin !== undefined && origin !== new URL(c.req.url).origin)
+    return c.json(
+      { error: "Only the provider's own iframe app may run flows." },
+      403,
+    )
+  await next()
 }
 
 /** `value` when it is an origin (scheme, host, port and nothing else). */

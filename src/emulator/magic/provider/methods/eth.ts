@@ -1,7 +1,7 @@
 /**
  * Ethereum methods: accounts, signing with the user's custody key,
  * transactions filled from the chain, and a proxy to the chain RPC for
- * everything else.
+ * the other standard methods.
  */
 import {
   type Address,
@@ -11,6 +11,8 @@ import {
   isAddressEqual,
   type TransactionSerializable,
 } from 'viem'
+import { rpcCodes } from '../../../../magic/wire/codes.js'
+import { isPublicMethod } from '../../../chain/gateway.js'
 import type { Context, Handler } from '../context.js'
 import { failures, RpcFailure } from '../errors.js'
 import { requireSigner } from '../session.js'
@@ -213,9 +215,21 @@ const sendTransaction: Handler = async (ctx) => {
   return callChain(rpcUrlOf(ctx), 'eth_sendRawTransaction', [raw])
 }
 
-/** Any other method: forwarded to the chain as is. */
-export const proxy: Handler = async (ctx) =>
-  callChain(rpcUrlOf(ctx), ctx.method, ctx.request.params ?? [])
+/**
+ * Any other method: forwarded to the chain as is, if it is a standard
+ * Ethereum method a public node answers (see the chain gateway). The
+ * provider serves any page that embeds it, so Anvil's admin methods
+ * (`anvil_setBalance`, `evm_revert`, …) must not be reachable through it;
+ * a real provider's node does not answer them either.
+ */
+export const proxy: Handler = async (ctx) => {
+  if (!isPublicMethod(ctx.method))
+    throw new RpcFailure(
+      rpcCodes.MethodNotFound,
+      `The method ${ctx.method} does not exist / is not available.`,
+    )
+  return callChain(rpcUrlOf(ctx), ctx.method, ctx.request.params ?? [])
+}
 
 /** Ethereum methods by name (anything else goes to {@link proxy}). */
 export const ethHandlers: Record<string, Handler> = {
