@@ -1,5 +1,6 @@
 import { request } from 'node:http'
 import { connect } from 'node:net'
+import type { HttpBindings } from '@hono/node-server'
 import { Hono } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
@@ -11,6 +12,7 @@ import {
   PortInUseError,
   type Running,
   startServer,
+  toNodeHandler,
 } from './server.js'
 
 const app = new Hono().get('/hello', (c) => c.text('hi'))
@@ -497,6 +499,35 @@ describe('startServer: a handler that fails', () => {
       expect((await send(server, '/second')).body).toBe('ok')
     } finally {
       await server.stop()
+    }
+  })
+})
+
+describe('toNodeHandler', () => {
+  test("behavior: the app gets Node's request as its env, and a failure answers JSON 400", async () => {
+    const stderr = vi
+      .spyOn(process.stderr, 'write')
+      .mockImplementation(() => true)
+    const app = new Hono<{ Bindings: HttpBindings }>()
+      .get('/method', (c) => c.text(c.env.incoming.method ?? ''))
+      .get('/reject', () => Promise.reject('not an Error'))
+    const server = await startServer({
+      handler: toNodeHandler(app.fetch, { name: 'mounted' }),
+      port: await findFreePort(),
+    })
+    try {
+      expect((await send(server, '/method')).body).toBe('GET')
+      const { status, body } = await send(server, '/reject')
+      expect({ status, body: JSON.parse(body) }).toEqual({
+        status: 400,
+        body: { error: 'The request could not be handled.' },
+      })
+      expect(stderr).toHaveBeenCalledWith(
+        '[emulator] mounted: a request failed: Unknown error.\n',
+      )
+    } finally {
+      await server.stop()
+      stderr.mockRestore()
     }
   })
 })

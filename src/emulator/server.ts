@@ -85,16 +85,7 @@ export async function startServer(
   const inner =
     'handler' in options
       ? options.handler
-      : getRequestListener(answerOf(options.fetch), {
-          hostname: host,
-          // Hono answers its own errors (see createApp); this catches what
-          // fails while the adapter builds the Request (a malformed URL) and
-          // a handler that rejects. Without it the adapter answers 500.
-          errorHandler: (error) => {
-            log(name, error)
-            return refusal(400, 'The request could not be handled.')
-          },
-        })
+      : toNodeHandler(options.fetch, { name, hostname: host })
   const hosts = allowedHosts(host, port)
 
   // Node answers a request without a Host with a bare 400 itself; let the
@@ -194,6 +185,34 @@ export declare namespace startServer {
 }
 
 /**
+ * A fetch handler (e.g. a Hono app's `fetch`) as a Node request handler,
+ * for a service that mounts a Hono app beside a Node one (the identity
+ * provider's Koa app): every failure answers a JSON 400, never the
+ * adapter's 500.
+ *
+ * @param fetch - The fetch handler.
+ * @param options.name - The service name used in the stderr log.
+ * @param options.hostname - The host of a request without `Host`.
+ */
+export function toNodeHandler(
+  fetch: (request: Request) => Response | Promise<Response>,
+  options: { name: string; hostname?: string | undefined },
+): (req: IncomingMessage, res: ServerResponse) => Promise<unknown> {
+  const { name, hostname } = options
+  return getRequestListener(answerOf(fetch), {
+    ...(hostname === undefined ? {} : { hostname }),
+    // Hono answers its own errors (see createApp); this catches what fails
+    // while the adapter builds the Request (a malformed URL), a handler
+    // that rejects (Hono hands only Errors to onError) and one that answers
+    // no Response. Without it the adapter answers 500.
+    errorHandler: (error) => {
+      log(name, error)
+      return refusal(400, 'The request could not be handled.')
+    },
+  })
+}
+
+/**
  * A Hono app whose failures answer JSON: a handler that throws answers
  * `400 { error }` (never 500), an unknown route `404 { error }`. Every
  * emulated service built on Hono starts from this.
@@ -243,9 +262,12 @@ const clientErrors: Record<string, [number, string]> = {
  */
 function answerOf(
   fetch: (request: Request) => Response | Promise<Response>,
-): (request: Request) => Promise<Response> {
-  return async (request) => {
-    const response: unknown = await fetch(request)
+): (request: Request, ...rest: unknown[]) => Promise<Response> {
+  // The adapter also passes Node's request and response (Hono's `c.env`,
+  // which the identity provider's pages hand to oidc-provider): pass them on.
+  const call = fetch as (request: Request, ...rest: unknown[]) => unknown
+  return async (request, ...rest) => {
+    const response = await call(request, ...rest)
     if (!(response instanceof Response))
       throw new TypeError('The handler answered no Response.')
     return response

@@ -15,7 +15,7 @@
 import { generateKeyPair, randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { promisify } from 'node:util'
-import { getRequestListener, type HttpBindings } from '@hono/node-server'
+import type { HttpBindings } from '@hono/node-server'
 import { cors } from 'hono/cors'
 import { createLocalJWKSet, type JWK, jwtVerify } from 'jose'
 import type Provider from 'oidc-provider'
@@ -23,7 +23,7 @@ import { createCodes } from '../../codes.js'
 import type * as Mailbox from '../../dev/mailbox.js'
 import { isLoopbackOrigin, isLoopbackUrl } from '../../loopback.js'
 import type { Registry } from '../../registry/index.js'
-import { createApp, startServer } from '../../server.js'
+import { createApp, startServer, toNodeHandler } from '../../server.js'
 import { defineService } from '../../service.js'
 import { userClaims } from './claims.js'
 import { errorPage } from './html.js'
@@ -195,7 +195,7 @@ export async function createIdentityService(
     }),
   )
 
-  const hono = getRequestListener(app.fetch)
+  const hono = toNodeHandler(app.fetch, { name: 'identity' })
   const koa = provider.callback()
   const handler = (req: IncomingMessage, res: ServerResponse) => {
     const url = URL.parse(req.url ?? '/', issuer)
