@@ -655,6 +655,30 @@ const contentType = fc.constantFrom(
   'application/octet-stream',
 )
 
+/** Cookies by the provider's names, with hostile values. */
+const cookie = fc.option(
+  fc
+    .array(
+      fc.tuple(
+        fc.constantFrom(
+          '_session',
+          '_session.sig',
+          '_session.legacy',
+          '_interaction',
+          '_interaction.sig',
+          '_interaction_resume',
+          'x',
+        ),
+        queryValue,
+      ),
+      { minLength: 1, maxLength: 4 },
+    )
+    .map((pairs) =>
+      pairs.map(([name, value]) => `${name}=${value}`).join('; '),
+    ),
+  { freq: 3 },
+)
+
 const accept = fc.constantFrom(
   undefined,
   '*/*',
@@ -732,24 +756,38 @@ const anyRequest: fc.Arbitrary<Sent> = fc
       origin,
       contentType,
       accept,
+      cookie,
       real: fc.boolean(),
     }),
   )
-  .map(({ route, method, path, body, origin, contentType, accept, real }) => {
-    const headers: Record<string, string> = {}
-    if (origin !== undefined) headers.origin = origin
-    if (contentType !== undefined) headers['content-type'] = contentType
-    if (accept !== undefined) headers.accept = accept
-    let sentBody = method === 'GET' || method === 'HEAD' ? undefined : body
-    if (real && route.session === 'interaction')
-      headers.cookie = state.interaction.cookie
-    if (real && route.session === 'device') {
-      headers.cookie = state.device.cookie
-      sentBody = `xsrf=${state.device.xsrf}&${sentBody ?? ''}`
-      headers['content-type'] = 'application/x-www-form-urlencoded'
-    }
-    return { route, method, path, headers, body: sentBody }
-  })
+  .map(
+    ({
+      route,
+      method,
+      path,
+      body,
+      origin,
+      contentType,
+      accept,
+      cookie,
+      real,
+    }) => {
+      const headers: Record<string, string> = {}
+      if (cookie !== null) headers.cookie = cookie
+      if (origin !== undefined) headers.origin = origin
+      if (contentType !== undefined) headers['content-type'] = contentType
+      if (accept !== undefined) headers.accept = accept
+      let sentBody = method === 'GET' || method === 'HEAD' ? undefined : body
+      if (real && route.session === 'interaction')
+        headers.cookie = state.interaction.cookie
+      if (real && route.session === 'device') {
+        headers.cookie = state.device.cookie
+        sentBody = `xsrf=${state.device.xsrf}&${sentBody ?? ''}`
+        headers['content-type'] = 'application/x-www-form-urlencoded'
+      }
+      return { route, method, path, headers, body: sentBody }
+    },
+  )
 
 /** A deeply nested body or query, to a route that reads one. */
 const deepRequest: fc.Arbitrary<Sent> = fc
