@@ -7,15 +7,17 @@
  * must keep serving, and a page on another site must not read its secrets
  * or steer it. So, for every service:
  *
- * - the `Host` must be the loopback address the service listens on: a page
- *   of a site whose DNS name was re-pointed at 127.0.0.1 (DNS rebinding)
- *   would otherwise be same-origin with the service;
+ * - the `Host` (or the host of an absolute-form target) must be the
+ *   loopback address the service listens on: a page of a site whose DNS
+ *   name was re-pointed at 127.0.0.1 (DNS rebinding) would otherwise be
+ *   same-origin with the service;
  * - a body must announce its length and stay within the limit (1 MiB by
  *   default): 411 or 413 before anything is parsed;
  * - routes the service declares local (`localOnly`: control routes, the
- *   mailbox) answer loopback origins only, and a write to them must be a
- *   JSON request, which browsers never send cross-origin without a CORS
- *   preflight (so a form post or a `text/plain` beacon cannot reach them);
+ *   mailbox), however their path is spelled, answer loopback origins
+ *   only, and a write to them must be a JSON request, which browsers never
+ *   send cross-origin without a CORS preflight (so a form post or a
+ *   `text/plain` beacon cannot reach them);
  * - a handler that throws answers a JSON 4xx; it never stops the process
  *   and never answers 500.
  */
@@ -284,8 +286,8 @@ function check(
   },
 ): Refusal | undefined {
   // A target in absolute form (`GET http://host/path`) names the host the
-  // request is for, overriding the Host header (RFC 9112, section 3.2.2),
-  // and it is what the handlers see as the request's URL.
+  // request is for, and HTTP/1.1 (RFC 9112) has it override the Host
+  // header; it is also what the handlers see as the request's URL.
   const target = req.url ?? '/'
   const host = target.startsWith('/')
     ? req.headers.host

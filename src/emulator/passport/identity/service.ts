@@ -38,8 +38,8 @@ export const defaultRedirectUri = 'http://localhost:5173/passport/redirect'
 export const defaultLogoutRedirectUri = 'http://localhost:5173/passport/logout'
 
 /**
- * Default lifetimes in seconds: tokens 24 h (the SDK refreshes once less
- * than 1 h is left, seed 001 §5), refresh 14 days, device codes 10 min.
+ * Default lifetimes in seconds: tokens 24 h (the published SDK refreshes
+ * once less than 1 h is left), refresh 14 days, device codes 10 min.
  */
 export const defaultTtl: Ttl = {
   accessToken: 24 * 60 * 60,
