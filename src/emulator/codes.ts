@@ -31,6 +31,17 @@ export const maxSends = 5
 export const sendWindow = 10 * 60 * 1000
 
 /**
+ * The most keys the store remembers, for live codes and for the throttle
+ * each: 10,000. Any page can make a service send codes to addresses it
+ * makes up, so what is kept per address is bounded: when full, what has
+ * expired (codes past their lifetime, sends out of the throttle's window)
+ * is dropped, then the least recently used key. A key is one address
+ * signing in within ten minutes, which a developer or a test run counts in
+ * dozens; 10,000 is about a megabyte.
+ */
+export const maxKeys = 10_000
+
+/**
  * Creates a code store.
  *
  * @param options.now - The clock. @default () => new Date()
@@ -39,18 +50,22 @@ export function createCodes(
   options: { now?: (() => Date) | undefined } = {},
 ): Codes {
   const { now = () => new Date() } = options
+  /** Live codes, least recently issued first. */
   const live = new Map<
     string,
     { code: string; expiresAt: number; attempts: number }
   >()
+  /** Send times within the window, least recently sent first. */
   const sends = new Map<string, number[]>()
   const throttle = (key: string) => {
     const at = now().getTime()
     const recent = (sends.get(key) ?? []).filter((t) => t > at - sendWindow)
+    sends.delete(key)
     if (recent.length >= maxSends) {
       sends.set(key, recent)
       return false
     }
+    makeRoom(sends, (times) => times.every((t) => t <= at - sendWindow))
     sends.set(key, [...recent, at])
     return true
   }
@@ -60,13 +75,18 @@ export function createCodes(
       if (!throttle(key)) return undefined
       const at = now().getTime()
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0')
+      live.delete(key)
+      makeRoom(live, (entry) => entry.expiresAt <= at)
       live.set(key, { code, expiresAt: at + codeLifetime, attempts: 0 })
       return code
     },
     check(key, code) {
       const entry = live.get(key)
       if (!entry) return 'expired'
-      if (entry.expiresAt <= now().getTime()) return 'expired'
+      if (entry.expiresAt <= now().getTime()) {
+        live.delete(key)
+        return 'expired'
+      }
       if (typeof code === 'string' && code.trim() === entry.code) {
         live.delete(key)
         return 'ok'
@@ -78,5 +98,21 @@ export function createCodes(
       }
       return 'invalid'
     },
+  }
+}
+
+/**
+ * Frees one place in a full map: drops the entries that have expired, then
+ * the oldest (first inserted) until one place is free.
+ */
+function makeRoom<value>(
+  map: Map<string, value>,
+  expired: (value: value) => boolean,
+) {
+  if (map.size < maxKeys) return
+  for (const [key, value] of map) if (expired(value)) map.delete(key)
+  for (const key of map.keys()) {
+    if (map.size < maxKeys) break
+    map.delete(key)
   }
 }

@@ -7,15 +7,17 @@
  * must keep serving, and a page on another site must not read its secrets
  * or steer it. So, for every service:
  *
- * - the `Host` must be the loopback address the service listens on: a page
- *   of a site whose DNS name was re-pointed at 127.0.0.1 (DNS rebinding)
- *   would otherwise be same-origin with the service;
+ * - the `Host` (or the host of an absolute-form target) must be the
+ *   loopback address the service listens on: a page of a site whose DNS
+ *   name was re-pointed at 127.0.0.1 (DNS rebinding) would otherwise be
+ *   same-origin with the service;
  * - a body must announce its length and stay within the limit (1 MiB by
  *   default): 411 or 413 before anything is parsed;
  * - routes the service declares local (`localOnly`: control routes, the
- *   mailbox) answer loopback origins only, and a write to them must be a
- *   JSON request, which browsers never send cross-origin without a CORS
- *   preflight (so a form post or a `text/plain` beacon cannot reach them);
+ *   mailbox), however their path is spelled, answer loopback origins
+ *   only, and a write to them must be a JSON request, which browsers never
+ *   send cross-origin without a CORS preflight (so a form post or a
+ *   `text/plain` beacon cannot reach them);
  * - a handler that throws answers a JSON 4xx; it never stops the process
  *   and never answers 500.
  */
@@ -24,6 +26,7 @@ import {
   type IncomingMessage,
   type Server,
   type ServerResponse,
+  STATUS_CODES,
 } from 'node:http'
 import { getRequestListener } from '@hono/node-server'
 import { type Env, Hono } from 'hono'
@@ -84,35 +87,45 @@ export async function startServer(
   const inner =
     'handler' in options
       ? options.handler
-      : getRequestListener(options.fetch, {
-          hostname: host,
-          // Hono answers its own errors (see createApp); this catches what
-          // fails while the adapter reads the request or writes the answer.
-          errorHandler: () => refusal(400, 'The request could not be read.'),
-        })
+      : toNodeHandler(options.fetch, { name, hostname: host })
   const hosts = allowedHosts(host, port)
 
-  const server: Server = createServer((req, res) => {
-    const refused = check(req, { hosts, bodyLimit, localOnly })
-    if (refused) {
-      answer(res, refused)
+  // Node answers a request without a Host with a bare 400 itself; let the
+  // Host rule below answer it, with a JSON body like every other refusal.
+  const server: Server = createServer(
+    { requireHostHeader: false },
+    (req, res) => {
+      const refused = check(req, { hosts, bodyLimit, localOnly })
+      if (refused) {
+        answer(res, refused)
+        return
+      }
+      if (isLocalPath(req, localOnly) && allowLoopbackCors(req, res)) return
+      try {
+        const pending = inner(req, res)
+        if (pending instanceof Promise)
+          pending.catch((error: unknown) => fail(res, name, error))
+      } catch (error) {
+        fail(res, name, error)
+      }
+    },
+  )
+  // A request Node cannot parse (a bad header character, headers over
+  // Node's size limit) or a socket that errors must not become an uncaught
+  // 'error' event; the client is told why, in JSON, when it can still read.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy()
       return
     }
-    if (isLocalPath(req, localOnly) && allowLoopbackCors(req, res)) return
-    try {
-      const pending = inner(req, res)
-      if (pending instanceof Promise)
-        pending.catch((error: unknown) => fail(res, name, error))
-    } catch (error) {
-      fail(res, name, error)
-    }
-  })
-  // A socket that errors (a client that resets mid-request) must not become
-  // an uncaught 'error' event.
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable)
-      socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
-    else socket.destroy()
+    const [status, message] = clientErrors[error.code ?? ''] ?? [
+      400,
+      'The request is not valid HTTP/1.1.',
+    ]
+    const body = JSON.stringify({ error: message })
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    )
   })
 
   await new Promise<void>((resolve, reject) => {
@@ -133,7 +146,7 @@ export async function startServer(
 
   let stopping: Promise<void> | undefined
   return {
-    url: `http://${host}:${port}`,
+    url: `http://${hostOf(host)}:${port}`,
     port,
     stop() {
       stopping ??= new Promise<void>((resolve, reject) => {
@@ -174,6 +187,34 @@ export declare namespace startServer {
 }
 
 /**
+ * A fetch handler (e.g. a Hono app's `fetch`) as a Node request handler,
+ * for a service that mounts a Hono app beside a Node one (the identity
+ * provider's Koa app): every failure answers a JSON 400, never the
+ * adapter's 500.
+ *
+ * @param fetch - The fetch handler.
+ * @param options.name - The service name used in the stderr log.
+ * @param options.hostname - The host of a request without `Host`.
+ */
+export function toNodeHandler(
+  fetch: (request: Request) => Response | Promise<Response>,
+  options: { name: string; hostname?: string | undefined },
+): (req: IncomingMessage, res: ServerResponse) => Promise<unknown> {
+  const { name, hostname } = options
+  return getRequestListener(answerOf(fetch), {
+    ...(hostname === undefined ? {} : { hostname }),
+    // Hono answers its own errors (see createApp); this catches what fails
+    // while the adapter builds the Request (a malformed URL), a handler
+    // that rejects (Hono hands only Errors to onError) and one that answers
+    // no Response. Without it the adapter answers 500.
+    errorHandler: (error) => {
+      log(name, error)
+      return refusal(400, 'The request could not be handled.')
+    },
+  })
+}
+
+/**
  * A Hono app whose failures answer JSON: a handler that throws answers
  * `400 { error }` (never 500), an unknown route `404 { error }`. Every
  * emulated service built on Hono starts from this.
@@ -205,11 +246,34 @@ export function createApp<env extends Env = Env>(): Hono<env> {
 type Refusal = {
   status: number
   error: string
-  headers?: Record<string, string>
 }
 
 function refusal(status: number, error: string): Response {
   return Response.json({ error }, { status })
+}
+
+/** What Node's HTTP parser rejects, as the status and sentence to answer. */
+const clientErrors: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'The request headers are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request took too long to arrive.'],
+}
+
+/**
+ * A fetch handler that always settles with a Response: `@hono/node-server`
+ * answers 500 when it gets anything else.
+ */
+function answerOf(
+  fetch: (request: Request) => Response | Promise<Response>,
+): (request: Request, ...rest: unknown[]) => Promise<Response> {
+  // The adapter also passes Node's request and response (Hono's `c.env`,
+  // which the identity provider's pages hand to oidc-provider): pass them on.
+  const call = fetch as (request: Request, ...rest: unknown[]) => unknown
+  return async (request, ...rest) => {
+    const response = await call(request, ...rest)
+    if (!(response instanceof Response))
+      throw new TypeError('The handler answered no Response.')
+    return response
+  }
 }
 
 /** Checks a request against the rules that come before any handler. */
@@ -221,7 +285,13 @@ function check(
     localOnly: readonly string[]
   },
 ): Refusal | undefined {
-  const host = req.headers.host
+  // A target in absolute form (`GET http://host/path`) names the host the
+  // request is for, and HTTP/1.1 (RFC 9112) has it override the Host
+  // header; it is also what the handlers see as the request's URL.
+  const target = req.url ?? '/'
+  const host = target.startsWith('/')
+    ? req.headers.host
+    : (URL.parse(target)?.host ?? '')
   if (host === undefined || !rules.hosts.has(host.toLowerCase()))
     return {
       status: 403,
@@ -272,11 +342,41 @@ function check(
   return undefined
 }
 
-/** Whether the request's path starts with one of the local-only prefixes. */
+/**
+ * Whether the request's path starts with one of the local-only prefixes,
+ * however it is spelled. A router matches a path after a URL parser has
+ * resolved its dot segments (`/x/../mailbox`) and an absolute-form target
+ * (`GET http://host/mailbox`), and Hono then percent-decodes it
+ * (`/%6Dailbox`); the rule must see every spelling the router would
+ * route to the same place, or a page could reach a local route by
+ * spelling it differently. Letters are compared without case, which
+ * refuses more than needed and never less.
+ */
 function isLocalPath(req: IncomingMessage, localOnly: readonly string[]) {
   if (localOnly.length === 0) return false
-  const path = (req.url ?? '/').split('?')[0] ?? '/'
-  return localOnly.some((prefix) => path.startsWith(prefix))
+  const spellings = pathSpellings(req.url ?? '/').map((path) =>
+    path.toLowerCase(),
+  )
+  return localOnly.some((prefix) =>
+    spellings.some((path) => path.startsWith(prefix.toLowerCase())),
+  )
+}
+
+/** The request target's path as written, as parsed, and percent-decoded. */
+function pathSpellings(target: string): string[] {
+  const written = target.split('?')[0] ?? ''
+  const url = URL.parse(
+    target.startsWith('/') ? `http://host${target}` : target,
+  )
+  const parsed = url?.pathname ?? written
+  const spellings = [written, parsed]
+  for (const decode of [decodeURI, decodeURIComponent])
+    try {
+      spellings.push(decode(parsed))
+    } catch {
+      // Not valid percent-encoding: the router cannot decode it either.
+    }
+  return spellings
 }
 
 /**
@@ -301,20 +401,32 @@ function allowLoopbackCors(req: IncomingMessage, res: ServerResponse): boolean {
   return true
 }
 
-/** The `Host` values that name this server: its address and port. */
+/**
+ * The `Host` values that name this server: its address and port. Any
+ * loopback name is accepted for a loopback address: a page on `localhost`
+ * and one on `127.0.0.1` reach the same service.
+ */
 function allowedHosts(host: string, port: number): ReadonlySet<string> {
-  const names = loopbackNames.includes(host) ? loopbackNames : [host]
-  const hosts = [host, ...names.filter((name) => name !== host)]
+  const own = hostOf(host)
+  const names = loopbackNames.includes(own) ? loopbackNames : [own]
+  const hosts = [own, ...names.filter((name) => name !== own)]
   return new Set(hosts.map((name) => `${name}:${port}`.toLowerCase()))
 }
 
+/** A bind address as a URL or `Host` names it: IPv6 in brackets. */
+function hostOf(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
+}
+
 function answer(res: ServerResponse, refused: Refusal) {
+  const body = JSON.stringify({ error: refused.error })
   res.writeHead(refused.status, {
     'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',
     connection: 'close',
   })
-  res.end(JSON.stringify({ error: refused.error }))
+  res.end(body)
 }
 
 /**
@@ -322,19 +434,29 @@ function answer(res: ServerResponse, refused: Refusal) {
  * connection (the answer is already partly on its way).
  */
 function fail(res: ServerResponse, name: string, error: unknown) {
-  process.stderr.write(
-    `[emulator] ${name}: a request failed: ${describe(error)}\n`,
-  )
+  log(name, error)
   if (res.headersSent || res.writableEnded) {
     res.destroy()
     return
   }
   try {
-    res.removeHeader('content-length')
+    // Drop what the handler had set for its own answer (a length, a type,
+    // half of a failed writeHead's headers); keep what CORS needs for the
+    // page to read the error.
+    for (const header of res.getHeaderNames())
+      if (header !== 'access-control-allow-origin' && header !== 'vary')
+        res.removeHeader(header)
     answer(res, { status: 400, error: 'The request could not be handled.' })
   } catch {
     res.destroy()
   }
+}
+
+/** Tells the developer, on stderr, that a request failed and why. */
+function log(name: string, error: unknown) {
+  process.stderr.write(
+    `[emulator] ${name}: a request failed: ${describe(error)}\n`,
+  )
 }
 
 /** One line about an error, without its stack. */

@@ -99,26 +99,76 @@ async function startNode(options: { chainId: number; host: string }) {
 
 /**
  * Methods pages on any origin may call: the standard Ethereum JSON-RPC API
- * (EIP-1474) without the methods that sign with the node's own accounts.
- * Anything else (Anvil's, Hardhat's and the EVM's admin methods, debug and
- * trace methods, the txpool, personal accounts) is for loopback pages and
- * local programs only.
+ * (EIP-1474 and the execution-apis specification: reads, filters, fee
+ * data, simulation, and transactions the caller signed), as a public node
+ * serves it. Anything else is for loopback pages and local programs only:
+ * Anvil's, Hardhat's and the EVM's admin methods, debug and trace methods,
+ * the txpool, and every method that acts with the node's own accounts.
+ * Those include Anvil's `eth_`-named ones (`eth_sendUnsignedTransaction`
+ * sends from any address without a signature; `eth_sendTransaction`,
+ * `eth_sendTransactionSync` and the `eth_sign*` methods use its unlocked
+ * keys), which is why this is a list of what is allowed rather than of
+ * what is not.
  */
 export function isPublicMethod(method: unknown): boolean {
-  if (typeof method !== 'string') return false
-  if (nodeSigning.has(method)) return false
-  return /^(eth|net|web3)_[A-Za-z0-9]+$/.test(method)
+  return typeof method === 'string' && publicMethods.has(method)
 }
 
-/** Standard methods that sign with the node's unlocked accounts. */
-const nodeSigning = new Set([
-  'eth_sendTransaction',
-  'eth_sign',
-  'eth_signTransaction',
-  'eth_signTypedData',
-  'eth_signTypedData_v3',
-  'eth_signTypedData_v4',
+const publicMethods: ReadonlySet<string> = new Set([
+  'eth_accounts',
+  'eth_blobBaseFee',
+  'eth_blockNumber',
+  'eth_call',
+  'eth_chainId',
+  'eth_config',
+  'eth_createAccessList',
+  'eth_estimateGas',
+  'eth_feeHistory',
+  'eth_gasPrice',
+  'eth_getBalance',
+  'eth_getBlockByHash',
+  'eth_getBlockByNumber',
+  'eth_getBlockReceipts',
+  'eth_getBlockTransactionCountByHash',
+  'eth_getBlockTransactionCountByNumber',
+  'eth_getCode',
+  'eth_getFilterChanges',
+  'eth_getFilterLogs',
+  'eth_getLogs',
+  'eth_getProof',
+  'eth_getStorageAt',
+  'eth_getTransactionByBlockHashAndIndex',
+  'eth_getTransactionByBlockNumberAndIndex',
+  'eth_getTransactionByHash',
+  'eth_getTransactionCount',
+  'eth_getTransactionReceipt',
+  'eth_getUncleByBlockHashAndIndex',
+  'eth_getUncleByBlockNumberAndIndex',
+  'eth_getUncleCountByBlockHash',
+  'eth_getUncleCountByBlockNumber',
+  'eth_maxPriorityFeePerGas',
+  'eth_newBlockFilter',
+  'eth_newFilter',
+  'eth_newPendingTransactionFilter',
+  'eth_protocolVersion',
+  'eth_sendRawTransaction',
+  'eth_sendRawTransactionSync',
+  'eth_simulateV1',
+  'eth_syncing',
+  'eth_uninstallFilter',
+  'net_listening',
+  'net_peerCount',
+  'net_version',
+  'web3_clientVersion',
+  'web3_sha3',
 ])
+
+/**
+ * The most requests one batch may hold: 1000, geth's default
+ * (`--rpc.batch-request-limit`), so a page cannot make the node work
+ * through tens of thousands of calls with one request.
+ */
+export const maxBatch = 1000
 
 /**
  * The gateway's request handler: reads the JSON-RPC body, refuses methods
@@ -157,6 +207,12 @@ export function createGateway(options: { nodeUrl: string }) {
     const requests = Array.isArray(body) ? body : [body]
     if (requests.length === 0)
       return reply(res, 400, rpcError(null, -32600, 'Empty batch.'))
+    if (requests.length > maxBatch)
+      return reply(
+        res,
+        400,
+        rpcError(null, -32600, `A batch holds at most ${maxBatch} requests.`),
+      )
     if (!isLocal(req)) {
       const refused = requests.filter(
         (request) => !isPublicMethod((request as { method?: unknown })?.method),

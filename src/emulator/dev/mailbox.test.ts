@@ -7,6 +7,8 @@ function clock() {
   return () => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds++))
 }
 
+const { maxMessages, maxRecipientLength } = Mailbox
+
 describe('Mailbox.create', () => {
   test('default: an empty mailbox', () => {
     expect(Mailbox.create().list()).toEqual([])
@@ -126,5 +128,30 @@ describe('Mailbox.create', () => {
       `[Mailbox.InvalidRecipientError: Cannot deliver a message to " ( ) ": no recipient.]`,
     )
     expect(mailbox.list()).toEqual([])
+  })
+
+  test('behavior: it keeps the newest 1000 messages', () => {
+    expect(maxMessages).toBe(1000)
+    const mailbox = Mailbox.create({ now: clock() })
+    for (let i = 0; i < maxMessages + 5; i++)
+      mailbox.deliver({ to: `u${i % 3}@example.com`, kind: 'x', code: `${i}` })
+    const codes = mailbox.list().map((message) => message.code)
+    expect(codes).toHaveLength(maxMessages)
+    expect(codes[0]).toBe(`${maxMessages + 4}`)
+    expect(codes.at(-1)).toBe('5')
+    expect(mailbox.list({ to: 'u0@example.com' })[0]?.code).toBe('1002')
+  })
+
+  test('error: a recipient over 254 characters', () => {
+    expect(maxRecipientLength).toBe(254)
+    const mailbox = Mailbox.create()
+    const longest = `${'a'.repeat(64)}@${'b'.repeat(189)}`
+    expect(mailbox.deliver({ to: longest, kind: 'x' }).to).toBe(longest)
+    expect(() =>
+      mailbox.deliver({ to: `${longest}c`, kind: 'x' }),
+    ).toThrowErrorMatchingInlineSnapshot(
+      `[Mailbox.InvalidRecipientError: Cannot deliver a message to "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…": longer than 254 characters.]`,
+    )
+    expect(mailbox.list()).toHaveLength(1)
   })
 })

@@ -28,7 +28,8 @@ export type Store = {
    * Stores a message for its recipient instead of sending it.
    *
    * @returns The stored message, with `to` normalised and `at` set.
-   * @throws {InvalidRecipientError} If `to` is empty once normalised.
+   * @throws {InvalidRecipientError} If `to` is empty once normalised, or
+   *   longer than {@link maxRecipientLength}.
    */
   deliver(message: deliver.Parameters): Message
   /**
@@ -62,6 +63,23 @@ export declare namespace list {
 }
 
 /**
+ * The most messages the mailbox keeps: 1000, the newest. Any page can make
+ * a service send codes to addresses it makes up, so the mailbox is bounded.
+ * A message is read right after it is sent (by a person, or by a test
+ * looking up its own address), and a whole browser test run sends a few
+ * hundred; the mailbox page, which renders every message and reloads every
+ * 3 seconds, stays usable at 1000 rows.
+ */
+export const maxMessages = 1000
+
+/**
+ * The longest recipient: 254 characters, the longest email address a mail
+ * server accepts (RFC 5321's limit on a forward path); phone numbers are
+ * far shorter. It bounds what one message holds.
+ */
+export const maxRecipientLength = 254
+
+/**
  * Creates an empty in-memory mailbox.
  *
  * @example
@@ -79,11 +97,14 @@ export declare namespace list {
  */
 export function create(options: create.Options = {}): Store {
   const { now = () => new Date() } = options
+  /** Oldest first. */
   const messages: Message[] = []
   return {
     deliver({ to, kind, code, link }) {
       const recipient = normalizeContact(to)
       if (!recipient) throw new InvalidRecipientError(to)
+      if (recipient.length > maxRecipientLength)
+        throw new InvalidRecipientError(to, 'too long')
       const message: Message = {
         to: recipient,
         kind,
@@ -92,6 +113,8 @@ export function create(options: create.Options = {}): Store {
         at: now().toISOString(),
       }
       messages.push(message)
+      if (messages.length > maxMessages)
+        messages.splice(0, messages.length - maxMessages)
       return message
     },
     list({ to } = {}) {
@@ -114,10 +137,17 @@ export declare namespace create {
   type ReturnType = Store
 }
 
-/** Thrown when a message is delivered to an empty recipient. */
+/** Thrown when a message is delivered to an empty or too long recipient. */
 export class InvalidRecipientError extends BaseError<undefined> {
   override readonly name = 'Mailbox.InvalidRecipientError'
-  constructor(to: string) {
-    super(`Cannot deliver a message to ${JSON.stringify(to)}: no recipient.`)
+  constructor(
+    to: string,
+    reason: 'no recipient' | 'too long' = 'no recipient',
+  ) {
+    super(
+      reason === 'no recipient'
+        ? `Cannot deliver a message to ${JSON.stringify(to)}: no recipient.`
+        : `Cannot deliver a message to ${JSON.stringify(`${to.slice(0, 40)}…`)}: longer than ${maxRecipientLength} characters.`,
+    )
   }
 }

@@ -127,6 +127,13 @@ describe('GET /mailbox', () => {
 })
 
 describe('GET /mailbox/view', () => {
+  test('error: a malformed query string answers JSON 400', async () => {
+    const { app } = setup()
+    const response = await app.request('/mailbox/view?to=%E0%A4%A')
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ error: 'Malformed query string.' })
+  })
+
   test('default: an empty mailbox says so', async () => {
     const { app } = setup()
     const response = await app.request('/mailbox/view')

@@ -46,7 +46,7 @@ export function createDevApp(
 
   app.get('/mailbox/view', (c) => {
     const to = readQuery(c.req.url, 'to')
-    if (to === null) return c.text('Malformed query string.', 400)
+    if (to === null) return c.json({ error: 'Malformed query string.' }, 400)
     return c.html(
       View.render({
         messages: mailbox.list({ to }),

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { createMemoryAdapter } from './adapter.js'
+import { createMemoryAdapter, maxEntries } from './adapter.js'
 
 function setup() {
   let time = 1_000_000
@@ -57,5 +57,44 @@ describe('createMemoryAdapter', () => {
     expect(await access.find('a1')).toBe(undefined)
     expect(await refresh.find('r1')).toBe(undefined)
     expect(await refresh.find('r2')).toEqual({ grantId: 'g2' })
+  })
+
+  test('behavior: it holds at most 10,000 entries; when full, expired ones go first, then the least recently written', async () => {
+    expect(maxEntries).toBe(10_000)
+    const { factory, advance } = setup()
+    const sessions = factory('Session')
+    const codes = factory('DeviceCode')
+    // Ten short-lived device codes, then sessions up to the cap.
+    for (let i = 0; i < 10; i++)
+      await codes.upsert(`d${i}`, { userCode: `U${i}`, grantId: 'g' }, 1)
+    for (let i = 10; i < maxEntries; i++)
+      await sessions.upsert(`s${i}`, { uid: `u${i}` }, 3600)
+    advance(601_000)
+    // Full: a new entry drops the ten expired codes, and nothing else.
+    await sessions.upsert('new', { uid: 'u-new' }, 3600)
+    expect(await codes.findByUserCode('U0')).toBe(undefined)
+    expect(await sessions.find('s10')).toEqual({ uid: 'u10' })
+    for (let i = 0; i < 9; i++)
+      await sessions.upsert(`more${i}`, { uid: `m${i}` }, 3600)
+    // Full of live entries: writing s10 again makes s11 the oldest.
+    await sessions.upsert('s10', { uid: 'u10', touched: true }, 3600)
+    await sessions.upsert('newest', { uid: 'u-newest' }, 3600)
+    expect(await sessions.find('s11')).toBe(undefined)
+    expect(await sessions.findByUid('u11')).toBe(undefined)
+    expect(await sessions.find('s10')).toEqual({ uid: 'u10', touched: true })
+    expect(await sessions.findByUid('u-newest')).toEqual({ uid: 'u-newest' })
+    expect(await sessions.find('s12')).toEqual({ uid: 'u12' })
+  })
+
+  test('behavior: a rewritten entry is found by its new secondary key only', async () => {
+    const { factory } = setup()
+    const codes = factory('DeviceCode')
+    await codes.upsert('d1', { userCode: 'OLD', grantId: 'g1' }, 60)
+    await codes.upsert('d1', { userCode: 'NEW' }, 60)
+    expect(await codes.findByUserCode('OLD')).toBe(undefined)
+    expect(await codes.findByUserCode('NEW')).toEqual({ userCode: 'NEW' })
+    // No longer under g1: revoking it leaves the entry.
+    await codes.revokeByGrantId('g1')
+    expect(await codes.find('d1')).toEqual({ userCode: 'NEW' })
   })
 })

@@ -3,8 +3,8 @@
  * identity service. oidc-provider's own quick-start adapter keeps one
  * module-wide LRU of 1000 entries (shared by every provider in the process,
  * evicting live sessions under load) and warns on every start; the emulator
- * is meant to forget everything on restart, so a plain map per service is
- * the whole requirement.
+ * is meant to forget everything on restart, so a map per service is enough,
+ * bounded because any page can make the provider store something.
  */
 
 /** What oidc-provider stores: a model's payload. */
@@ -35,9 +35,31 @@ export type Adapter = {
 const graceSeconds = 600
 
 /**
+ * The most entries the store keeps: 10,000. Any page can make the
+ * provider store something (every visit to the device page stores a
+ * session for 14 days, every authorization request an interaction), so
+ * the store is bounded: when it is full, expired entries are dropped, then
+ * the least recently written. A sign-in stores about five entries, so this
+ * holds some 2,000 sign-ins, far more than a developer or a test run
+ * makes, in a few tens of megabytes at most.
+ */
+export const maxEntries = 10_000
+
+/** A stored payload and what points at it. */
+type Entry = {
+  payload: Payload
+  expiresAt: number
+  /** The grant it was issued under, if any. */
+  grantId: string | undefined
+  /** Its secondary keys (a user code, a session uid). */
+  indexes: string[]
+}
+
+/**
  * A factory for oidc-provider's `adapter` option: every model name gets an
  * adapter over one shared store, whose entries are dropped
- * {@link graceSeconds} after their `expiresIn`.
+ * {@link graceSeconds} after their `expiresIn`, and which holds at most
+ * {@link maxEntries}.
  *
  * @example
  * ```ts
@@ -48,17 +70,43 @@ export function createMemoryAdapter(
   options: { now?: () => number } = {},
 ): (model: string) => Adapter {
   const { now = Date.now } = options
-  const entries = new Map<string, { payload: Payload; expiresAt: number }>()
+  /** The entries, least recently written first. */
+  const entries = new Map<string, Entry>()
   /** Keys of the entries issued under a grant, to revoke them together. */
   const grants = new Map<string, Set<string>>()
   /** Secondary keys: device user codes and session uids. */
   const indexes = new Map<string, string>()
 
+  /** Removes an entry and everything that points at it. */
+  const remove = (key: string) => {
+    const entry = entries.get(key)
+    if (!entry) return
+    entries.delete(key)
+    for (const index of entry.indexes)
+      if (indexes.get(index) === key) indexes.delete(index)
+    if (entry.grantId !== undefined) {
+      const members = grants.get(entry.grantId)
+      members?.delete(key)
+      if (members?.size === 0) grants.delete(entry.grantId)
+    }
+  }
+
+  /** Frees one place when the store is full. */
+  const makeRoom = () => {
+    if (entries.size < maxEntries) return
+    const at = now()
+    for (const [key, entry] of entries) if (entry.expiresAt <= at) remove(key)
+    for (const key of entries.keys()) {
+      if (entries.size < maxEntries) break
+      remove(key)
+    }
+  }
+
   const read = (key: string) => {
     const entry = entries.get(key)
     if (!entry) return undefined
     if (entry.expiresAt <= now()) {
-      entries.delete(key)
+      remove(key)
       return undefined
     }
     return entry.payload
@@ -73,21 +121,28 @@ export function createMemoryAdapter(
     return {
       async upsert(id, payload, expiresIn) {
         const key = keyOf(id)
-        entries.set(key, {
+        // Written again: it moves to the end, with its new keys only.
+        remove(key)
+        makeRoom()
+        const entry: Entry = {
           payload,
           expiresAt:
             expiresIn === undefined
               ? Infinity
               : now() + (expiresIn + graceSeconds) * 1000,
-        })
-        if (payload.grantId) {
-          const members = grants.get(payload.grantId) ?? new Set()
-          members.add(key)
-          grants.set(payload.grantId, members)
+          grantId: payload.grantId || undefined,
+          indexes: [],
         }
-        if (payload.userCode) indexes.set(`userCode:${payload.userCode}`, key)
+        if (payload.userCode) entry.indexes.push(`userCode:${payload.userCode}`)
         if (model === 'Session' && payload.uid)
-          indexes.set(`uid:${payload.uid}`, key)
+          entry.indexes.push(`uid:${payload.uid}`)
+        entries.set(key, entry)
+        for (const index of entry.indexes) indexes.set(index, key)
+        if (entry.grantId !== undefined) {
+          const members = grants.get(entry.grantId) ?? new Set()
+          members.add(key)
+          grants.set(entry.grantId, members)
+        }
       },
       async find(id) {
         return read(keyOf(id))
@@ -103,10 +158,10 @@ export function createMemoryAdapter(
         if (payload) payload.consumed = Math.floor(now() / 1000)
       },
       async destroy(id) {
-        entries.delete(keyOf(id))
+        remove(keyOf(id))
       },
       async revokeByGrantId(grantId) {
-        for (const key of grants.get(grantId) ?? []) entries.delete(key)
+        for (const key of grants.get(grantId) ?? []) remove(key)
         grants.delete(grantId)
       },
     }

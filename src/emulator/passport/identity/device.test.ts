@@ -198,4 +198,41 @@ describe('device flow', () => {
       await shortLived.stop()
     }
   })
+
+  test("error: a code posted without the page's session answers 400 and points back to the form", async () => {
+    for (const cookie of [undefined, '_session=forged; _session.sig=forged']) {
+      const page = await fetch(`${identity.issuer}/device`, {
+        method: 'POST',
+        headers: {
+          accept: 'text/html',
+          ...(cookie === undefined ? {} : { cookie }),
+        },
+        body: new URLSearchParams({ xsrf: 'x', user_code: 'BCDF-GHJK' }),
+      })
+      expect(page.status).toBe(400)
+      const html = await page.text()
+      expect(textOf(html, 'error')).toBe(
+        'This page has expired or was opened in another browser.',
+      )
+      expect(html).toContain('<a href="/device" data-testid="device-restart">')
+    }
+    const json = await fetch(`${identity.issuer}/device`, { method: 'POST' })
+    expect(json.status).toBe(400)
+    expect(await json.json()).toEqual({
+      error: 'invalid_request',
+      error_description:
+        'no device sign-in is in progress in this browser; open the verification page again',
+    })
+    // The form still works from a fresh page.
+    const browser = createBrowser(identity.issuer)
+    const input = await (await browser.get('/device')).text()
+    const form = readForm(input, 'device-user-code')
+    const wrong = await browser.post(form.action, {
+      ...form.fields,
+      user_code: 'BCDF-GHJK',
+    })
+    expect(textOf(await wrong.text(), 'error')).toBe(
+      'That code is not right. Check the code shown on your device.',
+    )
+  })
 })

@@ -4,6 +4,7 @@
  * does not do itself: the `interval` of the device authorization response,
  * and `slow_down` for a device that polls faster than that interval.
  */
+import type Provider from 'oidc-provider'
 import type { KoaContextWithOIDC } from 'oidc-provider'
 import { errorParagraph, escapeHtml, hidden, page } from './html.js'
 
@@ -140,5 +141,38 @@ export function deviceMiddleware(options: { interval: number }) {
         error: 'slow_down',
         error_description: `poll at most every ${interval} seconds`,
       }
+  }
+}
+
+/**
+ * A Koa middleware for the provider: a form posted to `/device` without a
+ * stored session (no cookie, an expired one, or a post from another
+ * browser) answers 400 with a page that sends the person back to the code
+ * form. oidc-provider would re-render its form on a session it never
+ * stored, then fail to store it and answer 500.
+ */
+export function requireDeviceSession(provider: Provider) {
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
+    if (ctx.method === 'POST' && ctx.path === '/device') {
+      const session = await provider.Session.get(ctx)
+      if (typeof session.exp !== 'number') {
+        ctx.status = 400
+        if (ctx.accepts('json', 'html') === 'html') {
+          ctx.type = 'html'
+          ctx.body = page(
+            'Sign-in page expired',
+            `${errorParagraph('This page has expired or was opened in another browser.')}
+<p><a href="/device" data-testid="device-restart">Enter the code shown on your device again</a></p>`,
+          )
+        } else
+          ctx.body = {
+            error: 'invalid_request',
+            error_description:
+              'no device sign-in is in progress in this browser; open the verification page again',
+          }
+        return
+      }
+    }
+    await next()
   }
 }

@@ -108,6 +108,25 @@ describe('the sign-in page', () => {
     )
   })
 
+  test('error: an address over 254 characters is refused at once, however it is made', async () => {
+    const { browser, page } = await openLogin()
+    const form = readForm(page, 'login-email')
+    const longest = `${'a'.repeat(64)}@${'b'.repeat(184)}.test`
+    expect(longest).toHaveLength(254)
+    const accepted = await browser.post(form.action, { email: longest })
+    expect(accepted.status).toBe(200)
+    // A run of dots made the address pattern backtrack quadratically.
+    for (const email of [`${longest}x`, `a@${'.'.repeat(500_000)}@`]) {
+      const started = performance.now()
+      const refused = await browser.post(form.action, { email })
+      expect(refused.status).toBe(400)
+      expect(textOf(await refused.text(), 'error')).toBe(
+        'Enter a valid email address.',
+      )
+      expect(performance.now() - started).toBeLessThan(1_000)
+    }
+  })
+
   test('error: cancelling sends the dApp access_denied', async () => {
     const { browser, page } = await openLogin()
     const cancel = await browser.post(readForm(page, 'login-cancel').action, {})

@@ -75,6 +75,51 @@ describe('GET /v2/logout', () => {
     )
   })
 
+  test('behavior: a returnTo with characters a header cannot carry is redirected to percent-encoded', async () => {
+    // U+202E (right-to-left override) made Node's writeHead throw.
+    const returnTo = 'http://127.0.0.1:51234/passport/\u202elogout?to=\u202e'
+    const response = await fetch(`${identity.issuer}${logoutUrl(returnTo)}`, {
+      redirect: 'manual',
+    })
+    expect(response.status).toBe(302)
+    expect(response.headers.get('location')).toBe(
+      'http://127.0.0.1:51234/passport/%E2%80%AElogout?to=%E2%80%AE',
+    )
+    const served = await fetch(`${identity.issuer}/health`)
+    expect(await served.json()).toEqual({ ok: true })
+  })
+
+  test('behavior: the same returnTo ends a signed-in session and redirects, percent-encoded', async () => {
+    const browser = createBrowser(identity.issuer)
+    const authorize = new URL('/authorize', identity.issuer)
+    authorize.search = new URLSearchParams({
+      response_type: 'code',
+      client_id: identity.clientId,
+      redirect_uri: redirectUri,
+      scope: 'openid',
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+    }).toString()
+    const start = await browser.get(authorize.href)
+    const resume = await signIn(
+      browser,
+      start.headers.get('location') ?? '',
+      identity.mailbox,
+      'ida@example.com',
+    )
+    expect((await browser.get(resume)).status).toBe(303)
+    const page = await browser.get(
+      logoutUrl('http://localhost:51234/\u202e\u0000x'),
+    )
+    expect(page.status).toBe(200)
+    const form = readForm(await page.text(), 'logout-confirm')
+    const done = await browser.post(form.action, form.fields)
+    expect(done.status).toBe(303)
+    expect(done.headers.get('location')).toBe(
+      'http://localhost:51234/%E2%80%AE%00x',
+    )
+  })
+
   test('error: a returnTo off loopback is refused', async () => {
     const response = await fetch(
       `${identity.issuer}${logoutUrl('https://evil.example/bye')}`,

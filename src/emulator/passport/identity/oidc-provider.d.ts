@@ -38,6 +38,8 @@ declare module 'oidc-provider' {
     readonly accountId: string | undefined
     /** The pending form state; `secret` is the forms' xsrf value. */
     readonly state: { secret?: string } | undefined
+    /** When the stored session expires (seconds); absent until it is stored. */
+    readonly exp: number | undefined
     grantIdFor(clientId: string): string | undefined
   }
 
@@ -67,8 +69,14 @@ declare module 'oidc-provider' {
     readonly query: Record<string, string | string[] | undefined>
     querystring: string
     readonly state: Json
+    /** Whether the answer's headers are already on their way. */
+    readonly headerSent: boolean
+    readonly req: IncomingMessage
+    readonly res: ServerResponse
     get(header: string): string
     set(header: string, value: string): void
+    /** The first of `types` the request's `Accept` prefers, or `false`. */
+    accepts(...types: string[]): string | false
   }
 
   /** An interaction (login, consent) in progress. */
@@ -124,6 +132,8 @@ declare module 'oidc-provider' {
       options?: { mergeWithLastSubmission?: boolean },
     ): Promise<string>
     readonly Client: { prototype: Client }
+    /** The request's session (a new, unstored one when it has none). */
+    readonly Session: { get(ctx: KoaContextWithOIDC): Promise<Session> }
     readonly Grant: {
       new (properties: { accountId: string; clientId: string }): Grant
       find(id: string): Promise<Grant | undefined>
@@ -158,6 +168,7 @@ declare module 'oidc-provider' {
     Grant,
     Interaction,
     KoaContextWithOIDC,
+    Session,
   }
   export { errors, interactionPolicy, Provider }
 }

@@ -20,6 +20,7 @@ import { claimsByScope, userClaims } from './claims.js'
 import {
   deviceCodeGrantType,
   deviceMiddleware,
+  requireDeviceSession,
   successSource,
   userCodeConfirmSource,
   userCodeInputSource,
@@ -195,9 +196,76 @@ export function createProvider(options: ProviderOptions): Provider {
   const client = provider.Client.prototype
   client.redirectUriAllowed = isLoopbackUrl
   client.postLogoutRedirectUriAllowed = isLoopbackUrl
+  // The first middleware added runs outermost: it sees every failure of
+  // the ones after it and of the provider's routes.
+  provider.use(answerFailures)
+  provider.on('server_error', (_ctx, error) => log(error))
+  provider.use(requireDeviceSession(provider))
   provider.use(deviceMiddleware({ interval: options.deviceInterval }))
   provider.use(keepOfflineAccess)
   return provider
+}
+
+/**
+ * Every failure answers 4xx, never 500, in the form the request asked for
+ * (oidc-provider's own rule: an HTML page when `Accept` prefers it, as a
+ * browser's navigation does, JSON otherwise):
+ *
+ * - what oidc-provider answers 500 (`server_error`: an exception in its
+ *   code or in the emulator's) and what escapes it (an exception outside
+ *   its routes' error handlers) becomes `400 invalid_request`, and the
+ *   reason goes to stderr for the developer;
+ * - a path no route serves answers `404 { error }` like the emulator's
+ *   other services, where Koa would answer a text `Not Found`.
+ */
+async function answerFailures(
+  ctx: KoaContextWithOIDC,
+  next: () => Promise<void>,
+): Promise<void> {
+  try {
+    await next()
+  } catch (error) {
+    if (ctx.headerSent) throw error
+    log(error)
+    // What the failed route had set (cookies of a session it could not
+    // store, a length) does not belong to the error; CORS headers stay so
+    // that a loopback page can read it.
+    for (const header of ctx.res.getHeaderNames())
+      if (!header.startsWith('access-control-') && header !== 'vary')
+        ctx.res.removeHeader(header)
+    answerError(ctx)
+    return
+  }
+  if (ctx.status >= 500) answerError(ctx)
+  else if (ctx.status === 404 && ctx.body == null) {
+    // Koa sets 200 when a body is set: the status goes after it.
+    ctx.body = { error: `No route ${ctx.method} ${ctx.path}.` }
+    ctx.status = 404
+  }
+}
+
+/** Answers `400 invalid_request`, as a page or as JSON. */
+function answerError(ctx: KoaContextWithOIDC) {
+  const out = {
+    error: 'invalid_request',
+    error_description: 'the request could not be handled',
+  }
+  ctx.status = 400
+  if (ctx.accepts('json', 'html') === 'html') {
+    ctx.type = 'html'
+    ctx.body = errorPage(out)
+  } else ctx.body = out
+}
+
+/** Tells the developer, on stderr, why a request failed. */
+function log(error: unknown) {
+  const reason =
+    error instanceof Error
+      ? (error.stack ?? error.message)
+      : `${typeof error} thrown`
+  process.stderr.write(
+    `[emulator] identity: a request failed: ${reason.split('\n').slice(0, 3).join(' ')}\n`,
+  )
 }
 
 /**

@@ -15,7 +15,7 @@
 import { generateKeyPair, randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { promisify } from 'node:util'
-import { getRequestListener, type HttpBindings } from '@hono/node-server'
+import type { HttpBindings } from '@hono/node-server'
 import { cors } from 'hono/cors'
 import { createLocalJWKSet, type JWK, jwtVerify } from 'jose'
 import type Provider from 'oidc-provider'
@@ -23,7 +23,7 @@ import { createCodes } from '../../codes.js'
 import type * as Mailbox from '../../dev/mailbox.js'
 import { isLoopbackOrigin, isLoopbackUrl } from '../../loopback.js'
 import type { Registry } from '../../registry/index.js'
-import { createApp, startServer } from '../../server.js'
+import { createApp, startServer, toNodeHandler } from '../../server.js'
 import { defineService } from '../../service.js'
 import { userClaims } from './claims.js'
 import { errorPage } from './html.js'
@@ -38,8 +38,8 @@ export const defaultRedirectUri = 'http://localhost:5173/passport/redirect'
 export const defaultLogoutRedirectUri = 'http://localhost:5173/passport/logout'
 
 /**
- * Default lifetimes in seconds: tokens 24 h (the SDK refreshes once less
- * than 1 h is left, seed 001 §5), refresh 14 days, device codes 10 min.
+ * Default lifetimes in seconds: tokens 24 h (the published SDK refreshes
+ * once less than 1 h is left), refresh 14 days, device codes 10 min.
  */
 export const defaultTtl: Ttl = {
   accessToken: 24 * 60 * 60,
@@ -54,8 +54,11 @@ export type IdentityService = {
   readonly issuer: string
   /** The client id the dApp uses. */
   readonly clientId: string
-  /** The Node request handler to serve. */
-  readonly handler: (req: IncomingMessage, res: ServerResponse) => void
+  /**
+   * The Node request handler to serve. It returns what the route's app
+   * returns (a promise for Koa and Hono), so that the server sees a failure.
+   */
+  readonly handler: (req: IncomingMessage, res: ServerResponse) => unknown
   /** The oidc-provider instance. */
   readonly provider: Provider
 }
@@ -134,11 +137,17 @@ export async function createIdentityService(
   const keySet = createLocalJWKSet({ keys: [verifying] })
   // JWT access tokens are not stored: remember their grants, so that a
   // revoked grant (a revoked refresh token) ends their userinfo access.
+  // Expired ones are forgotten; past the cap the oldest go first (their
+  // tokens then read as revoked at /userinfo).
   const grants = new Map<string, { grantId: string; until: number }>()
   provider.on('access_token.issued', (token) => {
     const { jti, grantId } = token as { jti: string; grantId: string }
     const at = Date.now()
     for (const [id, entry] of grants) if (entry.until < at) grants.delete(id)
+    for (const id of grants.keys()) {
+      if (grants.size < maxAccessTokens) break
+      grants.delete(id)
+    }
     grants.set(jti, { grantId, until: at + ttl.accessToken * 1000 })
   })
   app.on(['GET', 'POST'], '/userinfo', async (c) => {
@@ -186,51 +195,53 @@ export async function createIdentityService(
     }),
   )
 
-  const hono = getRequestListener(app.fetch)
+  const hono = toNodeHandler(app.fetch, { name: 'identity' })
   const koa = provider.callback()
   const handler = (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', issuer)
+    const url = URL.parse(req.url ?? '/', issuer)
+    if (url === null) {
+      res.writeHead(400, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ error: 'The request target is not a URL.' }))
+      return undefined
+    }
     if (url.pathname === '/v2/logout') {
       const target = logoutTarget(url)
-      if (typeof target !== 'string') {
+      if ('error' in target) {
         res.writeHead(400, { 'content-type': 'text/html; charset=utf-8' })
         res.end(errorPage(target))
-        return
+        return undefined
       }
-      const returnTo = url.searchParams.get('returnTo')
-      if (returnTo !== null && !hasSessionCookie(req)) {
+      if (target.returnTo !== undefined && !hasSessionCookie(req)) {
         // No sign-in session is visible to this request: a dApp on another
         // site logs out in a hidden iframe, where the browser withholds the
         // provider's SameSite=Lax cookies (as it withholds third-party
         // cookies from real providers). There is nothing to end here; the
         // SDK has already revoked the refresh token.
-        res.writeHead(302, { location: returnTo })
+        res.writeHead(302, { location: target.returnTo })
         res.end()
-        return
+        return undefined
       }
-      req.url = target
-      void koa(req, res)
-      return
+      req.url = target.path
+      return koa(req, res)
     }
     if (
       url.pathname === '/health' ||
       url.pathname === '/userinfo' ||
       url.pathname.startsWith('/interaction/')
-    ) {
-      void hono(req, res)
-      return
-    }
-    void koa(req, res)
+    )
+      return hono(req, res)
+    return koa(req, res)
   }
   return { issuer, clientId, handler, provider }
 }
 
 /**
- * Maps the SDK's `/v2/logout?client_id=&returnTo=` onto oidc-provider's end
- * session route (`client_id`, `post_logout_redirect_uri`).
- *
- * @returns The path to serve, or the error when `returnTo` is not loopback.
+ * The most access tokens whose grant is remembered for `/userinfo`:
+ * 10,000, the cap of the provider's store (see adapter.ts), of which every
+ * sign-in or refresh that issues one also takes an entry.
  */
+export const maxAccessTokens = 10_000
+
 /** Whether the request carries oidc-provider's session cookie. */
 function hasSessionCookie(req: IncomingMessage): boolean {
   return (req.headers.cookie ?? '')
@@ -238,22 +249,44 @@ function hasSessionCookie(req: IncomingMessage): boolean {
     .some((pair) => pair.trim().startsWith('_session='))
 }
 
-function logoutTarget(url: URL): string | Record<string, string> {
+/**
+ * Maps the SDK's `/v2/logout?client_id=&returnTo=` onto oidc-provider's end
+ * session route (`client_id`, `post_logout_redirect_uri`).
+ *
+ * A `returnTo` must be a loopback `http` URL, and is used as its WHATWG
+ * serialisation: that percent-encodes what a `Location` header cannot carry
+ * (a `returnTo` of `http://127.0.0.1:5173/\u202e` comes back as
+ * `http://127.0.0.1:5173/%E2%80%AE`, as a browser would request it), where
+ * the text as given made Node's `writeHead` throw.
+ *
+ * @returns The path to serve and the `returnTo` to redirect to, or the
+ *   error when `returnTo` is not loopback.
+ */
+function logoutTarget(
+  url: URL,
+):
+  | { path: string; returnTo?: string | undefined }
+  | { error: string; error_description: string } {
   const query = new URLSearchParams()
   const clientId = url.searchParams.get('client_id')
-  const returnTo = url.searchParams.get('returnTo')
+  const given = url.searchParams.get('returnTo')
   if (clientId !== null) query.set('client_id', clientId)
-  if (returnTo !== null) {
-    if (!isLoopbackUrl(returnTo))
+  let returnTo: string | undefined
+  if (given !== null) {
+    if (!isLoopbackUrl(given))
       return {
         error: 'invalid_request',
         error_description:
           'returnTo must be an http URL on 127.0.0.1 or localhost',
       }
+    returnTo = new URL(given).href
     query.set('post_logout_redirect_uri', returnTo)
   }
   const search = query.toString()
-  return search === '' ? '/session/end' : `/session/end?${search}`
+  return {
+    path: search === '' ? '/session/end' : `/session/end?${search}`,
+    returnTo,
+  }
 }
 
 export declare namespace createIdentityService {

@@ -1,0 +1,932 @@
+/**
+ * No web page can crash the emulator: every route of every service (the dev
+ * mailbox, the iframe wallet's provider, the game wallet's identity
+ * provider, the chain gateway) is sent malformed, oversized, deeply nested
+ * and random input, with random methods, origins, content types and
+ * garbage paths, through real HTTP. Every answer must be a 4xx or less with
+ * a body in the route's form (JSON; HTML for pages people open or when the
+ * request asks for HTML; the flow's NDJSON; the iframe's assets), nothing
+ * may escape as an unhandled rejection or exception, and afterwards the
+ * emulator must still serve: its health check, the mailbox, the chain, an
+ * email login through the iframe wallet's provider and the identity
+ * provider's discovery.
+ */
+import { request } from 'node:http'
+import fc from 'fast-check'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { type Emulator, startEmulator } from '../../src/emulator/index.js'
+import {
+  createDevice,
+  loginByEmail,
+  open,
+} from '../../src/emulator/magic/provider/testkit.js'
+import { findFreePort, findFreePortRange } from '../../src/emulator/net.js'
+import { slots } from '../../src/emulator/ports.js'
+import { defaultBodyLimit } from '../../src/emulator/server.js'
+import { encodeParams } from '../../src/magic/wire/messages.js'
+
+/**
+ * Cases that fail in the iframe wallet's provider (`src/emulator/magic/`),
+ * which is hardened on another branch: they are reported, not fixed here.
+ * Each entry names its route and the input that fails it, and matches
+ * exactly that input. Remove the list when both branches are merged.
+ */
+const knownMagicFailures: readonly {
+  route: string
+  input: string
+  matches: (sent: Sent) => boolean
+}[] = [
+  {
+    // runner.ts echoes the id in the flow's last line: JSON.stringify
+    // throws (call stack) in a promise nobody handles, and the answer
+    // never ends.
+    route: 'magic POST /v1/flow',
+    input: 'a JSON-RPC request id nested thousands deep',
+    matches: (sent) => depthOf(requestOf(sent)?.id) > 1_000,
+  },
+]
+
+/** The JSON-RPC request of a flow's body, if it parses. */
+function requestOf(sent: Sent): { id?: unknown } | undefined {
+  try {
+    const body = JSON.parse(sent.body ?? '') as { request?: unknown }
+    return typeof body?.request === 'object' && body.request !== null
+      ? (body.request as { id?: unknown })
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** How deeply a JSON value nests (without recursion: it may be deep). */
+function depthOf(value: unknown): number {
+  let depth = 0
+  let level: unknown[] = [value]
+  while (level.length > 0) {
+    const next: unknown[] = []
+    for (const item of level)
+      if (typeof item === 'object' && item !== null)
+        next.push(...Object.values(item))
+    if (next.length === 0 && level.every((item) => typeof item !== 'object'))
+      break
+    depth++
+    level = next
+  }
+  return depth
+}
+
+let emulator: Emulator
+const escaped: { kind: string; error: unknown }[] = []
+const onRejection = (error: unknown) =>
+  escaped.push({ kind: 'unhandledRejection', error })
+const onException = (error: unknown) =>
+  escaped.push({ kind: 'uncaughtException', error })
+let stderr: ReturnType<typeof vi.spyOn>
+
+/** The origins of the services, by name. */
+const base = { dev: '', magic: '', identity: '', chain: '' }
+
+/** Real state to aim some requests at: a sign-in page, a waiting flow. */
+const state = {
+  interaction: { uid: '', cookie: '' },
+  device: { cookie: '', xsrf: '' },
+  flowId: '',
+}
+
+beforeAll(async () => {
+  process.on('unhandledRejection', onRejection)
+  process.on('uncaughtException', onException)
+  // The services log each request that failed in a handler; thousands of
+  // them would bury the test's own output.
+  stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true)
+  emulator = await startEmulator({
+    portBase: await findFreePortRange(slots.length),
+    anvilPort: await findFreePort(),
+  })
+  base.dev = new URL(emulator.info.mailbox).origin
+  base.magic = emulator.info.magic.endpoint
+  base.identity = emulator.info.passport.authenticationDomain
+  base.chain = emulator.info.rpcUrl
+
+  const authorize = new URL('/authorize', base.identity)
+  authorize.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: emulator.info.passport.clientId,
+    redirect_uri: 'http://127.0.0.1:63315/passport/redirect',
+    scope: 'openid email offline_access',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  }).toString()
+  const started = await fetch(authorize, { redirect: 'manual' })
+  state.interaction.uid =
+    /\/interaction\/([^/?]+)/.exec(
+      started.headers.get('location') ?? '',
+    )?.[1] ?? ''
+  state.interaction.cookie = cookiesOf(started)
+  const device = await fetch(`${base.identity}/device`)
+  state.device.cookie = cookiesOf(device)
+  state.device.xsrf =
+    /name="xsrf" value="([^"]*)"/.exec(await device.text())?.[1] ?? ''
+  expect(state.interaction.uid).not.toBe('')
+  expect(state.device.xsrf).not.toBe('')
+
+  // A login flow left waiting for its code, for the intermediary route.
+  const flow = await open(
+    { request: (path, init) => fetch(`${base.magic}${path}`, init) },
+    'magic_auth_login_with_email_otp',
+    [{ email: 'waiting@example.com', showUI: false }],
+    { device: await createDevice() },
+  )
+  await flow.event('email-otp-sent')
+  state.flowId = flow.flowId
+}, 120_000)
+
+afterAll(async () => {
+  process.off('unhandledRejection', onRejection)
+  process.off('uncaughtException', onException)
+  stderr?.mockRestore()
+  await emulator?.stop()
+})
+
+/** The `name=value` pairs of a response's cookies, for a `Cookie` header. */
+function cookiesOf(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .join('; ')
+}
+
+type Service = keyof typeof base
+
+/** What a route answers besides JSON. */
+type Form = 'json' | 'page' | 'flow' | 'asset'
+
+/** A route: its service, method, path (`:name` is filled in) and form. */
+type Route = {
+  service: Service
+  method: string
+  path: string
+  form: Form
+  /** Sends the real sign-in or device page's cookies and form fields. */
+  session?: 'interaction' | 'device' | undefined
+}
+
+/** Every route of every service. */
+const routes: readonly Route[] = [
+  // The dev mailbox.
+  { service: 'dev', method: 'GET', path: '/health', form: 'json' },
+  { service: 'dev', method: 'GET', path: '/mailbox', form: 'json' },
+  { service: 'dev', method: 'GET', path: '/mailbox/view', form: 'page' },
+  // The iframe wallet's provider.
+  { service: 'magic', method: 'POST', path: '/v1/flow', form: 'flow' },
+  {
+    service: 'magic',
+    method: 'POST',
+    path: '/v1/flow/:flowId/intermediary',
+    form: 'json',
+  },
+  {
+    service: 'magic',
+    method: 'GET',
+    path: '/v1/magic-link/:token',
+    form: 'page',
+  },
+  {
+    service: 'magic',
+    method: 'GET',
+    path: '/v1/device-approval/:token',
+    form: 'page',
+  },
+  {
+    service: 'magic',
+    method: 'POST',
+    path: '/dev/users/device-approval',
+    form: 'json',
+  },
+  {
+    service: 'magic',
+    method: 'POST',
+    path: '/dev/oidc-providers',
+    form: 'json',
+  },
+  { service: 'magic', method: 'GET', path: '/send', form: 'page' },
+  { service: 'magic', method: 'GET', path: '/send/', form: 'page' },
+  { service: 'magic', method: 'GET', path: '/app.js', form: 'asset' },
+  { service: 'magic', method: 'GET', path: '/app.css', form: 'asset' },
+  // The game wallet's identity provider.
+  { service: 'identity', method: 'GET', path: '/health', form: 'json' },
+  {
+    service: 'identity',
+    method: 'GET',
+    path: '/.well-known/openid-configuration',
+    form: 'json',
+  },
+  {
+    service: 'identity',
+    method: 'GET',
+    path: '/.well-known/oauth-authorization-server',
+    form: 'json',
+  },
+  {
+    service: 'identity',
+    method: 'GET',
+    path: '/.well-known/jwks.json',
+    form: 'json',
+  },
+  { service: 'identity', method: 'GET', path: '/authorize', form: 'page' },
+  { service: 'identity', method: 'GET', path: '/authorize/:uid', form: 'page' },
+  { service: 'identity', method: 'POST', path: '/oauth/token', form: 'json' },
+  {
+    service: 'identity',
+    method: 'POST',
+    path: '/oauth/device/code',
+    form: 'json',
+  },
+  { service: 'identity', method: 'POST', path: '/oauth/revoke', form: 'json' },
+  { service: 'identity', method: 'GET', path: '/device', form: 'page' },
+  {
+    service: 'identity',
+    method: 'POST',
+    path: '/device',
+    form: 'page',
+    session: 'device',
+  },
+  { service: 'identity', method: 'GET', path: '/device/:uid', form: 'page' },
+  { service: 'identity', method: 'GET', path: '/userinfo', form: 'json' },
+  { service: 'identity', method: 'POST', path: '/userinfo', form: 'json' },
+  { service: 'identity', method: 'GET', path: '/v2/logout', form: 'page' },
+  { service: 'identity', method: 'GET', path: '/session/end', form: 'page' },
+  {
+    service: 'identity',
+    method: 'POST',
+    path: '/session/end/confirm',
+    form: 'page',
+  },
+  {
+    service: 'identity',
+    method: 'GET',
+    path: '/session/end/success',
+    form: 'page',
+  },
+  {
+    service: 'identity',
+    method: 'GET',
+    path: '/interaction/:uid',
+    form: 'page',
+    session: 'interaction',
+  },
+  {
+    service: 'identity',
+    method: 'POST',
+    path: '/interaction/:uid/email',
+    form: 'page',
+    session: 'interaction',
+  },
+  {
+    service: 'identity',
+    method: 'POST',
+    path: '/interaction/:uid/code',
+    form: 'page',
+    session: 'interaction',
+  },
+  {
+    service: 'identity',
+    method: 'POST',
+    path: '/interaction/:uid/cancel',
+    form: 'page',
+  },
+  // The chain gateway.
+  { service: 'chain', method: 'POST', path: '/', form: 'json' },
+]
+
+/** One request to send. */
+type Sent = {
+  route: Route
+  method: string
+  path: string
+  headers: Record<string, string>
+  body?: string | undefined
+}
+
+/** What came back. */
+type Answer = {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
+
+/**
+ * Sends a request over its own connection, exactly as given (fetch cannot
+ * send every method, Host or body framing). A streamed answer (a flow's
+ * NDJSON) is read for a moment, then the connection is closed: a flow may
+ * rightly wait for its user.
+ */
+function send(sent: Sent): Promise<Answer> {
+  const url = new URL(base[sent.route.service])
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: sent.method,
+        path: sent.path,
+        agent: false,
+        headers: {
+          ...(sent.body === undefined
+            ? {}
+            : { 'content-length': Buffer.byteLength(sent.body) }),
+          ...sent.headers,
+        },
+      },
+      (res) => {
+        let body = ''
+        res.setEncoding('utf8')
+        const done = () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body })
+        res.on('data', (chunk) => {
+          body += chunk
+        })
+        res.on('end', done)
+        res.on('error', () => done())
+        if (res.headers['content-type']?.includes('ndjson'))
+          setTimeout(() => {
+            res.destroy()
+            done()
+          }, 300)
+      },
+    )
+    req.setTimeout(10_000, () =>
+      req.destroy(new Error('No answer within 10 s.')),
+    )
+    req.on('error', reject)
+    req.end(sent.body)
+  })
+}
+
+/**
+ * Why an answer breaks the rules, or `undefined` when it keeps them: a
+ * status under 500, and a body in the route's form.
+ */
+function judge(sent: Sent, answer: Answer): string | undefined {
+  const { status, headers, body } = answer
+  if (status >= 500) return `answered ${status}: ${body.slice(0, 200)}`
+  if (status >= 300 && status < 400)
+    return headers.location ? undefined : `a ${status} without Location`
+  if (status === 204 || sent.method === 'HEAD' || status === 304)
+    return undefined
+  const type = String(headers['content-type'] ?? '')
+  if (/[/+]json\b/.test(type))
+    try {
+      JSON.parse(body)
+      return undefined
+    } catch {
+      return `a JSON type with a body that is not JSON: ${body.slice(0, 200)}`
+    }
+  const asksHtml = /text\/html/.test(sent.headers.accept ?? '')
+  if (type.startsWith('text/html') && (sent.route.form === 'page' || asksHtml))
+    return undefined
+  if (type.includes('ndjson') && sent.route.form === 'flow' && status < 300)
+    return body
+      .split('\n')
+      .filter((line) => line !== '')
+      .every((line) => {
+        try {
+          JSON.parse(line)
+          return true
+        } catch {
+          // The last line may have been cut when the stream was closed.
+          return line === body.split('\n').filter(Boolean).at(-1)
+        }
+      })
+      ? undefined
+      : `an NDJSON line that is not JSON: ${body.slice(0, 200)}`
+  if (
+    sent.route.form === 'asset' &&
+    status < 300 &&
+    /^text\/(css|javascript)/.test(type)
+  )
+    return undefined
+  return `answered ${status} as ${type || 'no type'}: ${body.slice(0, 200)}`
+}
+
+/**
+ * Sends, judges, and names the case when it fails: a bad answer, no answer,
+ * or an error that escaped the process's handlers meanwhile.
+ */
+async function check(sent: Sent): Promise<void> {
+  const name = `${sent.route.service} ${sent.method} ${sent.path.slice(0, 120)}`
+  const known = knownMagicFailures.some(
+    (failure) => failure.route === caseOf(sent) && failure.matches(sent),
+  )
+  const before = escaped.length
+  let verdict: string | undefined
+  try {
+    verdict = judge(sent, await send(sent))
+  } catch (error) {
+    verdict = `no answer (${String(error)})`
+  }
+  // A rejection nobody handles is reported after the current task.
+  await new Promise((resolve) => setImmediate(resolve))
+  const escapedNow = escaped.slice(before)
+  if (known) escaped.length = before
+  else if (escapedNow.length > 0)
+    verdict = escapedNow
+      .map(({ kind, error }) => `${kind}: ${stackOf(error)}`)
+      .join('; ')
+  if (verdict !== undefined && !known) throw new Error(`${name}: ${verdict}`)
+}
+
+/** The first lines of an error's stack. */
+function stackOf(error: unknown): string {
+  return error instanceof Error
+    ? (error.stack ?? String(error)).split('\n').slice(0, 6).join(' | ')
+    : String(error)
+}
+
+/** The name of a case in {@link knownMagicFailures}. */
+function caseOf(sent: Sent): string {
+  return `${sent.route.service} ${sent.route.method} ${sent.route.path}`
+}
+
+// Generators.
+
+/** JSON nested `depth` levels deep: arrays, objects, or both. */
+function nested(depth: number, kind: 'array' | 'object' | 'mixed'): string {
+  let open = ''
+  let close = ''
+  for (let i = 0; i < depth; i++) {
+    const array = kind === 'array' || (kind === 'mixed' && i % 2 === 0)
+    open += array ? '[' : '{"a":'
+    close = (array ? ']' : '}') + close
+  }
+  return `${open}1${close}`
+}
+
+const deep = fc
+  .tuple(
+    fc.integer({ min: 1_000, max: 20_000 }),
+    fc.constantFrom('array' as const, 'object' as const, 'mixed' as const),
+  )
+  .map(([depth, kind]) => nested(depth, kind))
+
+/** Text that is hard on parsers and headers once percent-decoded. */
+const hostile = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'binary', maxLength: 20 }),
+  fc.constantFrom(
+    '\u202e',
+    '\r\nx-injected: 1',
+    '\u0000',
+    '\ud800',
+    'http://127.0.0.1:1/\u202e',
+    'http://localhost:5173/\r\n',
+    'https://evil.example/',
+    'javascript:alert(1)',
+    '',
+    'a'.repeat(5_000),
+  ),
+)
+
+/** A query value, percent-encoded, or raw escapes a decoder may refuse. */
+const queryValue = fc.oneof(
+  hostile.map((text) => {
+    try {
+      return encodeURIComponent(text)
+    } catch {
+      return '%ED%A0%80'
+    }
+  }),
+  fc.constantFrom('%E2%80%AE', '%0D%0A', '%00', '%FF', '%E0%A4%A', '%', '+'),
+)
+
+const queryName = fc.constantFrom(
+  'to',
+  'returnTo',
+  'client_id',
+  'redirect_uri',
+  'post_logout_redirect_uri',
+  'response_type',
+  'scope',
+  'code_challenge',
+  'code_challenge_method',
+  'audience',
+  'state',
+  'nonce',
+  'prompt',
+  'user_code',
+  'login_hint',
+  'request',
+  'a[b][c]',
+)
+
+const query = fc
+  .array(fc.tuple(queryName, queryValue), { maxLength: 6 })
+  .map((pairs) =>
+    pairs.length === 0
+      ? ''
+      : `?${pairs.map(([name, value]) => `${name}=${value}`).join('&')}`,
+  )
+
+/** A JSON-RPC request with random or hostile parts. */
+const rpcRequest = fc.record(
+  {
+    jsonrpc: fc.oneof(fc.constant('2.0'), fc.jsonValue({ maxDepth: 1 })),
+    id: fc.oneof(fc.integer(), fc.string(), fc.jsonValue({ maxDepth: 3 })),
+    method: fc.oneof(
+      fc.constantFrom(
+        'eth_chainId',
+        'eth_blockNumber',
+        'eth_getBalance',
+        'eth_call',
+        'eth_accounts',
+        'magic_is_logged_in',
+        'magic_get_info',
+        'anvil_setBalance',
+        'evm_mine',
+      ),
+      fc.string(),
+      fc.jsonValue({ maxDepth: 1 }),
+    ),
+    params: fc.jsonValue({ maxDepth: 4 }),
+  },
+  { requiredKeys: [] },
+)
+
+/** The iframe's encoded params: a real API key or random values. */
+const flowParams = fc.oneof(
+  fc.constant(
+    encodeParams({
+      API_KEY: 'pk_live_EMULATOR0000000000',
+      DOMAIN_ORIGIN: 'http://127.0.0.1:5173',
+      host: '127.0.0.1',
+      sdk: 'magic-sdk',
+      version: '33.13.0',
+      locale: 'en_US',
+    }),
+  ),
+  fc.string(),
+  fc.jsonValue({ maxDepth: 2 }),
+)
+
+/** A body: random JSON, a shape the route knows with wrong types, deep. */
+const jsonBody = fc.oneof(
+  fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value)),
+  rpcRequest.map((value) => JSON.stringify(value)),
+  fc.array(rpcRequest, { maxLength: 5 }).map((value) => JSON.stringify(value)),
+  fc
+    .record(
+      {
+        params: flowParams,
+        request: fc.oneof(rpcRequest, fc.jsonValue({ maxDepth: 2 })),
+        jwt: fc.jsonValue({ maxDepth: 1 }),
+        rt: fc.jsonValue({ maxDepth: 1 }),
+        deviceShare: fc.jsonValue({ maxDepth: 1 }),
+      },
+      { requiredKeys: [] },
+    )
+    .map((value) => JSON.stringify(value)),
+  fc
+    .record(
+      {
+        eventType: fc.oneof(fc.string(), fc.jsonValue({ maxDepth: 1 })),
+        args: fc.jsonValue({ maxDepth: 3 }),
+        email: fc.oneof(fc.emailAddress(), fc.jsonValue({ maxDepth: 1 })),
+        required: fc.jsonValue({ maxDepth: 1 }),
+        providerId: fc.jsonValue({ maxDepth: 1 }),
+        issuer: fc.oneof(fc.webUrl(), fc.jsonValue({ maxDepth: 1 })),
+        jwksUri: fc.oneof(fc.webUrl(), fc.jsonValue({ maxDepth: 1 })),
+        audience: fc.jsonValue({ maxDepth: 1 }),
+      },
+      { requiredKeys: [] },
+    )
+    .map((value) => JSON.stringify(value)),
+  fc.constantFrom('', 'null', '{', '[', '"\\ud800"', '{"__proto__":{"a":1}}'),
+  fc.string(),
+)
+
+/** A form body, for the identity provider's forms and OAuth endpoints. */
+const formBody = fc
+  .array(
+    fc.tuple(
+      fc.constantFrom(
+        'grant_type',
+        'client_id',
+        'code',
+        'code_verifier',
+        'redirect_uri',
+        'refresh_token',
+        'device_code',
+        'token',
+        'token_type_hint',
+        'scope',
+        'audience',
+        'email',
+        'user_code',
+        'xsrf',
+        'confirm',
+        'abort',
+        'logout',
+        'resource',
+      ),
+      fc.oneof(
+        queryValue,
+        fc.emailAddress().map((email) => encodeURIComponent(email)),
+      ),
+    ),
+    { maxLength: 6 },
+  )
+  .map((pairs) => pairs.map(([name, value]) => `${name}=${value}`).join('&'))
+
+const origin = fc.constantFrom(
+  undefined,
+  'http://localhost:5173',
+  'http://127.0.0.1:63315',
+  'https://evil.example',
+  'null',
+)
+
+const contentType = fc.constantFrom(
+  undefined,
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/octet-stream',
+)
+
+/** Cookies by the provider's names, with hostile values. */
+const cookie = fc.option(
+  fc
+    .array(
+      fc.tuple(
+        fc.constantFrom(
+          '_session',
+          '_session.sig',
+          '_session.legacy',
+          '_interaction',
+          '_interaction.sig',
+          '_interaction_resume',
+          'x',
+        ),
+        queryValue,
+      ),
+      { minLength: 1, maxLength: 4 },
+    )
+    .map((pairs) =>
+      pairs.map(([name, value]) => `${name}=${value}`).join('; '),
+    ),
+  { freq: 3 },
+)
+
+const accept = fc.constantFrom(
+  undefined,
+  '*/*',
+  'application/json',
+  'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+)
+
+/** Fills a route's `:name` segments with a real value or garbage. */
+const pathOf = (route: Route) =>
+  fc
+    .tuple(
+      fc.boolean(),
+      fc.oneof(
+        fc.string({ minLength: 1, maxLength: 40 }),
+        fc.constantFrom('%E2%80%AE', '..', '%2F', '%00', 'a'.repeat(2_000)),
+      ),
+      query,
+    )
+    .map(([real, garbage, search]) => {
+      const filled = route.path.replace(/:(\w+)/g, (_, name: string) => {
+        const value =
+          name === 'flowId'
+            ? state.flowId
+            : name === 'uid'
+              ? state.interaction.uid
+              : ''
+        if (real && value !== '') return value
+        try {
+          return encodeURIComponent(garbage)
+        } catch {
+          return garbage.startsWith('%') ? garbage : 'x'
+        }
+      })
+      return `${filled}${search}`
+    })
+
+/** A request to one of the routes, of any kind. */
+const anyRequest: fc.Arbitrary<Sent> = fc
+  .constantFrom(...routes)
+  .chain((route) =>
+    fc.record({
+      route: fc.constant(route),
+      method: fc.oneof(
+        { weight: 6, arbitrary: fc.constant(route.method) },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            'GET',
+            'POST',
+            'PUT',
+            'DELETE',
+            'PATCH',
+            'OPTIONS',
+            'HEAD',
+            'PROPFIND',
+          ),
+        },
+      ),
+      path: fc.oneof(
+        { weight: 6, arbitrary: pathOf(route) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .string({ maxLength: 60 })
+            .map(
+              (text) => `/${encodeURI(text.replace(/[\ud800-\udfff]/g, ''))}`,
+            ),
+        },
+      ),
+      body: fc.oneof(
+        { weight: 4, arbitrary: jsonBody },
+        { weight: 2, arbitrary: formBody },
+        { weight: 1, arbitrary: fc.constant(undefined) },
+      ),
+      origin,
+      contentType,
+      accept,
+      cookie,
+      real: fc.boolean(),
+    }),
+  )
+  .map(
+    ({
+      route,
+      method,
+      path,
+      body,
+      origin,
+      contentType,
+      accept,
+      cookie,
+      real,
+    }) => {
+      const headers: Record<string, string> = {}
+      if (cookie !== null) headers.cookie = cookie
+      if (origin !== undefined) headers.origin = origin
+      if (contentType !== undefined) headers['content-type'] = contentType
+      if (accept !== undefined) headers.accept = accept
+      let sentBody = method === 'GET' || method === 'HEAD' ? undefined : body
+      if (real && route.session === 'interaction')
+        headers.cookie = state.interaction.cookie
+      if (real && route.session === 'device') {
+        headers.cookie = state.device.cookie
+        sentBody = `xsrf=${state.device.xsrf}&${sentBody ?? ''}`
+        headers['content-type'] = 'application/x-www-form-urlencoded'
+      }
+      return { route, method, path, headers, body: sentBody }
+    },
+  )
+
+/** A deeply nested body or query, to a route that reads one. */
+const deepRequest: fc.Arbitrary<Sent> = fc
+  .tuple(
+    fc.constantFrom(...routes),
+    deep,
+    fc.constantFrom('body', 'rpc-id', 'rpc-params', 'flow-id', 'query'),
+  )
+  .map(([route, nestedJson, where]) => {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+    }
+    const rpc = (field: 'id' | 'params') =>
+      `{"jsonrpc":"2.0","method":"eth_chainId","${field === 'id' ? 'params":[],"id' : 'id":1,"params'}":${nestedJson}}`
+    const body =
+      where === 'body'
+        ? nestedJson
+        : where === 'rpc-id'
+          ? rpc('id')
+          : where === 'rpc-params'
+            ? rpc('params')
+            : where === 'flow-id'
+              ? `{"params":"${encodeParams({ API_KEY: 'pk_live_EMULATOR0000000000', DOMAIN_ORIGIN: 'http://127.0.0.1:5173', host: '127.0.0.1', sdk: 'magic-sdk', version: '33.13.0', locale: 'en_US' })}","request":{"jsonrpc":"2.0","id":${nestedJson},"method":"eth_chainId","params":[]}}`
+              : undefined
+    const path =
+      where === 'query'
+        ? `${route.path.replace(/:(\w+)/g, 'x')}?${'a['.repeat(500)}${']'.repeat(500)}=${encodeURIComponent(nestedJson.slice(0, 4_000))}`
+        : route.path.replace(/:(\w+)/g, 'x')
+    const method = body === undefined ? 'GET' : 'POST'
+    return { route, method, path, headers, body }
+  })
+
+describe('the emulator, under hostile input', () => {
+  test('behavior: every route answers malformed, random and wrongly typed input with a 4xx or less, in its form', async () => {
+    await fc.assert(fc.asyncProperty(anyRequest, check), {
+      numRuns: 3_000,
+      interruptAfterTimeLimit: 25_000,
+    })
+  })
+
+  test('behavior: every route answers input nested thousands deep', async () => {
+    await fc.assert(fc.asyncProperty(deepRequest, check), {
+      numRuns: 150,
+      interruptAfterTimeLimit: 10_000,
+    })
+  })
+
+  test('behavior: every route answers a body at the limit, and refuses one over it with 413 before reading it', async () => {
+    for (const route of routes) {
+      const path = route.path.replace(/:(\w+)/g, 'x')
+      // At the limit: a JSON string of exactly the limit, parsed in full.
+      const atLimit = `"${'a'.repeat(defaultBodyLimit - 2)}"`
+      await check({
+        route,
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'application/json' },
+        body: atLimit,
+      })
+      // Over it: only the head is sent, so the answer cannot have waited
+      // for the body.
+      const over = await new Promise<Answer>((resolve, reject) => {
+        const url = new URL(base[route.service])
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            method: 'POST',
+            path,
+            agent: false,
+            headers: {
+              'content-type': 'application/json',
+              'content-length': defaultBodyLimit + 1,
+            },
+          },
+          (res) => {
+            let body = ''
+            res.setEncoding('utf8')
+            res.on('data', (chunk) => {
+              body += chunk
+            })
+            res.on('end', () => {
+              req.destroy()
+              resolve({
+                status: res.statusCode ?? 0,
+                headers: res.headers,
+                body,
+              })
+            })
+          },
+        )
+        req.on('error', reject)
+        req.flushHeaders()
+      })
+      expect({ route: caseOf({ route } as Sent), status: over.status }).toEqual(
+        { route: caseOf({ route } as Sent), status: 413 },
+      )
+      expect(JSON.parse(over.body)).toEqual({
+        error: `The request body is larger than ${defaultBodyLimit} bytes.`,
+      })
+    }
+  })
+
+  test('behavior: afterwards nothing escaped, and the emulator still serves', async () => {
+    expect(
+      escaped.map(({ kind, error }) => `${kind}: ${String(error)}`),
+    ).toEqual([])
+    expect(await (await fetch(`${base.dev}/health`)).json()).toEqual({
+      ok: true,
+    })
+    const mailbox = await fetch(emulator.info.mailbox, {
+      headers: { origin: 'http://localhost:5173' },
+    })
+    expect(mailbox.status).toBe(200)
+    expect(Array.isArray(await mailbox.json())).toBe(true)
+    const chainId = await fetch(emulator.info.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId' }),
+    })
+    expect(await chainId.json()).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      result: '0x7a69',
+    })
+    const did = await loginByEmail(
+      { request: (path, init) => fetch(`${base.magic}${path}`, init) },
+      emulator.mailbox,
+      'after-the-storm@example.com',
+      await createDevice(),
+    )
+    expect(did).toMatch(/^\S{20,}$/)
+    const discovery = await fetch(
+      `${base.identity}/.well-known/openid-configuration`,
+    )
+    expect(discovery.status).toBe(200)
+    expect(await discovery.json()).toMatchObject({
+      issuer: base.identity,
+      token_endpoint: `${base.identity}/oauth/token`,
+    })
+  })
+})
