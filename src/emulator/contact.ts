@@ -26,3 +26,32 @@ export function normalizeContact(address: string): string {
   if (trimmed.includes('@')) return trimmed.toLowerCase()
   return trimmed.replace(/[\s\-()]/g, '').replace(/(?!^)\+/g, '')
 }
+
+/** The longest email address: 254 characters (RFC 5321's path limit). */
+export const maxEmailLength = 254
+
+/**
+ * Labels separated by dots, none empty: a pattern that cannot backtrack
+ * (each label excludes the dot), so a long input is checked in linear time.
+ */
+const emailPattern = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/
+
+/**
+ * Whether `value` is an email address the emulator accepts: at most 254
+ * characters, no whitespace, a local part, an `@` and a domain of at least
+ * two dot-separated labels. The length is checked first, so hostile input
+ * costs nothing.
+ *
+ * @example
+ * ```ts
+ * isEmailAddress('ada@example.com') // true
+ * isEmailAddress('ada@localhost') // false
+ * ```
+ */
+export function isEmailAddress(value: unknown): value is string {
+  return (
+    typeof value === 'string' &&
+    value.length <= maxEmailLength &&
+    emailPattern.test(value)
+  )
+}

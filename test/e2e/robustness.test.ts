@@ -25,56 +25,6 @@ import { slots } from '../../src/emulator/ports.js'
 import { defaultBodyLimit } from '../../src/emulator/server.js'
 import { encodeParams } from '../../src/magic/wire/messages.js'
 
-/**
- * Cases that fail in the iframe wallet's provider (`src/emulator/magic/`),
- * which is hardened on another branch: they are reported, not fixed here.
- * Each entry names its route and the input that fails it, and matches
- * exactly that input. Remove the list when both branches are merged.
- */
-const knownMagicFailures: readonly {
-  route: string
-  input: string
-  matches: (sent: Sent) => boolean
-}[] = [
-  {
-    // runner.ts echoes the id in the flow's last line: JSON.stringify
-    // throws (call stack) in a promise nobody handles, and the answer
-    // never ends.
-    route: 'magic POST /v1/flow',
-    input: 'a JSON-RPC request id nested thousands deep',
-    matches: (sent) => depthOf(requestOf(sent)?.id) > 1_000,
-  },
-]
-
-/** The JSON-RPC request of a flow's body, if it parses. */
-function requestOf(sent: Sent): { id?: unknown } | undefined {
-  try {
-    const body = JSON.parse(sent.body ?? '') as { request?: unknown }
-    return typeof body?.request === 'object' && body.request !== null
-      ? (body.request as { id?: unknown })
-      : undefined
-  } catch {
-    return undefined
-  }
-}
-
-/** How deeply a JSON value nests (without recursion: it may be deep). */
-function depthOf(value: unknown): number {
-  let depth = 0
-  let level: unknown[] = [value]
-  while (level.length > 0) {
-    const next: unknown[] = []
-    for (const item of level)
-      if (typeof item === 'object' && item !== null)
-        next.push(...Object.values(item))
-    if (next.length === 0 && level.every((item) => typeof item !== 'object'))
-      break
-    depth++
-    level = next
-  }
-  return depth
-}
-
 let emulator: Emulator
 const escaped: { kind: string; error: unknown }[] = []
 const onRejection = (error: unknown) =>
@@ -415,9 +365,6 @@ function judge(sent: Sent, answer: Answer): string | undefined {
  */
 async function check(sent: Sent): Promise<void> {
   const name = `${sent.route.service} ${sent.method} ${sent.path.slice(0, 120)}`
-  const known = knownMagicFailures.some(
-    (failure) => failure.route === caseOf(sent) && failure.matches(sent),
-  )
   const before = escaped.length
   let verdict: string | undefined
   try {
@@ -428,12 +375,11 @@ async function check(sent: Sent): Promise<void> {
   // A rejection nobody handles is reported after the current task.
   await new Promise((resolve) => setImmediate(resolve))
   const escapedNow = escaped.slice(before)
-  if (known) escaped.length = before
-  else if (escapedNow.length > 0)
+  if (escapedNow.length > 0)
     verdict = escapedNow
       .map(({ kind, error }) => `${kind}: ${stackOf(error)}`)
       .join('; ')
-  if (verdict !== undefined && !known) throw new Error(`${name}: ${verdict}`)
+  if (verdict !== undefined) throw new Error(`${name}: ${verdict}`)
 }
 
 /** The first lines of an error's stack. */
@@ -443,7 +389,7 @@ function stackOf(error: unknown): string {
     : String(error)
 }
 
-/** The name of a case in {@link knownMagicFailures}. */
+/** The name of a route, for messages. */
 function caseOf(sent: Sent): string {
   return `${sent.route.service} ${sent.route.method} ${sent.route.path}`
 }

@@ -1,6 +1,6 @@
 import { recoverMessageAddress, verifyTypedData } from 'viem'
 import { describe, expect, test } from 'vitest'
-import { createRegistry } from './index.js'
+import { createRegistry, RegistryFullError } from './index.js'
 
 describe('createRegistry', () => {
   test('behavior: findOrCreate returns the same user for the same normalised identity', async () => {
@@ -81,5 +81,20 @@ describe('createRegistry', () => {
       registry.findOrCreate({ email: 'ada@example.com' }),
     ).rejects.toThrow()
     expect(registry.find({ email: 'ada@example.com' })).toBe(undefined)
+  })
+
+  test('error: past maxUsers a new user is refused; known users are still found', async () => {
+    const registry = createRegistry({ maxUsers: 2 })
+    const ada = await registry.findOrCreate({ email: 'ada@example.com' })
+    await registry.findOrCreate({ email: 'bob@example.com' })
+    const error = await registry
+      .findOrCreate({ email: 'eve@example.com' })
+      .catch((error: unknown) => error)
+    expect(error).toBeInstanceOf(RegistryFullError)
+    expect((error as RegistryFullError).shortMessage).toBe(
+      'The emulator holds 2 users already; restart it to start afresh.',
+    )
+    expect(await registry.findOrCreate({ email: 'ada@example.com' })).toBe(ada)
+    expect(registry.find({ email: 'eve@example.com' })).toBeUndefined()
   })
 })

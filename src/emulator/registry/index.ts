@@ -14,6 +14,7 @@ import type {
   TypedDataDefinition,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { BaseError } from '../../core/Errors.js'
 import { normalizeContact } from '../contact.js'
 
 /** A user as the services see it (no key material). */
@@ -101,6 +102,15 @@ export type Registry = {
   revealKey(id: string): Hex
 }
 
+/**
+ * How many users the registry holds at most. Any page can embed the iframe
+ * wallet's provider and log new test-mode users in without a code, and a
+ * user (with their key and wallet) cannot be forgotten the way a code can;
+ * so past this many (the `maxUsers` option), new users are refused. Far above what a test run or a
+ * developer's day creates.
+ */
+export const defaultMaxUsers = 10_000
+
 /** What a new user is funded with on Anvil: 100 ETH. */
 export const defaultFunding = 100n * 10n ** 18n
 
@@ -113,7 +123,12 @@ export const defaultFunding = 100n * 10n ** 18n
  * @param options.now - The clock. @default () => new Date()
  */
 export function createRegistry(options: createRegistry.Options = {}): Registry {
-  const { rpcUrl, funding = defaultFunding, now = () => new Date() } = options
+  const {
+    rpcUrl,
+    funding = defaultFunding,
+    maxUsers = defaultMaxUsers,
+    now = () => new Date(),
+  } = options
   const users = new Map<string, User>()
   const keys = new Map<string, Hex>()
   const index = new Map<string, string>()
@@ -138,6 +153,7 @@ export function createRegistry(options: createRegistry.Options = {}): Registry {
     async findOrCreate(identity) {
       const found = registry.find(identity)
       if (found) return found
+      if (users.size >= maxUsers) throw new RegistryFullError(maxUsers)
       const privateKey = generatePrivateKey()
       const user: User = {
         id: Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString(
@@ -206,6 +222,8 @@ export declare namespace createRegistry {
     rpcUrl?: string | undefined
     /** Wei per new user. @default 100 ETH */
     funding?: bigint | undefined
+    /** The most users it holds. @default 10_000 */
+    maxUsers?: number | undefined
     /** The clock. @default () => new Date() */
     now?: (() => Date) | undefined
   }
@@ -225,4 +243,14 @@ async function fund(rpcUrl: string, address: Address, wei: bigint) {
   const body = (await response.json()) as { error?: { message: string } }
   if (body.error)
     throw new Error(`Cannot fund ${address}: ${body.error.message}`)
+}
+
+/** Thrown when a new user would exceed the registry's `maxUsers`. */
+export class RegistryFullError extends BaseError {
+  override readonly name = 'Registry.FullError'
+  constructor(maxUsers: number) {
+    super(
+      `The emulator holds ${maxUsers} users already; restart it to start afresh.`,
+    )
+  }
 }

@@ -98,7 +98,8 @@ export function createMagicService(options: createMagicService.Options): Hono {
   app.post('/v1/flow', async (c) => {
     const checked = checkFlowRequest(await readJson(c.req.raw))
     const { id, body: stream } = runner.start(
-      (controls) => run(controls, checked, new URL(c.req.url).origin),
+      (controls) =>
+        run(controls, checked, options.origin ?? new URL(c.req.url).origin),
       {
         showUI: checked.ok
           ? firstObject(checked.body.request.params).showUI !== false
@@ -229,6 +230,12 @@ export function createMagicService(options: createMagicService.Options): Hono {
 
 export declare namespace createMagicService {
   type Options = {
+    /**
+     * The service's origin, for the links it delivers to the mailbox.
+     * @default the origin each request was addressed to (a loopback name:
+     *   the server refuses any other Host)
+     */
+    origin?: string | undefined
     /** Where codes and links are delivered. */
     mailbox: Mailbox.Store
     /** Users and their keys. */
@@ -366,6 +373,7 @@ export const service = defineService({
     const [main] = context.chains
     const { contracts } = main
     const app = createMagicService({
+      origin: context.origin,
       mailbox: context.mailbox,
       registry: context.registry,
       chain: { rpcUrl: main.nodeUrl, chainId: main.chainId },

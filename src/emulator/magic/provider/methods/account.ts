@@ -3,7 +3,7 @@
  * settings pages, the phone recovery factor, and account recovery by SMS.
  */
 import { methods } from '../../../../magic/wire/methods.js'
-import { normalizeContact } from '../../../contact.js'
+import { isEmailAddress, normalizeContact } from '../../../contact.js'
 import type { User } from '../../../registry/index.js'
 import type { Context, Handler } from '../context.js'
 import { failures, RpcFailure } from '../errors.js'
@@ -12,7 +12,6 @@ import { secondFactor } from './factors.js'
 import { mfaHandlers } from './mfa.js'
 import { infoOf } from './user.js'
 
-const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 const phonePattern = /^\+[1-9][0-9]{6,14}$/
 
 function sendCode(ctx: Context, kind: string, to: string, key: string) {
@@ -96,7 +95,7 @@ async function newEmail(ctx: Context, user: User, first: unknown) {
   for (;;) {
     const email =
       typeof candidate === 'string' ? normalizeContact(candidate) : ''
-    if (!emailPattern.test(email)) {
+    if (!isEmailAddress(email)) {
       ctx.emit('UpdateEmail/new-email-invalid')
       candidate = await retry()
       continue

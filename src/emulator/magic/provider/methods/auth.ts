@@ -4,7 +4,7 @@
  */
 import { rpcCodes } from '../../../../magic/wire/codes.js'
 import { methods } from '../../../../magic/wire/methods.js'
-import { normalizeContact } from '../../../contact.js'
+import { isEmailAddress, normalizeContact } from '../../../contact.js'
 import { isLoopbackUrl } from '../../../loopback.js'
 import type { Context, Handler } from '../context.js'
 import { failures, RpcFailure } from '../errors.js'
@@ -13,7 +13,6 @@ import { login } from '../session.js'
 import { deviceApproval, secondFactor } from './factors.js'
 import { loginWithOidc } from './oidc.js'
 
-const emailPattern = /^[^\s@]+@[^\s@]+$/
 const phonePattern = /^\+?[0-9][0-9\s\-()]{5,}$/
 
 /** The error `test+fail@…` gets in test mode. */
@@ -45,7 +44,7 @@ export const testModePhoneFailure = () =>
   )
 
 function requireEmail(ctx: Context, value: unknown = ctx.options.email) {
-  if (typeof value !== 'string' || !emailPattern.test(value.trim()))
+  if (typeof value !== 'string' || !isEmailAddress(value.trim()))
     throw failures.invalidParams(`${ctx.method}: expected a valid email.`)
   return value.trim().toLowerCase()
 }

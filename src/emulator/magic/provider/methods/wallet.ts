@@ -7,6 +7,7 @@
 import { type Address, isAddress, parseEther } from 'viem'
 import { rpcCodes } from '../../../../magic/wire/codes.js'
 import { methods } from '../../../../magic/wire/methods.js'
+import { isEmailAddress } from '../../../contact.js'
 import { balancesOf, nftsOf, sendAs } from '../chain.js'
 import type { Context, Handler } from '../context.js'
 import { failures, RpcFailure } from '../errors.js'
@@ -14,8 +15,6 @@ import { login, requireSigner, requireUser } from '../session.js'
 import { verifyCode } from './auth.js'
 import { rpcUrlOf } from './eth.js'
 import { deviceApproval, secondFactor } from './factors.js'
-
-const emailPattern = /^[^\s@]+@[^\s@]+$/
 
 /** Shows a screen until the user closes it; resolves `true`. */
 async function untilClosed(ctx: Context) {
@@ -173,10 +172,7 @@ async function loginInIframe(ctx: Context): Promise<[Address]> {
   for (;;) {
     const answer = await ctx.waitFor(['submit-email', 'cancel'])
     if (answer.eventType === 'cancel') throw failures.cancelled()
-    if (
-      typeof answer.args === 'string' &&
-      emailPattern.test(answer.args.trim())
-    ) {
+    if (typeof answer.args === 'string' && isEmailAddress(answer.args.trim())) {
       email = answer.args.trim().toLowerCase()
       break
     }
