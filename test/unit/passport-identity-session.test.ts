@@ -24,7 +24,7 @@ import {
   type Identity,
   redirectUri,
   startIdentity,
-} from './passportIdentity.js'
+} from './setup/identity.js'
 
 let identity: Identity
 beforeAll(async () => {

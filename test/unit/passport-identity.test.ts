@@ -24,7 +24,7 @@ import {
   scope,
   startIdentity,
   virtualClock,
-} from './passportIdentity.js'
+} from './setup/identity.js'
 
 const success =
   'You are signed in. You can close this page and go back to your device.'

@@ -1,33 +1,22 @@
 /**
  * The claims the emulated identity provider issues about a registry user:
  * `sub` (the registry id), `email`, `email_verified`, `nickname` and the
- * game wallet's `passport` section, read from the registry at issue time.
+ * game wallet's `passport` claim, read from the registry at issue time. The
+ * claim names and shapes are the game wallet's wire, which the client reads.
  */
+import {
+  type PassportClaim,
+  passportClaim,
+  type UserClaims,
+} from '../../../passport/wire/claims.js'
+import { scopes } from '../../../passport/wire/identity.js'
 import type { PassportRegistration, User } from '../../registry/index.js'
-
-/** The `passport` claim: only the registrations that exist. */
-export type PassportClaim = {
-  zkevm_eth_address?: string
-  zkevm_user_admin_address?: string
-  imx_eth_address?: string
-  imx_stark_address?: string
-  imx_user_admin_address?: string
-}
-
-/** The user claims in id tokens and userinfo responses. */
-export type UserClaims = {
-  sub: string
-  email?: string
-  email_verified?: boolean
-  nickname?: string
-  passport?: PassportClaim
-}
 
 /** Which claims each scope releases (oidc-provider's `claims` setting). */
 export const claimsByScope = {
-  openid: ['sub', 'passport'],
-  email: ['email', 'email_verified'],
-  profile: ['nickname'],
+  [scopes.openid]: ['sub', passportClaim],
+  [scopes.email]: ['email', 'email_verified'],
+  [scopes.profile]: ['nickname'],
 }
 
 /**
@@ -36,7 +25,7 @@ export const claimsByScope = {
  *
  * @returns `undefined` when the user has no registration at all.
  */
-export function passportClaim(
+export function passportClaimOf(
   registration: PassportRegistration,
 ): PassportClaim | undefined {
   const claim: PassportClaim = {}
@@ -53,8 +42,8 @@ export function passportClaim(
 }
 
 /**
- * The claims of `user` that `scopes` release. The nickname is the email's
- * local part, as the real identity provider derives it.
+ * The claims of `user` that `granted` scopes release. The nickname is the
+ * email's local part, as the real identity provider derives it.
  *
  * @example
  * ```ts
@@ -64,16 +53,16 @@ export function passportClaim(
  */
 export function userClaims(
   user: User,
-  scopes: ReadonlySet<string>,
+  granted: ReadonlySet<string>,
 ): UserClaims {
   const claims: UserClaims = { sub: user.id }
-  if (scopes.has('email') && user.email !== undefined) {
+  if (granted.has(scopes.email) && user.email !== undefined) {
     claims.email = user.email
     claims.email_verified = true
   }
-  if (scopes.has('profile') && user.email !== undefined)
+  if (granted.has(scopes.profile) && user.email !== undefined)
     claims.nickname = user.email.slice(0, user.email.indexOf('@'))
-  const passport = passportClaim(user.passport)
-  if (passport) claims.passport = passport
+  const passport = passportClaimOf(user.passport)
+  if (passport) claims[passportClaim] = passport
   return claims
 }

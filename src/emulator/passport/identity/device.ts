@@ -6,6 +6,7 @@
  */
 import type Provider from 'oidc-provider'
 import type { KoaContextWithOIDC } from 'oidc-provider'
+import { paths } from '../../../passport/wire/identity.js'
 import { errorParagraph, escapeHtml, hidden, page } from './html.js'
 
 /** The device-code grant type. */
@@ -111,7 +112,7 @@ export function deviceMiddleware(options: { interval: number }) {
   const { interval } = options
   const lastPoll = new Map<string, number>()
   return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
-    if (ctx.method === 'GET' && ctx.path === '/device') {
+    if (ctx.method === 'GET' && ctx.path === paths.deviceVerification) {
       const { user_code: userCode } = ctx.query
       if (typeof userCode === 'string') {
         ctx.state.userCode = userCode
@@ -153,7 +154,7 @@ export function deviceMiddleware(options: { interval: number }) {
  */
 export function requireDeviceSession(provider: Provider) {
   return async (ctx: KoaContextWithOIDC, next: () => Promise<void>) => {
-    if (ctx.method === 'POST' && ctx.path === '/device') {
+    if (ctx.method === 'POST' && ctx.path === paths.deviceVerification) {
       const session = await provider.Session.get(ctx)
       if (typeof session.exp !== 'number') {
         ctx.status = 400

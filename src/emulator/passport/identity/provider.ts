@@ -13,6 +13,12 @@ import Provider, {
   interactionPolicy,
   type KoaContextWithOIDC,
 } from 'oidc-provider'
+import {
+  defaultAudience,
+  paths,
+  requestParams,
+  scopes,
+} from '../../../passport/wire/identity.js'
 import { isLoopbackOrigin, isLoopbackUrl } from '../../loopback.js'
 import type { Registry } from '../../registry/index.js'
 import { createMemoryAdapter } from './adapter.js'
@@ -26,12 +32,6 @@ import {
   userCodeInputSource,
 } from './device.js'
 import { errorPage, escapeHtml, hidden, page } from './html.js'
-
-/** The audience when a request names none (the SDK's default). */
-export const defaultAudience = 'platform_api'
-
-/** The scopes an access token for an audience can carry besides OIDC's. */
-export const audienceScopes = 'transact'
 
 /**
  * oidc-provider's resource indicators must be absolute URIs, the SDK sends
@@ -93,22 +93,22 @@ export function createProvider(options: ProviderOptions): Provider {
     jwks: { keys: options.keys },
     cookies: { keys: options.cookieKeys },
     routes: {
-      authorization: '/authorize',
-      token: '/oauth/token',
-      device_authorization: '/oauth/device/code',
-      code_verification: '/device',
-      revocation: '/oauth/revoke',
-      jwks: '/.well-known/jwks.json',
+      authorization: paths.authorize,
+      token: paths.token,
+      device_authorization: paths.deviceAuthorization,
+      code_verification: paths.deviceVerification,
+      revocation: paths.revocation,
+      jwks: paths.jwks,
       end_session: '/session/end',
     },
     // /userinfo is served by the service (service.ts): oidc-provider's
     // refuses access tokens that have an audience.
-    discovery: { userinfo_endpoint: `${issuer}/userinfo` },
+    discovery: { userinfo_endpoint: `${issuer}${paths.userinfo}` },
     responseTypes: ['code'],
-    scopes: ['openid', 'offline_access', 'email', 'profile'],
+    scopes: [scopes.openid, scopes.offlineAccess, scopes.email, scopes.profile],
     claims: claimsByScope,
     conformIdTokenClaims: false,
-    extraParams: ['audience'],
+    extraParams: [requestParams.audience],
     pkce: { required: () => true },
     rotateRefreshToken: true,
     clientBasedCORS: (_ctx: unknown, origin: string) =>
@@ -164,7 +164,7 @@ export function createProvider(options: ProviderOptions): Provider {
           oneOf?: string[],
         ) {
           if (oneOf) return oneOf
-          const audience = ctx.oidc.params?.audience
+          const audience = ctx.oidc.params?.[requestParams.audience]
           return `${audiencePrefix}${typeof audience === 'string' && audience !== '' ? audience : defaultAudience}`
         },
         useGrantedResource: () => true,
@@ -177,7 +177,8 @@ export function createProvider(options: ProviderOptions): Provider {
               'name the API with the audience parameter',
             )
           return {
-            scope: audienceScopes,
+            // The platform API's own scope, besides OpenID Connect's.
+            scope: scopes.transact,
             audience,
             accessTokenTTL: ttl.accessToken,
             accessTokenFormat: 'jwt',
@@ -280,12 +281,12 @@ async function keepOfflineAccess(
   ctx: KoaContextWithOIDC,
   next: () => Promise<void>,
 ): Promise<void> {
-  if (ctx.method === 'GET' && ctx.path === '/authorize') {
+  if (ctx.method === 'GET' && ctx.path === paths.authorize) {
     const query = new URLSearchParams(ctx.querystring)
-    const scopes = query.get('scope')?.split(' ') ?? []
+    const requested = query.get('scope')?.split(' ') ?? []
     const prompts = query.get('prompt')?.split(' ').filter(Boolean) ?? []
     if (
-      scopes.includes('offline_access') &&
+      requested.includes(scopes.offlineAccess) &&
       !prompts.includes('none') &&
       !prompts.includes('consent')
     ) {

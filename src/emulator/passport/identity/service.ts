@@ -19,6 +19,7 @@ import type { HttpBindings } from '@hono/node-server'
 import { cors } from 'hono/cors'
 import { createLocalJWKSet, type JWK, jwtVerify } from 'jose'
 import type Provider from 'oidc-provider'
+import { logoutParams, paths } from '../../../passport/wire/identity.js'
 import { createCodes } from '../../codes.js'
 import type * as Mailbox from '../../dev/mailbox.js'
 import { isLoopbackOrigin, isLoopbackUrl } from '../../loopback.js'
@@ -126,7 +127,7 @@ export async function createIdentityService(
   const app = createApp<{ Bindings: HttpBindings }>()
   app.get('/health', (c) => c.json({ ok: true }))
   app.use(
-    '/userinfo',
+    paths.userinfo,
     cors({
       origin: (origin) => (isLoopbackOrigin(origin) ? origin : null),
       allowMethods: ['GET', 'POST'],
@@ -150,7 +151,7 @@ export async function createIdentityService(
     }
     grants.set(jti, { grantId, until: at + ttl.accessToken * 1000 })
   })
-  app.on(['GET', 'POST'], '/userinfo', async (c) => {
+  app.on(['GET', 'POST'], paths.userinfo, async (c) => {
     const refuse = (description: string) => {
       c.header(
         'WWW-Authenticate',
@@ -204,7 +205,7 @@ export async function createIdentityService(
       res.end(JSON.stringify({ error: 'The request target is not a URL.' }))
       return undefined
     }
-    if (url.pathname === '/v2/logout') {
+    if (url.pathname === paths.logout) {
       const target = logoutTarget(url)
       if ('error' in target) {
         res.writeHead(400, { 'content-type': 'text/html; charset=utf-8' })
@@ -226,7 +227,7 @@ export async function createIdentityService(
     }
     if (
       url.pathname === '/health' ||
-      url.pathname === '/userinfo' ||
+      url.pathname === paths.userinfo ||
       url.pathname.startsWith('/interaction/')
     )
       return hono(req, res)
@@ -268,8 +269,8 @@ function logoutTarget(
   | { path: string; returnTo?: string | undefined }
   | { error: string; error_description: string } {
   const query = new URLSearchParams()
-  const clientId = url.searchParams.get('client_id')
-  const given = url.searchParams.get('returnTo')
+  const clientId = url.searchParams.get(logoutParams.clientId)
+  const given = url.searchParams.get(logoutParams.returnTo)
   if (clientId !== null) query.set('client_id', clientId)
   let returnTo: string | undefined
   if (given !== null) {

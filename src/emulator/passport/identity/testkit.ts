@@ -5,6 +5,7 @@
  * emulator's runtime.
  */
 import { createHash, randomBytes } from 'node:crypto'
+import { paths } from '../../../passport/wire/identity.js'
 import * as Mailbox from '../../dev/mailbox.js'
 import { findFreePort } from '../../net.js'
 import { createRegistry } from '../../registry/index.js'
@@ -152,7 +153,7 @@ export async function tokenRequest(
   issuer: string,
   form: Record<string, string>,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${issuer}/oauth/token`, {
+  const response = await fetch(`${issuer}${paths.token}`, {
     method: 'POST',
     body: new URLSearchParams(form),
   })

@@ -7,33 +7,37 @@
  * with fetch through the identity testkit's cookie-keeping browser).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import * as Storage from '../../src/core/Storage.js'
-import * as Mailbox from '../../src/emulator/dev/mailbox.js'
-import { findFreePort } from '../../src/emulator/net.js'
+import * as Storage from '../../../src/core/Storage.js'
+import * as Mailbox from '../../../src/emulator/dev/mailbox.js'
+import { findFreePort } from '../../../src/emulator/net.js'
 import {
   createIdentityService,
   type IdentityService,
-} from '../../src/emulator/passport/identity/service.js'
+} from '../../../src/emulator/passport/identity/service.js'
 import {
   createBrowser,
   readForm,
   redirectUri,
   signIn,
   textOf,
-} from '../../src/emulator/passport/identity/testkit.js'
-import { createRegistry } from '../../src/emulator/registry/index.js'
-import { startServer } from '../../src/emulator/server.js'
-import { type Client, create } from '../../src/passport/auth/oidc.js'
+} from '../../../src/emulator/passport/identity/testkit.js'
+import { createRegistry } from '../../../src/emulator/registry/index.js'
+import { startServer } from '../../../src/emulator/server.js'
+import { type Client, create } from '../../../src/passport/auth/oidc.js'
 import {
   createUserStore,
   type UserStore,
-} from '../../src/passport/auth/user.js'
+} from '../../../src/passport/auth/user.js'
+import {
+  defaultAudience,
+  defaultScope,
+} from '../../../src/passport/wire/identity.js'
 
 export { redirectUri }
 
 /** The scope and audience the SDK asks for by default. */
-export const scope = 'openid profile email offline_access transact'
-export const audience = 'platform_api'
+export const scope = defaultScope
+export const audience = defaultAudience
 
 /** One HTTP request the service received, as the server saw it. */
 export type ServerRequest = {
