@@ -8,9 +8,10 @@
 
 /**
  * Normalises a contact so that the same person always maps to the same
- * user and the same mailbox: an email (anything with an `@`) is trimmed and lower-cased; a
- * phone number loses its spaces, dashes and parentheses, and any `+` but a
- * leading one (an HTML form sends the spaces of `+1 555` as `+`).
+ * user and the same mailbox: an email (anything with an `@`) is trimmed and
+ * lower-cased; a phone number loses its spaces, dashes and parentheses, and
+ * any `+` but a leading one (an HTML form sends the spaces of `+1 555` as
+ * `+`).
  *
  * @example
  * ```ts

@@ -106,8 +106,8 @@ export type Registry = {
  * How many users the registry holds at most. Any page can embed the iframe
  * wallet's provider and log new test-mode users in without a code, and a
  * user (with their key and wallet) cannot be forgotten the way a code can;
- * so past this many (the `maxUsers` option), new users are refused. Far above what a test run or a
- * developer's day creates.
+ * so past this many (the `maxUsers` option), new users are refused. Far
+ * above what a test run or a developer's day creates.
  */
 export const defaultMaxUsers = 10_000
 

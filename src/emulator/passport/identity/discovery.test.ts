@@ -9,7 +9,7 @@ beforeAll(async () => {
 afterAll(() => identity.stop())
 
 describe('GET /.well-known/openid-configuration', () => {
-  test('default: the seed routes, PKCE S256, the grants and the device endpoint', async () => {
+  test('default: the routes the published SDK calls, PKCE S256, the grants and the device endpoint', async () => {
     const response = await fetch(
       `${identity.issuer}/.well-known/openid-configuration`,
     )

@@ -3,7 +3,7 @@
  * oidc-provider (a Koa app) for the OAuth/OIDC routes, plus a Hono app for
  * the sign-in page, `/userinfo` and `/health`, and the `/v2/logout` adapter.
  *
- * Routes (the seed's):
+ * Routes (those the published SDK calls, see src/passport/wire):
  * - `GET /.well-known/openid-configuration`, `GET /.well-known/jwks.json`
  * - `GET /authorize` (authorization code + PKCE S256, required)
  * - `POST /oauth/token` (authorization_code, refresh_token, device_code)
