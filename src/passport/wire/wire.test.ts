@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import {
   defaultAudience,
@@ -9,22 +8,6 @@ import {
 } from './identity.js'
 
 describe('wire', () => {
-  test('behavior: a leaf: its modules import nothing from outside wire/', () => {
-    const folder = new URL('./', import.meta.url)
-    const files = readdirSync(folder).filter(
-      (name) => name.endsWith('.ts') && !name.endsWith('.test.ts'),
-    )
-    expect(files.sort()).toEqual(['claims.ts', 'identity.ts'])
-    for (const name of files) {
-      const source = readFileSync(new URL(name, folder), 'utf8')
-      const specifiers = [
-        ...source.matchAll(/\bfrom\s+'([^']+)'|\bimport\(\s*'([^']+)'/g),
-      ].map((match) => match[1] ?? match[2])
-      for (const specifier of specifiers)
-        expect(specifier, name).toMatch(/^\.\/[\w.]+\.js$/)
-    }
-  })
-
   test('default: the published paths on the authentication domain', () => {
     expect(paths).toEqual({
       discovery: '/.well-known/openid-configuration',
