@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client'
 import { MissingInfo } from './components/MissingInfo.js'
 import { readEmulatorInfo } from './emulator.js'
 import { passportRoute } from './passport/config.js'
-import './styles.css.css'
+import './styles.css'
 
 const root = document.getElementById('root')
 if (!root) throw new Error('The page has no #root element.')
