@@ -13,7 +13,7 @@ import { encodeParams } from '../../../magic/wire/messages.js'
 import * as Mailbox from '../../dev/mailbox.js'
 import { findFreePort } from '../../net.js'
 import { createRegistry } from '../../registry/index.js'
-import { type Running, startServer } from '../../server.js'
+import { defaultBodyLimit, type Running, startServer } from '../../server.js'
 import { handlers } from './methods/index.js'
 import { defaultApiKey, type FlowLine } from './protocol.js'
 import { createMagicService } from './service.js'
@@ -269,7 +269,8 @@ describe('every route answers any input below 500, well formed', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom('magic-link', 'device-approval'),
-        fc.string({ minLength: 1 }),
+        // A URL drops `.` and `..` path segments before it is sent.
+        fc.string({ minLength: 1 }).filter((token) => !/^\.\.?$/.test(token)),
         fc.string(),
         async (kind, token, query) => {
           const response = await fetch(
@@ -351,7 +352,9 @@ describe('every route answers any input below 500, well formed', () => {
       fc.asyncProperty(body, async (text) => {
         const response = await post('/dev/oidc-providers', text)
         const answer = await expectJsonAnswer(response)
-        expect([200, 400, 409]).toContain(response.status)
+        // Several fields near the limit can add up to a body over it.
+        const over = Buffer.byteLength(text) > defaultBodyLimit
+        expect(over ? [413] : [200, 400, 409]).toContain(response.status)
         if (response.status === 200)
           expect(Object.keys(answer)).toEqual(
             expect.arrayContaining(['providerId', 'issuer', 'jwksUri']),
