@@ -6,6 +6,7 @@ import { rpcCodes } from '../../../../magic/wire/codes.js'
 import { methods } from '../../../../magic/wire/methods.js'
 import { isEmailAddress, normalizeContact } from '../../../contact.js'
 import { isLoopbackUrl } from '../../../loopback.js'
+import type { User } from '../../../registry/index.js'
 import type { Context, Handler } from '../context.js'
 import { failures, RpcFailure } from '../errors.js'
 import { createLink, linkAnswers } from '../links.js'
@@ -102,10 +103,15 @@ export async function verifyCode(
   }
 }
 
-const loginWithEmailOtp: Handler = async (ctx) => {
-  const email = requireEmail(ctx)
-  const test = await testMode(ctx, email)
-  if (test !== undefined) return test
+/**
+ * The email-code login both the headless method and the wallet's own login
+ * screen run: the code, then the user (created on first login), then their
+ * second factor and the new-device approval, when they have them.
+ */
+export async function emailCodeLogin(
+  ctx: Context,
+  email: string,
+): Promise<User> {
   await verifyCode(ctx, {
     kind: 'email-otp',
     to: email,
@@ -114,6 +120,14 @@ const loginWithEmailOtp: Handler = async (ctx) => {
   const user = await ctx.deps.registry.findOrCreate({ email })
   await secondFactor(ctx, user)
   await deviceApproval(ctx, user)
+  return user
+}
+
+const loginWithEmailOtp: Handler = async (ctx) => {
+  const email = requireEmail(ctx)
+  const test = await testMode(ctx, email)
+  if (test !== undefined) return test
+  const user = await emailCodeLogin(ctx, email)
   return login(ctx, user, ctx.options.lifespan)
 }
 

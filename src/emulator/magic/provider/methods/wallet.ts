@@ -12,9 +12,8 @@ import { balancesOf, nftsOf, sendAs } from '../chain.js'
 import type { Context, Handler } from '../context.js'
 import { failures, RpcFailure } from '../errors.js'
 import { login, requireSigner, requireUser } from '../session.js'
-import { verifyCode } from './auth.js'
+import { emailCodeLogin } from './auth.js'
 import { rpcUrlOf } from './eth.js'
-import { deviceApproval, secondFactor } from './factors.js'
 
 /** Shows a screen until the user closes it; resolves `true`. */
 async function untilClosed(ctx: Context) {
@@ -178,14 +177,7 @@ async function loginInIframe(ctx: Context): Promise<[Address]> {
     }
     ctx.screen('login', { error: 'invalid' })
   }
-  await verifyCode(ctx, {
-    kind: 'email-otp',
-    to: email,
-    verify: 'verify-email-otp',
-  })
-  const user = await ctx.deps.registry.findOrCreate({ email })
-  await secondFactor(ctx, user)
-  await deviceApproval(ctx, user)
+  const user = await emailCodeLogin(ctx, email)
   await login(ctx, user)
   return [user.address]
 }
