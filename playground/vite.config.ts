@@ -17,6 +17,24 @@ const root = fileURLToPath(new URL('..', import.meta.url))
  */
 export default defineConfig({
   plugins: [react()],
+  // Every package the page and the sources it aliases import, pre-bundled
+  // when the server starts: on a cold cache (a fresh clone) Vite would
+  // otherwise find one on a lazily loaded page and reload the page under
+  // the user (or a running test).
+  optimizeDeps: {
+    include: [
+      '@tanstack/react-query',
+      '@wagmi/core',
+      'jose',
+      'mipd',
+      'oauth4webapi',
+      'react',
+      'react-dom/client',
+      'react/jsx-dev-runtime',
+      'viem',
+      'wagmi',
+    ],
+  },
   resolve: {
     alias: [
       {

@@ -110,6 +110,16 @@ async function main(argv: readonly string[]): Promise<void> {
       }),
     })
     await vite.listen()
+    // Transform the page's modules before saying where it is, so that the
+    // first visit does not wait for the dependency pre-bundling (which, on
+    // a fresh clone, takes seconds).
+    await Promise.all(
+      [
+        '/src/main.tsx',
+        '/src/renderApp.tsx',
+        '/src/passport/CallbackPage.tsx',
+      ].map((url) => vite?.warmupRequest(url)),
+    )
     if (signalled) return shutdown(signalled)
 
     started = true

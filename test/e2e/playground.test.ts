@@ -105,8 +105,9 @@ describe('npm start', () => {
     await page.goto(`http://127.0.0.1:${ports.playground}/`)
     const intro = page.getByTestId('intro')
     await expect
-      .poll(() =>
-        intro.getByRole('heading', { name: 'Try this first' }).count(),
+      .poll(
+        () => intro.getByRole('heading', { name: 'Try this first' }).count(),
+        poll,
       )
       .toBe(1)
     expect(await intro.textContent()).toContain('Email me a code')
