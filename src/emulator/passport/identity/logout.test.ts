@@ -19,26 +19,32 @@ afterAll(() => identity.stop())
 const logoutUrl = (returnTo: string) =>
   `/v2/logout?${new URLSearchParams({ client_id: identity.clientId, returnTo })}`
 
+/** A browser with a sign-in session at the provider for `email`. */
+async function signedIn(email: string) {
+  const browser = createBrowser(identity.issuer)
+  const authorize = new URL('/authorize', identity.issuer)
+  authorize.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: identity.clientId,
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    code_challenge: pkce().challenge,
+    code_challenge_method: 'S256',
+  }).toString()
+  const start = await browser.get(authorize.href)
+  const resume = await signIn(
+    browser,
+    start.headers.get('location') ?? '',
+    identity.mailbox,
+    email,
+  )
+  expect((await browser.get(resume)).status).toBe(303)
+  return browser
+}
+
 describe('GET /v2/logout', () => {
   test('behavior: client_id and a loopback returnTo sign a signed-in person out and redirect to returnTo', async () => {
-    const browser = createBrowser(identity.issuer)
-    const authorize = new URL('/authorize', identity.issuer)
-    authorize.search = new URLSearchParams({
-      response_type: 'code',
-      client_id: identity.clientId,
-      redirect_uri: redirectUri,
-      scope: 'openid',
-      code_challenge: pkce().challenge,
-      code_challenge_method: 'S256',
-    }).toString()
-    const start = await browser.get(authorize.href)
-    const resume = await signIn(
-      browser,
-      start.headers.get('location') ?? '',
-      identity.mailbox,
-      'hal@example.com',
-    )
-    expect((await browser.get(resume)).status).toBe(303)
+    const browser = await signedIn('hal@example.com')
     const returnTo = 'http://127.0.0.1:51234/passport/logout'
     const page = await browser.get(logoutUrl(returnTo))
     expect(page.status).toBe(200)
@@ -90,24 +96,7 @@ describe('GET /v2/logout', () => {
   })
 
   test('behavior: the same returnTo ends a signed-in session and redirects, percent-encoded', async () => {
-    const browser = createBrowser(identity.issuer)
-    const authorize = new URL('/authorize', identity.issuer)
-    authorize.search = new URLSearchParams({
-      response_type: 'code',
-      client_id: identity.clientId,
-      redirect_uri: redirectUri,
-      scope: 'openid',
-      code_challenge: pkce().challenge,
-      code_challenge_method: 'S256',
-    }).toString()
-    const start = await browser.get(authorize.href)
-    const resume = await signIn(
-      browser,
-      start.headers.get('location') ?? '',
-      identity.mailbox,
-      'ida@example.com',
-    )
-    expect((await browser.get(resume)).status).toBe(303)
+    const browser = await signedIn('ida@example.com')
     const page = await browser.get(
       logoutUrl('http://localhost:51234/\u202e\u0000x'),
     )
