@@ -11,6 +11,7 @@ import * as Mailbox from './dev/mailbox.js'
 import * as Dev from './dev/service.js'
 import * as MagicProvider from './magic/provider/service.js'
 import { isPortFree } from './net.js'
+import { createGuardian } from './passport/guardian.js'
 import * as PassportIdentity from './passport/identity/service.js'
 import { defaultPortBase, getPorts, type Slot } from './ports.js'
 import { createRegistry, type Registry } from './registry/index.js'
@@ -170,6 +171,7 @@ export async function startEmulator(
 
     const mailbox = Mailbox.create()
     const registry = createRegistry({ rpcUrl: main.nodeUrl })
+    const guardian = createGuardian()
     const origins: { [slot in Slot]?: string } = {}
     for (const service of services)
       origins[service.name] = `http://${host}:${ports[service.name]}`
@@ -196,6 +198,7 @@ export async function startEmulator(
         passport: {
           redirectUri: passportRedirectUri,
           logoutRedirectUri: passportLogoutRedirectUri,
+          guardian,
         },
       }
       const running: Started = await (service as Service).start(context)

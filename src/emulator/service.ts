@@ -11,6 +11,7 @@
  */
 import type { Contracts } from './chain/deploy.js'
 import type * as Mailbox from './dev/mailbox.js'
+import type { Guardian } from './passport/guardian.js'
 import type { Slot } from './ports.js'
 import type { Registry } from './registry/index.js'
 
@@ -96,6 +97,8 @@ export type Context = {
   readonly passport: {
     readonly redirectUri: string
     readonly logoutRedirectUri: string
+    /** The guardian's rules and verdicts, shared by the game wallet's services. */
+    readonly guardian: Guardian
   }
 }
 

@@ -1,0 +1,165 @@
+/**
+ * What the game wallet's emulated services share about the guardian: the
+ * rules a test sets (when a player must confirm), and the verdicts on each
+ * evaluated transaction and message. The platform API evaluates and records,
+ * the confirmation pages on the passport domain approve or reject, and the
+ * relayer co-signs only what a verdict allows. One instance per emulator,
+ * handed to every service in its context.
+ *
+ * A verdict is keyed by chain, wallet and digest: for a transaction the
+ * Sequence v1 `keccak256(abi.encode(nonce, txs))` of `execute`, for a
+ * personal_sign message its EIP-191 hash, for typed data its EIP-712 hash.
+ * The relayer rebuilds the same digest from what it is asked to co-sign, so
+ * a player's signature over anything the guardian did not pass is useless.
+ *
+ * @packageDocumentation
+ */
+import {
+  type Address,
+  encodeAbiParameters,
+  getAddress,
+  type Hex,
+  hashMessage,
+  hashTypedData,
+  keccak256,
+  type TypedDataDefinition,
+} from 'viem'
+
+/** A Sequence v1 meta-transaction (`IModuleCalls.Transaction`). */
+export type MetaTransaction = {
+  delegateCall: boolean
+  revertOnError: boolean
+  gasLimit: bigint
+  target: Address
+  value: bigint
+  data: Hex
+}
+
+/** The ABI of `IModuleCalls.Transaction[]`. */
+export const metaTransactionsAbi = {
+  type: 'tuple[]',
+  components: [
+    { name: 'delegateCall', type: 'bool' },
+    { name: 'revertOnError', type: 'bool' },
+    { name: 'gasLimit', type: 'uint256' },
+    { name: 'target', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'data', type: 'bytes' },
+  ],
+} as const
+
+/** `keccak256(abi.encode(nonce, txs))`, what `execute` signs (before the sub-digest). */
+export function transactionDigest(
+  nonce: bigint,
+  transactions: readonly MetaTransaction[],
+): Hex {
+  return keccak256(
+    encodeAbiParameters(
+      [{ type: 'uint256' }, metaTransactionsAbi],
+      [nonce, transactions],
+    ),
+  )
+}
+
+/** The EIP-191 hash of a personal_sign text. */
+export function erc191Digest(text: string): Hex {
+  return hashMessage(text)
+}
+
+/** The EIP-712 hash of typed data. @throws on malformed typed data. */
+export function typedDataDigest(typedData: TypedDataDefinition): Hex {
+  return hashTypedData(typedData)
+}
+
+/** What is being evaluated. */
+export type Kind = 'transaction' | 'message' | 'erc191'
+
+/** Where a verdict stands. */
+export type State = 'allowed' | 'pending' | 'rejected'
+
+/** One evaluation. */
+export type Verdict = {
+  /** The id the confirmation page is opened with. */
+  readonly id: string
+  readonly kind: Kind
+  readonly chainId: number
+  readonly wallet: Address
+  readonly digest: Hex
+  state: State
+  /** What was evaluated, as received (for the confirmation page). */
+  readonly payload: unknown
+}
+
+/**
+ * The guardian's rules: when a player must confirm in the popup. All off by
+ * default, so nothing needs confirming.
+ */
+export type Rules = {
+  /** Transactions moving more than this many wei (summed over the batch). */
+  confirmAboveValue?: bigint | undefined
+  /** Transactions calling a contract outside {@link Rules.knownContracts}. */
+  confirmUnknownContracts?: boolean | undefined
+  /** Contracts that never need confirming (checksummed or not). */
+  knownContracts?: readonly Address[] | undefined
+  /** Every EIP-712 message. */
+  confirmTypedData?: boolean | undefined
+  /** Every ERC-191 message. */
+  confirmErc191?: boolean | undefined
+  /** Evaluations answer 403 (the wallet shows the unavailable screen). */
+  unavailable?: boolean | undefined
+}
+
+/** The most verdicts kept; the oldest is forgotten past it. */
+export const maxVerdicts = 10_000
+
+/** The guardian's shared state. */
+export type Guardian = {
+  /** The rules now in force. */
+  rules: Rules
+  /** Records an evaluation and returns its verdict. */
+  record(entry: Omit<Verdict, 'id' | 'state'> & { state: State }): Verdict
+  /** The verdict with this id. */
+  get(id: string): Verdict | undefined
+  /** Settles a pending verdict; false if there is none with this id. */
+  settle(id: string, state: 'allowed' | 'rejected'): boolean
+  /** Whether the guardian allowed this digest for this wallet on this chain. */
+  isAllowed(query: { chainId: number; wallet: Address; digest: Hex }): boolean
+}
+
+/** Creates the guardian's state. */
+export function createGuardian(): Guardian {
+  const byId = new Map<string, Verdict>()
+  const allowed = new Set<string>()
+  const key = (chainId: number, wallet: Address, digest: Hex) =>
+    `${chainId}:${getAddress(wallet)}:${digest.toLowerCase()}`
+  const guardian: Guardian = {
+    rules: {},
+    record(entry) {
+      if (byId.size >= maxVerdicts) {
+        const oldest = byId.keys().next().value as string
+        byId.delete(oldest)
+      }
+      const verdict: Verdict = {
+        ...entry,
+        wallet: getAddress(entry.wallet),
+        id: crypto.randomUUID(),
+      }
+      byId.set(verdict.id, verdict)
+      if (verdict.state === 'allowed')
+        allowed.add(key(verdict.chainId, verdict.wallet, verdict.digest))
+      return verdict
+    },
+    get: (id) => byId.get(id),
+    settle(id, state) {
+      const verdict = byId.get(id)
+      if (verdict?.state !== 'pending') return false
+      verdict.state = state
+      if (state === 'allowed')
+        allowed.add(key(verdict.chainId, verdict.wallet, verdict.digest))
+      return true
+    },
+    isAllowed: ({ chainId, wallet, digest }) =>
+      allowed.has(key(chainId, wallet, digest)),
+  }
+  return guardian
+}

@@ -1,0 +1,196 @@
+/**
+ * The game wallet's platform API as both sides see it: the paths the wallet
+ * calls on the API domain (chains, the counterfactual address, the
+ * guardian's evaluations, the profile's linked wallets, session activity)
+ * and their bodies. The client (`zkevm/`) builds its requests from these and
+ * the emulated API serves them. A leaf: it imports nothing.
+ *
+ * Paths and bodies are those the published @imtbl/passport 2.x sends (its
+ * generated multi-rollup client); every call but the session-activity check
+ * carries `Authorization: Bearer <access token>`.
+ */
+
+/** Paths on the API domain. `{…}` segments are filled by the helpers below. */
+export const paths = {
+  /** `GET`: the chains (`{ result: [{ id: 'eip155:N', name }] }`). */
+  chains: '/v1/chains',
+  /** `POST`: registers the player's zkEVM wallet (see {@link counterfactualAddressPath}). */
+  counterfactualAddress:
+    '/v2/chains/{chain_name}/passport/counterfactual-address',
+  /** `POST`: the guardian evaluates a zkEVM transaction. */
+  evaluateTransaction: '/guardian/v1/transactions/evm/evaluate',
+  /** `POST`: the guardian evaluates EIP-712 typed data. */
+  evaluateMessage: '/guardian/v1/messages/evaluate',
+  /** `POST`: the guardian evaluates an ERC-191 (personal_sign) message. */
+  evaluateErc191Message: '/guardian/v1/erc191-messages/evaluate',
+  /** `POST`: the confirmation page approves a transaction. */
+  approveTransaction: '/guardian/v1/transactions/{transactionID}/approve',
+  /** `POST`: the confirmation page approves a message. */
+  approveMessage: '/guardian/v1/messages/{messageID}/approve',
+  /** `GET`: the player's profile, with `linked_addresses`. */
+  userInfo: '/passport-profile/v1/user/info',
+  /** `POST`: links an external wallet to the player. */
+  linkedWallets: '/passport-profile/v2/linked-wallets',
+  /** `GET` (no credential): what background activity the game wants. */
+  sessionActivityCheck: '/v1/sdk/session-activity/check',
+} as const
+
+/** The counterfactual-address path of a chain (e.g. `imtbl-zkevm-testnet`). */
+export function counterfactualAddressPath(chainName: string): string {
+  return paths.counterfactualAddress.replace(
+    '{chain_name}',
+    encodeURIComponent(chainName),
+  )
+}
+
+/** One chain of `GET /v1/chains`. */
+export type ChainRecord = {
+  /** CAIP-2, e.g. `eip155:13473`. */
+  id: string
+  /** The API's name for it, e.g. `imtbl-zkevm-testnet`. */
+  name: string
+  /** The chain's JSON-RPC URL. */
+  rpc_url: string
+}
+
+/** `GET /v1/chains`. */
+export type ChainsResponse = { result: ChainRecord[] }
+
+/** The counterfactual-address request: the custody key's address and its signature. */
+export type CounterfactualAddressRequest = {
+  ethereum_address: string
+  /** `personal_sign` of {@link registrationMessage}, `r ‖ s ‖ v` with v 0 or 1. */
+  ethereum_signature: string
+}
+
+/** The counterfactual-address answer. */
+export type CounterfactualAddressResponse = { counterfactual_address: string }
+
+/** The text the custody key signs to register a zkEVM wallet. */
+export const registrationMessage =
+  'Only sign this message from Immutable Passport'
+
+/** One meta-transaction as the guardian receives it (numbers as decimal strings). */
+export type MetaTransactionBody = {
+  delegateCall: boolean
+  revertOnError: boolean
+  gasLimit: string
+  target: string
+  value: string
+  data: string
+}
+
+/** `POST` {@link paths.evaluateTransaction}. */
+export type EvaluateTransactionRequest = {
+  chainType: 'evm'
+  /** CAIP-2, `eip155:N`. */
+  chainId: string
+  transactionData: {
+    /** The encoded nonce, decimal. */
+    nonce: string
+    /** The smart-contract wallet. */
+    userAddress: string
+    metaTransactions: MetaTransactionBody[]
+  }
+}
+
+/** The answer to a transaction evaluation. */
+export type EvaluateTransactionResponse = {
+  confirmationRequired: boolean
+  confirmationMethod?: 'otp' | 'web' | undefined
+  transactionId?: string | undefined
+}
+
+/** `POST` {@link paths.evaluateMessage}: EIP-712 typed data. */
+export type EvaluateMessageRequest = {
+  /** The chain id as a plain decimal string (not CAIP-2). */
+  chainID: string
+  payload: unknown
+}
+
+/** `POST` {@link paths.evaluateErc191Message}: a personal_sign text. */
+export type EvaluateErc191MessageRequest = {
+  /** CAIP-2, `eip155:N`. */
+  chainID: string
+  /** The message as UTF-8 text. */
+  payload: string
+}
+
+/** The answer to a message evaluation. */
+export type EvaluateMessageResponse = {
+  confirmationRequired: boolean
+  confirmationMethod?: 'otp' | 'web' | undefined
+  messageId?: string | undefined
+}
+
+/** `GET` {@link paths.userInfo}. */
+export type UserInfoResponse = {
+  sub: string
+  email?: string | undefined
+  passport_address?: string | undefined
+  linked_addresses: string[]
+}
+
+/** `POST` {@link paths.linkedWallets}. */
+export type LinkWalletRequest = {
+  /** The wallet's EIP-6963 rdns, `External` or `WalletConnect` (at most 32 characters). */
+  type: string
+  wallet_address: string
+  /** The external wallet's EIP-712 {@link linkWalletTypedData} signature. */
+  signature: string
+  nonce: string
+}
+
+/** The answer to a link request. */
+export type LinkWalletResponse = {
+  address: string
+  type: string
+  created_at: string
+  updated_at: string
+  name?: string | undefined
+  clientName: string
+}
+
+/** Error `code`s of the link route. */
+export const linkWalletErrorCodes = {
+  alreadyLinked: 'ALREADY_LINKED',
+  maxWalletsLinked: 'MAX_WALLETS_LINKED',
+  duplicateNonce: 'DUPLICATE_NONCE',
+  validation: 'VALIDATION_ERROR',
+} as const
+
+/** The EIP-712 message an external wallet signs to be linked. */
+export const linkWalletTypedData = {
+  domain: { chainId: 1 },
+  types: {
+    EIP712Domain: [{ name: 'chainId', type: 'uint256' }],
+    LinkWallet: [
+      { name: 'walletAddress', type: 'address' },
+      { name: 'immutablePassportAddress', type: 'address' },
+      { name: 'condition', type: 'string' },
+      { name: 'nonce', type: 'string' },
+    ],
+  },
+  primaryType: 'LinkWallet',
+  condition: 'I agree to link this wallet to my Immutable Passport account.',
+} as const
+
+/** The session-activity check's query parameters. */
+export const sessionActivityParams = {
+  clientId: 'clientId',
+  wallet: 'wallet',
+  checkCount: 'checkCount',
+  sendCount: 'sendCount',
+} as const
+
+/** The session-activity check's answer (404: nothing to do). */
+export type SessionActivityResponse = {
+  contractAddress?: string | undefined
+  /** A function taking no arguments, e.g. `ping` or `ping()`. */
+  functionName?: string | undefined
+  /** Seconds before checking again; 0 or absent: stop. */
+  delay?: number | undefined
+}
+
+/** The error body of the API (`{ code, message }`). */
+export type ApiError = { code: string; message: string }
