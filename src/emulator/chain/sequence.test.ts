@@ -240,7 +240,7 @@ describe('the game wallet', () => {
     const signature = `0x${'ab'.repeat(65)}02` as Hex
     const part = coSignerPart({ coSigner: contracts.coSigner, signature })
     expect(encodeSignature({ threshold: 0, parts: [part] })).toBe(
-      `0x00000201${contracts.coSigner.slice(2)}0043${signature.slice(2)}03`,
+      `0x00000201${contracts.coSigner.slice(2).toLowerCase()}0043${signature.slice(2)}03`,
     )
   })
 
@@ -248,7 +248,7 @@ describe('the game wallet', () => {
     const custodySignature = `0x${'aa'.repeat(65)}02` as Hex
     const coSignature = `0x${'bb'.repeat(65)}02` as Hex
     const user = `0001${custodySignature.slice(2)}`
-    const co = `0201${contracts.coSigner.slice(2)}0043${coSignature.slice(2)}03`
+    const co = `0201${contracts.coSigner.slice(2).toLowerCase()}0043${coSignature.slice(2)}03`
     const low = '0x0000000000000000000000000000000000000001'
     const high = '0xffFfFFFfFfFfffFfFFFFfFfFFffFfFfFFfFfFfFF'
     expect(

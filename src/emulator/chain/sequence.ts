@@ -239,16 +239,18 @@ export function encodeSignaturePart(part: SignaturePart): Hex {
       )
     return concat([head, part.signature])
   }
-  if (part.type === 'address') return concat([head, part.address])
+  // Hex bytes are lowercase: a checksummed address would mix cases.
+  const address = part.address.toLowerCase() as Hex
+  if (part.type === 'address') return concat([head, address])
   const length = size(part.signature)
   if (length > 0xffff)
     throw new InvalidWalletSignatureError('A dynamic part is too long.')
   return concat([
     head,
-    part.address,
+    address,
     numberToHex(length, { size: 2 }),
     part.signature,
-  ])
+  ]).toLowerCase() as Hex
 }
 
 /** `uint16 threshold ‖ parts`, the parts in the order given. */
@@ -261,7 +263,7 @@ export function encodeSignature(signature: WalletSignature): Hex {
   return concat([
     numberToHex(threshold, { size: 2 }),
     ...parts.map(encodeSignaturePart),
-  ])
+  ]).toLowerCase() as Hex
 }
 
 /**
