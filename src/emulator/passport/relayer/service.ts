@@ -29,6 +29,7 @@ import {
 } from 'viem'
 import {
   caip2,
+  errorCodes,
   type FeeOption,
   feeTokenSymbol,
   methods,
@@ -97,18 +98,6 @@ export type Relayer = {
 
 /** The address fee options name for the native token (IMX on Immutable zkEVM). */
 export const nativeTokenAddress = '0x0000000000000000000000000000000000000000'
-
-/** JSON-RPC error codes the relayer answers with (EIP-1474). */
-export const errorCodes = {
-  parse: -32700,
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  /** The guardian did not allow it. */
-  rejected: -32003,
-  /** The relayer's queues are full. */
-  limitExceeded: -32005,
-} as const
 
 /** A JSON-RPC error answered to the client. */
 export class RelayerRpcError extends RpcError<number> {
