@@ -13,6 +13,7 @@ import * as MagicProvider from './magic/provider/service.js'
 import { isPortFree } from './net.js'
 import { createGuardian } from './passport/guardian.js'
 import * as PassportIdentity from './passport/identity/service.js'
+import * as PassportRelayer from './passport/relayer/service.js'
 import { defaultPortBase, getPorts, type Slot } from './ports.js'
 import { createRegistry, type Registry } from './registry/index.js'
 import { PortInUseError } from './server.js'
@@ -31,6 +32,7 @@ export const services = [
   Dev.service,
   MagicProvider.service,
   PassportIdentity.service,
+  PassportRelayer.service,
 ] as const
 
 /**
@@ -45,7 +47,7 @@ export const services = [
  *   provider: its origin, the SDK's `endpoint`, and its API key),
  *   `passport` (the game wallet's identity provider: its origin, the SDK's
  *   `authenticationDomain`, its client id, and the redirect URIs the dApp
- *   passes).
+ *   passes; its relayer's `relayerUrl`).
  */
 export type Info = Compute<
   {

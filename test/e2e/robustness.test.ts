@@ -1,7 +1,7 @@
 /**
  * No web page can crash the emulator: every route of every service (the dev
  * mailbox, the iframe wallet's provider, the game wallet's identity
- * provider, the chain gateway) is sent malformed, oversized, deeply nested
+ * provider and relayer, the chain gateway) is sent malformed, oversized, deeply nested
  * and random input, with random methods, origins, content types and
  * garbage paths, through real HTTP. Every answer must be a 4xx or less with
  * a body in the route's form (JSON; HTML for pages people open or when the
@@ -34,7 +34,7 @@ const onException = (error: unknown) =>
 let stderr: ReturnType<typeof vi.spyOn>
 
 /** The origins of the services, by name. */
-const base = { dev: '', magic: '', identity: '', chain: '' }
+const base = { dev: '', magic: '', identity: '', relayer: '', chain: '' }
 
 /** Real state to aim some requests at: a sign-in page, a waiting flow. */
 const state = {
@@ -56,6 +56,7 @@ beforeAll(async () => {
   base.dev = new URL(emulator.info.mailbox).origin
   base.magic = emulator.info.magic.endpoint
   base.identity = emulator.info.passport.authenticationDomain
+  base.relayer = emulator.info.passport.relayerUrl
   base.chain = emulator.info.rpcUrl
 
   const authorize = new URL('/authorize', base.identity)
@@ -245,6 +246,17 @@ const routes: readonly Route[] = [
     path: '/interaction/:uid/cancel',
     form: 'page',
   },
+  // The game wallet's relayer.
+  { service: 'relayer', method: 'GET', path: '/health', form: 'json' },
+  {
+    service: 'relayer',
+    method: 'POST',
+    path: '/v1/transactions',
+    form: 'json',
+  },
+  { service: 'relayer', method: 'POST', path: '/dev/fee', form: 'json' },
+  { service: 'relayer', method: 'POST', path: '/dev/next', form: 'json' },
+  { service: 'relayer', method: 'POST', path: '/dev/reset', form: 'json' },
   // The chain gateway.
   { service: 'chain', method: 'POST', path: '/', form: 'json' },
 ]

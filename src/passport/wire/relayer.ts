@@ -94,3 +94,18 @@ export type SignTypedDataParams = {
 export function caip2(chainId: number): string {
   return `eip155:${chainId}`
 }
+
+/**
+ * JSON-RPC error codes the emulated relayer answers with (EIP-1474), in an
+ * HTTP 200 response's `error`.
+ */
+export const errorCodes = {
+  parse: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  /** The guardian did not allow the transaction or message. */
+  rejected: -32003,
+  /** The relayer's queues are full; retry later. */
+  limitExceeded: -32005,
+} as const

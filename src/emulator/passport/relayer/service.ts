@@ -1,0 +1,555 @@
+/**
+ * The game wallet's emulated relayer: the JSON-RPC endpoint the published
+ * @imtbl/passport 2.x sends transactions and signing requests to.
+ *
+ * The client signs only its own part of the 2-of-2 wallet. The relayer
+ * checks that part (it recovers the player's custody key, whose
+ * counterfactual wallet must be the one addressed), checks that the
+ * guardian allowed exactly this digest for this wallet and chain, then
+ * adds the co-signer's part and submits from its own funded key. It never
+ * co-signs what the guardian did not allow. Messages (`im_sign`,
+ * `im_signTypedData`) get the co-signer's part back for the client to
+ * combine with its own.
+ *
+ * Tests steer it through loopback-only routes under `/dev/`: the fee price,
+ * and the outcome of the next sends (failed, reverted, stalled, cancelled).
+ *
+ * @packageDocumentation
+ */
+import { Hono } from 'hono'
+import { cors } from 'hono/cors'
+import {
+  type Address,
+  getAddress,
+  type Hex,
+  isAddress,
+  isHex,
+  RpcError,
+  type TypedDataDefinition,
+} from 'viem'
+import {
+  caip2,
+  errorCodes,
+  type FeeOption,
+  feeTokenSymbol,
+  methods,
+  path,
+  type RelayerTransaction,
+  statuses,
+} from '../../../passport/wire/relayer.js'
+import { coSignerKey, relayerSubmitter } from '../../chain/accounts.js'
+import type { Contracts } from '../../chain/deploy.js'
+import {
+  coSignerPart,
+  decodeExecute,
+  decodeSignature,
+  type Execute,
+  encodeSignaturePart,
+  InvalidExecuteError,
+  InvalidWalletSignatureError,
+  playerWalletAddress,
+  playerWalletSignature,
+  recoverSigner,
+  signEthSign,
+  subDigest,
+  transactionDigest,
+} from '../../chain/sequence.js'
+import { createApp, startServer } from '../../server.js'
+import { defineService } from '../../service.js'
+import { createVerifier, type Verifier } from '../bearer.js'
+import { erc191Digest, type Guardian, typedDataDigest } from '../guardian.js'
+import {
+  createSubmitter,
+  type Relayed,
+  type SubmitterChain,
+} from './submitter.js'
+
+/** The most relayed transactions remembered; the oldest are forgotten past it. */
+export const maxTransactions = 10_000
+
+/** The most outcomes a test may queue for the next sends. */
+export const maxOutcomes = 1000
+
+/** The longest message and payload accepted, in characters of JSON. */
+const maxMessageLength = 64 * 1024
+
+/** What a test can make the next sends do. */
+export type Outcome = 'fail' | 'revert' | 'stall' | 'cancel'
+
+const outcomes: readonly Outcome[] = ['fail', 'revert', 'stall', 'cancel']
+
+/** The relayer's test controls (also reachable under `/dev/`). */
+export type Controls = {
+  /** Sets the IMX fee's price, wei as a decimal string. */
+  setFee(tokenPrice: bigint): void
+  /** Makes the next `count` sends end as `outcome`. */
+  next(outcome: Outcome, count?: number, message?: string): void
+  /** Back to defaults: fee 0, no queued outcomes. */
+  reset(): void
+}
+
+/** A relayer: its fetch handler and controls. */
+export type Relayer = {
+  fetch: (request: Request) => Response | Promise<Response>
+  controls: Controls
+  /** Stops its submissions. */
+  stop(): void
+}
+
+/** The address fee options name for the native token (IMX on Immutable zkEVM). */
+export const nativeTokenAddress = '0x0000000000000000000000000000000000000000'
+
+/** A JSON-RPC error answered to the client. */
+export class RelayerRpcError extends RpcError<number> {
+  override readonly name = 'Relayer.RpcError'
+  constructor(code: number, message: string) {
+    super(new Error(message), { code, shortMessage: message })
+  }
+}
+
+/**
+ * Creates the relayer's handler.
+ *
+ * @param options.issuer - The identity provider whose access tokens it accepts.
+ * @param options.chains - The chains it relays to (node URL and contracts).
+ * @param options.guardian - The shared guardian state it asks before co-signing.
+ */
+export function createRelayer(options: createRelayer.Options): Relayer {
+  const { chains, guardian } = options
+  const verify: Verifier =
+    options.verify ?? createVerifier({ issuer: options.issuer })
+  const byChain = new Map(chains.map((chain) => [chain.chainId, chain]))
+  const submitter = createSubmitter({
+    chains,
+    account: relayerSubmitter,
+    holdMs: options.holdMs,
+    receiptTimeoutMs: options.receiptTimeoutMs,
+  })
+  const transactions = new Map<string, Relayed>()
+  let fee = 0n
+  const planned: { outcome: Outcome; message?: string | undefined }[] = []
+
+  const controls: Controls = {
+    setFee(tokenPrice) {
+      fee = tokenPrice
+    },
+    next(outcome, count = 1, message) {
+      for (let i = 0; i < count && planned.length < maxOutcomes; i++)
+        planned.push({ outcome, message })
+    },
+    reset() {
+      fee = 0n
+      planned.length = 0
+    },
+  }
+
+  const remember = (relayed: Relayed) => {
+    if (transactions.size >= maxTransactions) {
+      const oldest = transactions.keys().next().value as string
+      transactions.delete(oldest)
+    }
+    transactions.set(relayed.id, relayed)
+  }
+
+  const chainOf = (value: unknown): SubmitterChain => {
+    const match =
+      typeof value === 'string' ? /^eip155:([1-9]\d{0,15})$/.exec(value) : null
+    const chain = match ? byChain.get(Number(match[1])) : undefined
+    if (!chain)
+      throw invalidParams(
+        `chainId must be one of ${[...byChain.keys()].map(caip2).join(', ')}.`,
+      )
+    return chain
+  }
+
+  const coSign = (chainId: number, wallet: Address, digest: Hex) =>
+    signEthSign(coSignerKey, subDigest({ chainId, wallet, digest }))
+
+  async function sendTransaction(params: unknown): Promise<string> {
+    const { to, data, chainId } = objectParam(params, ['to', 'data', 'chainId'])
+    const chain = chainOf(chainId)
+    const wallet = addressParam(to, 'to')
+    if (!isHex(data, { strict: true }) || data.length > 2 * 128 * 1024)
+      throw invalidParams('data must be execute calldata as hex.')
+    let execute: Execute
+    let custody: Address
+    try {
+      execute = decodeExecute(data)
+      const { parts } = decodeSignature(execute.signature)
+      const [part, ...others] = parts
+      if (part?.type !== 'eoa' || others.length > 0)
+        throw invalidParams(
+          "The signature must hold the player's part only (one EOA part).",
+        )
+      custody = await recoverSigner(
+        subDigest({
+          chainId: chain.chainId,
+          wallet,
+          digest: transactionDigest(execute.nonce, execute.transactions),
+        }),
+        part.signature,
+      )
+    } catch (error) {
+      if (
+        error instanceof InvalidExecuteError ||
+        error instanceof InvalidWalletSignatureError
+      )
+        throw invalidParams(error.shortMessage)
+      throw error
+    }
+    if (playerWalletAddress({ custody, contracts: chain.contracts }) !== wallet)
+      throw invalidParams(
+        `The signature is not from the player of ${wallet} (it recovers ${custody}).`,
+      )
+    const digest = transactionDigest(execute.nonce, execute.transactions)
+    if (!guardian.isAllowed({ chainId: chain.chainId, wallet, digest }))
+      throw new RelayerRpcError(
+        errorCodes.rejected,
+        'The guardian has not allowed this transaction.',
+      )
+    const userPart = (
+      decodeSignature(execute.signature).parts[0] as {
+        signature: Hex
+      }
+    ).signature
+    const signature = playerWalletSignature({
+      custody,
+      custodySignature: userPart,
+      coSigner: chain.contracts.coSigner,
+      coSignature: await coSign(chain.chainId, wallet, digest),
+    })
+
+    const relayed: Relayed = {
+      id: crypto.randomUUID(),
+      chainId: chain.chainId,
+      wallet,
+      status: statuses.pending,
+    }
+    const plan = planned.shift()
+    if (plan?.outcome === 'fail' || plan?.outcome === 'cancel') {
+      relayed.status =
+        plan.outcome === 'fail' ? statuses.failed : statuses.cancelled
+      relayed.statusMessage =
+        plan.message ??
+        (plan.outcome === 'fail'
+          ? 'The relayer failed to submit the transaction.'
+          : 'The transaction was cancelled.')
+    } else if (plan?.outcome !== 'stall') {
+      const taken = submitter.enqueue({
+        relayed,
+        custody,
+        execute: { ...execute, signature },
+        forceRevert: plan?.outcome === 'revert',
+      })
+      if (!taken)
+        throw new RelayerRpcError(
+          errorCodes.limitExceeded,
+          'The relayer has too many transactions queued; retry later.',
+        )
+    }
+    remember(relayed)
+    return relayed.id
+  }
+
+  function getTransactionByHash(params: unknown): RelayerTransaction {
+    if (!Array.isArray(params) || params.length !== 1)
+      throw invalidParams('params must be [relayerId].')
+    const [id] = params
+    const relayed = typeof id === 'string' ? transactions.get(id) : undefined
+    if (!relayed) throw invalidParams('No relayed transaction has this id.')
+    return {
+      status: relayed.status,
+      chainId: caip2(relayed.chainId),
+      relayerId: relayed.id,
+      ...(relayed.hash === undefined ? {} : { hash: relayed.hash }),
+      ...(relayed.statusMessage === undefined
+        ? {}
+        : { statusMessage: relayed.statusMessage }),
+    }
+  }
+
+  function getFeeOptions(params: unknown): FeeOption[] {
+    const { userAddress, data, chainId } = objectParam(params, [
+      'userAddress',
+      'data',
+      'chainId',
+    ])
+    chainOf(chainId)
+    addressParam(userAddress, 'userAddress')
+    if (!isHex(data, { strict: true }))
+      throw invalidParams('data must be ABI-encoded meta-transactions as hex.')
+    return [
+      {
+        tokenPrice: fee.toString(),
+        tokenSymbol: feeTokenSymbol,
+        tokenDecimals: 18,
+        tokenAddress: nativeTokenAddress,
+        recipientAddress: relayerSubmitter.address,
+      },
+    ]
+  }
+
+  async function signMessage(
+    params: unknown,
+    kind: 'erc191' | 'eip712',
+  ): Promise<string> {
+    const payloadKey = kind === 'erc191' ? 'message' : 'eip712Payload'
+    const fields = objectParam(params, ['chainId', 'address', payloadKey])
+    const chain = chainOf(fields.chainId)
+    const wallet = addressParam(fields.address, 'address')
+    const payload = fields[payloadKey]
+    if (JSON.stringify(payload ?? null).length > maxMessageLength)
+      throw invalidParams(`${payloadKey} is too long.`)
+    let digest: Hex
+    if (kind === 'erc191') {
+      if (typeof payload !== 'string')
+        throw invalidParams('message must be a string.')
+      digest = erc191Digest(payload)
+    } else {
+      if (!payload || typeof payload !== 'object')
+        throw invalidParams('eip712Payload must be typed data.')
+      try {
+        digest = typedDataDigest(payload as TypedDataDefinition)
+      } catch {
+        throw invalidParams('eip712Payload is not valid EIP-712 typed data.')
+      }
+    }
+    if (!guardian.isAllowed({ chainId: chain.chainId, wallet, digest }))
+      throw new RelayerRpcError(
+        errorCodes.rejected,
+        'The guardian has not allowed this message.',
+      )
+    const part = coSignerPart({
+      coSigner: chain.contracts.coSigner,
+      signature: await coSign(chain.chainId, wallet, digest),
+    })
+    // The published SDK prefixes the answer with `0x0000` itself.
+    return encodeSignaturePart(part).slice(2)
+  }
+
+  const handlers: Record<string, (params: unknown) => unknown> = {
+    [methods.sendTransaction]: sendTransaction,
+    [methods.getTransactionByHash]: getTransactionByHash,
+    [methods.getFeeOptions]: getFeeOptions,
+    [methods.sign]: (params) => signMessage(params, 'erc191'),
+    [methods.signTypedData]: (params) => signMessage(params, 'eip712'),
+  }
+
+  const app = createApp()
+  app.get('/health', (c) => c.json({ ok: true }))
+  // The real relayer is called from any dApp's page.
+  app.use(
+    path,
+    cors({
+      origin: '*',
+      allowMethods: ['POST'],
+      allowHeaders: ['Authorization', 'Content-Type', 'x-sdk-version'],
+    }),
+  )
+  app.post(path, async (c) => {
+    const bearer = await verify(c.req.header('authorization'))
+    if (!bearer.ok) {
+      c.header(
+        'WWW-Authenticate',
+        `Bearer error="invalid_token", error_description="${bearer.description}"`,
+      )
+      return c.json({ error: bearer.description }, 401)
+    }
+    let body: unknown
+    try {
+      body = await c.req.json()
+    } catch {
+      return c.json(
+        rpcError(null, errorCodes.parse, 'The body is not JSON.'),
+        400,
+      )
+    }
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      return c.json(
+        rpcError(
+          null,
+          errorCodes.invalidRequest,
+          'The body must be one JSON-RPC request.',
+        ),
+        400,
+      )
+    const request = body as Record<string, unknown>
+    const id = isRpcId(request.id) ? request.id : null
+    if (request.jsonrpc !== '2.0' || typeof request.method !== 'string')
+      return c.json(
+        rpcError(
+          id,
+          errorCodes.invalidRequest,
+          'A JSON-RPC 2.0 request with a method is required.',
+        ),
+        400,
+      )
+    const handler = Object.hasOwn(handlers, request.method)
+      ? handlers[request.method]
+      : undefined
+    if (!handler)
+      return c.json(
+        rpcError(
+          id,
+          errorCodes.methodNotFound,
+          `The relayer has no method ${request.method.slice(0, 64)}.`,
+        ),
+      )
+    try {
+      const result = await handler(request.params)
+      return c.json({ jsonrpc: '2.0', id, result })
+    } catch (error) {
+      if (error instanceof RpcError)
+        return c.json(rpcError(id, error.code, error.shortMessage))
+      throw error
+    }
+  })
+
+  const dev = new Hono()
+  dev.post('/fee', async (c) => {
+    const body = await jsonObject(c.req.raw)
+    const price = body.tokenPrice
+    if (typeof price !== 'string' || !/^\d{1,78}$/.test(price))
+      return c.json(
+        { error: 'tokenPrice must be wei as a decimal string.' },
+        400,
+      )
+    controls.setFee(BigInt(price))
+    return c.json({ tokenPrice: fee.toString() })
+  })
+  dev.post('/next', async (c) => {
+    const body = await jsonObject(c.req.raw)
+    const { outcome, count = 1, message } = body
+    if (!outcomes.includes(outcome as Outcome))
+      return c.json(
+        { error: `outcome must be one of ${outcomes.join(', ')}.` },
+        400,
+      )
+    if (
+      !Number.isInteger(count) ||
+      (count as number) < 1 ||
+      (count as number) > maxOutcomes
+    )
+      return c.json(
+        { error: `count must be an integer from 1 to ${maxOutcomes}.` },
+        400,
+      )
+    if (
+      message !== undefined &&
+      (typeof message !== 'string' || message.length > 1000)
+    )
+      return c.json(
+        { error: 'message must be a string of at most 1000 characters.' },
+        400,
+      )
+    controls.next(
+      outcome as Outcome,
+      count as number,
+      message as string | undefined,
+    )
+    return c.json({ planned: planned.length })
+  })
+  dev.post('/reset', (c) => {
+    controls.reset()
+    return c.json({ ok: true })
+  })
+  app.route('/dev', dev)
+
+  return { fetch: app.fetch, controls, stop: () => submitter.stop() }
+}
+
+export declare namespace createRelayer {
+  type Options = {
+    /** The identity provider's origin (the tokens' issuer). */
+    issuer: string
+    chains: readonly {
+      chainId: number
+      nodeUrl: string
+      contracts: Contracts
+    }[]
+    guardian: Guardian
+    /** How long a transaction whose nonce is ahead waits. @default 30 s */
+    holdMs?: number | undefined
+    /** How long to wait for a receipt. @default 60 s */
+    receiptTimeoutMs?: number | undefined
+    /** A token check other than the issuer's (tests). */
+    verify?: Verifier | undefined
+  }
+}
+
+/** The relayer as an emulated service (slot `relayer`). */
+export const service = defineService({
+  name: 'relayer',
+  async start(context) {
+    const issuer = context.origins.identity
+    if (!issuer) throw new Error('The relayer needs the identity provider.')
+    const relayer = createRelayer({
+      issuer,
+      chains: context.chains,
+      guardian: context.passport.guardian,
+    })
+    const server = await startServer({
+      fetch: relayer.fetch,
+      ...context.listen,
+      localOnly: ['/dev/'],
+    })
+    return {
+      url: server.url,
+      info: { passport: { relayerUrl: server.url } },
+      async stop() {
+        relayer.stop()
+        await server.stop()
+      },
+    }
+  },
+})
+
+function invalidParams(message: string) {
+  return new RelayerRpcError(errorCodes.invalidParams, message)
+}
+
+function rpcError(id: unknown, code: number, message: string) {
+  return { jsonrpc: '2.0', id, error: { code, message } }
+}
+
+function isRpcId(value: unknown): value is string | number | null {
+  return (
+    value === null ||
+    (typeof value === 'string' && value.length <= 100) ||
+    (typeof value === 'number' && Number.isFinite(value))
+  )
+}
+
+/** `params` as the SDK sends it, `[ { ...fields } ]`, with these fields present. */
+function objectParam<const key extends string>(
+  params: unknown,
+  keys: readonly key[],
+): Record<key, unknown> {
+  const [first] = Array.isArray(params) ? params : []
+  if (
+    !Array.isArray(params) ||
+    params.length !== 1 ||
+    !first ||
+    typeof first !== 'object' ||
+    Array.isArray(first)
+  )
+    throw invalidParams(`params must be [{ ${keys.join(', ')} }].`)
+  const object = first as Record<string, unknown>
+  for (const key of keys)
+    if (object[key] === undefined) throw invalidParams(`${key} is required.`)
+  return object as Record<key, unknown>
+}
+
+function addressParam(value: unknown, name: string): Address {
+  if (typeof value !== 'string' || !isAddress(value, { strict: false }))
+    throw invalidParams(`${name} must be an address.`)
+  return getAddress(value)
+}
+
+/** A JSON object body, or an empty object. */
+async function jsonObject(request: Request): Promise<Record<string, unknown>> {
+  const body: unknown = await request.json().catch(() => undefined)
+  return body && typeof body === 'object' && !Array.isArray(body)
+    ? (body as Record<string, unknown>)
+    : {}
+}

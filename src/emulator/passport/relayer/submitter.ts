@@ -1,0 +1,385 @@
+/**
+ * How the emulated relayer puts co-signed game-wallet transactions on chain.
+ *
+ * A player's client reserves consecutive nonces and may send many
+ * transactions at once, and they can reach the relayer in any order. The
+ * wallet accepts only its next nonce, so each wallet (and nonce space) has
+ * a queue that submits in nonce order, one at a time, each after its
+ * predecessor is mined. A transaction whose nonce is ahead of the wallet's
+ * waits for its predecessors for a bounded time, then fails. The relayer's
+ * own key sends for every wallet, so its sends are serialized per chain,
+ * each with the next account nonce.
+ *
+ * The first transaction of a wallet that has no code yet goes through the
+ * guest module as `[Factory.deploy, wallet.execute]`, so it deploys the
+ * wallet; later ones call `execute` on the wallet.
+ *
+ * @packageDocumentation
+ */
+import {
+  type Address,
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  encodeFunctionData,
+  type Hex,
+  http,
+  type PrivateKeyAccount,
+  type PublicClient,
+  type WalletClient,
+} from 'viem'
+import { anvil } from 'viem/chains'
+import type { Status } from '../../../passport/wire/relayer.js'
+import {
+  Factory,
+  GuestModule,
+  MainModule,
+} from '../../chain/artifacts.generated.js'
+import { imageHash } from '../../chain/counterfactual.js'
+import type { Contracts } from '../../chain/deploy.js'
+import {
+  call,
+  decodeNonce,
+  type Execute,
+  encodeExecute,
+  type MetaTransaction,
+  playerWalletConfig,
+} from '../../chain/sequence.js'
+
+/** One relayed transaction, as `im_getTransactionByHash` reports it. */
+export type Relayed = {
+  readonly id: string
+  readonly chainId: number
+  readonly wallet: Address
+  status: Status
+  hash?: Hex | undefined
+  statusMessage?: string | undefined
+}
+
+/** A co-signed transaction waiting in its wallet's queue. */
+export type Job = {
+  readonly relayed: Relayed
+  /** The player's custody EOA (for the wallet's configuration). */
+  readonly custody: Address
+  /** `execute`'s arguments, with the full threshold-2 signature. */
+  readonly execute: Execute
+  /** Submit it so that it reverts on chain (a test asked for it). */
+  readonly forceRevert: boolean
+}
+
+/** One chain the submitter sends to. */
+export type SubmitterChain = {
+  chainId: number
+  nodeUrl: string
+  contracts: Contracts
+}
+
+/** Limits and timings of a {@link createSubmitter}. */
+export type SubmitterOptions = {
+  chains: readonly SubmitterChain[]
+  /** The key that sends and pays. */
+  account: PrivateKeyAccount
+  /** How long a transaction whose nonce is ahead waits for its predecessors. @default 30 s */
+  holdMs?: number | undefined
+  /** How long to wait for a receipt. @default 60 s */
+  receiptTimeoutMs?: number | undefined
+  /** Most jobs queued for one wallet. @default 100 */
+  maxPerWallet?: number | undefined
+  /** Most jobs queued over all wallets. @default 2000 */
+  maxQueued?: number | undefined
+}
+
+/** The gas limit when estimation fails: the transaction is sent and reverts on chain. */
+const fallbackGas = 3_000_000n
+/**
+ * Headroom over the estimate. A CREATE2 that runs out of gas fails without
+ * reverting `Factory.deploy`, and `execute` on an address without code
+ * "succeeds", so an estimate can settle on a limit that deploys nothing.
+ */
+const deployHeadroom = 500_000n
+const executeHeadroom = 100_000n
+
+/** Puts jobs on chain in per-wallet nonce order. */
+export type Submitter = {
+  /**
+   * Queues a job.
+   *
+   * @returns false when the queues are full (the job is not taken).
+   */
+  enqueue(job: Job): boolean
+  /** Stops: queued jobs are left as they are, nothing more is sent. */
+  stop(): void
+}
+
+type Queue = {
+  jobs: Job[]
+  running: boolean
+  /** Wakes the queue's loop when a job joins. */
+  wake?: (() => void) | undefined
+}
+
+type ChainClients = {
+  chain: SubmitterChain
+  publicClient: PublicClient
+  walletClient: WalletClient
+  /** The tail of the relayer key's sends on this chain. */
+  sending: Promise<unknown>
+}
+
+/** Creates a submitter. */
+export function createSubmitter(options: SubmitterOptions): Submitter {
+  const {
+    account,
+    holdMs = 30_000,
+    receiptTimeoutMs = 60_000,
+    maxPerWallet = 100,
+    maxQueued = 2000,
+  } = options
+  const clients = new Map<number, ChainClients>()
+  for (const chain of options.chains) {
+    const viemChain: Chain = defineChain({
+      ...anvil,
+      id: chain.chainId,
+      rpcUrls: { default: { http: [chain.nodeUrl] } },
+    })
+    const transport = http(chain.nodeUrl)
+    clients.set(chain.chainId, {
+      chain,
+      publicClient: createPublicClient({
+        chain: viemChain,
+        transport,
+        pollingInterval: 50,
+      }),
+      walletClient: createWalletClient({
+        account,
+        chain: viemChain,
+        transport,
+        pollingInterval: 50,
+      }),
+      sending: Promise.resolve(),
+    })
+  }
+  const queues = new Map<string, Queue>()
+  let queued = 0
+  let stopped = false
+
+  const settle = (job: Job, status: Status, statusMessage?: string) => {
+    job.relayed.status = status
+    if (statusMessage !== undefined) job.relayed.statusMessage = statusMessage
+  }
+
+  /** The wallet's next nonce in `space` (0 while it has no code). */
+  const readNonce = async (
+    client: PublicClient,
+    wallet: Address,
+    space: bigint,
+  ) => {
+    const code = await client.getCode({ address: wallet })
+    if (!code || code === '0x') return { deployed: false, nonce: 0n }
+    const nonce = await client.readContract({
+      address: wallet,
+      abi: MainModule.abi,
+      functionName: 'readNonce',
+      args: [space],
+    })
+    return { deployed: true, nonce }
+  }
+
+  /** Sends from the relayer key, one send at a time per chain. */
+  const send = (
+    c: ChainClients,
+    request: { to: Address; data: Hex; gas: bigint },
+  ) => {
+    const sent = c.sending.then(async () => {
+      const nonce = await c.publicClient.getTransactionCount({
+        address: account.address,
+        blockTag: 'pending',
+      })
+      return c.walletClient.sendTransaction({
+        account,
+        chain: c.walletClient.chain,
+        ...request,
+        nonce,
+      })
+    })
+    c.sending = sent.catch(() => undefined)
+    return sent
+  }
+
+  const submit = async (c: ChainClients, job: Job, deployed: boolean) => {
+    const { contracts } = c.chain
+    const wallet = job.relayed.wallet
+    const executeData = encodeExecute(job.execute)
+    const batch: MetaTransaction[] = []
+    if (!deployed)
+      batch.push(
+        call(contracts.factory, {
+          data: encodeFunctionData({
+            abi: Factory.abi,
+            functionName: 'deploy',
+            args: [
+              contracts.mainModule,
+              imageHash(
+                playerWalletConfig({
+                  custody: job.custody,
+                  coSigner: contracts.coSigner,
+                }),
+              ),
+            ],
+          }),
+        }),
+      )
+    batch.push(call(wallet, { data: executeData }))
+    // The factory has no fallback: calling it with an unknown selector
+    // reverts, and the guest module reverts the whole batch with it.
+    if (job.forceRevert)
+      batch.push(call(contracts.factory, { data: '0xdeadbeef' }))
+    const request =
+      batch.length === 1
+        ? { to: wallet, data: executeData }
+        : {
+            to: contracts.guestModule,
+            data: encodeFunctionData({
+              abi: GuestModule.abi,
+              functionName: 'execute',
+              args: [batch, 0n, '0x'],
+            }),
+          }
+    const gas = await c.publicClient
+      .estimateGas({ account: account.address, ...request })
+      .then(
+        (estimate) => estimate + (deployed ? executeHeadroom : deployHeadroom),
+      )
+      .catch(() => fallbackGas)
+    const hash = await send(c, { ...request, gas })
+    job.relayed.hash = hash
+    settle(job, 'SUBMITTED')
+    const receipt = await c.publicClient.waitForTransactionReceipt({
+      hash,
+      timeout: receiptTimeoutMs,
+    })
+    if (receipt.status !== 'success') {
+      settle(job, 'REVERTED', 'The transaction reverted on chain.')
+      return
+    }
+    const { space, nonce } = decodeNonce(job.execute.nonce)
+    const after = await readNonce(c.publicClient, wallet, space)
+    if (after.nonce > nonce) settle(job, 'SUCCESSFUL')
+    else
+      settle(
+        job,
+        'FAILED',
+        'The transaction was mined but the wallet did not execute it.',
+      )
+  }
+
+  const drain = async (key: string, queue: Queue, c: ChainClients) => {
+    queue.running = true
+    const heldSince = new Map<Job, number>()
+    try {
+      while (queue.jobs.length > 0 && !stopped) {
+        queue.jobs.sort((a, b) =>
+          a.execute.nonce < b.execute.nonce
+            ? -1
+            : a.execute.nonce > b.execute.nonce
+              ? 1
+              : 0,
+        )
+        const job = queue.jobs[0]!
+        const { space, nonce } = decodeNonce(job.execute.nonce)
+        const take = () => {
+          queue.jobs.shift()
+          queued--
+          heldSince.delete(job)
+        }
+        let state: { deployed: boolean; nonce: bigint }
+        try {
+          state = await readNonce(c.publicClient, job.relayed.wallet, space)
+        } catch (error) {
+          take()
+          settle(
+            job,
+            'FAILED',
+            `The chain could not be read: ${messageOf(error)}`,
+          )
+          continue
+        }
+        if (nonce < state.nonce) {
+          take()
+          settle(job, 'FAILED', `The wallet's nonce ${nonce} is already used.`)
+          continue
+        }
+        if (nonce > state.nonce) {
+          const since = heldSince.get(job) ?? Date.now()
+          heldSince.set(job, since)
+          const left = since + holdMs - Date.now()
+          if (left <= 0) {
+            take()
+            settle(
+              job,
+              'FAILED',
+              `The wallet's nonce ${nonce} is ahead of its next nonce ${state.nonce}, whose transaction never came.`,
+            )
+            continue
+          }
+          // Sleep until a job joins, the hold ends, or a short while passes
+          // (a predecessor may be mined by someone else).
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, Math.min(left, 250))
+            queue.wake = () => {
+              clearTimeout(timer)
+              resolve()
+            }
+          })
+          queue.wake = undefined
+          continue
+        }
+        take()
+        try {
+          await submit(c, job, state.deployed)
+        } catch (error) {
+          settle(
+            job,
+            'FAILED',
+            `The transaction could not be submitted: ${messageOf(error)}`,
+          )
+        }
+      }
+    } finally {
+      queue.running = false
+      if (queue.jobs.length === 0) queues.delete(key)
+    }
+  }
+
+  return {
+    enqueue(job) {
+      const c = clients.get(job.relayed.chainId)
+      if (!c || stopped) return false
+      const { space } = decodeNonce(job.execute.nonce)
+      const key = `${job.relayed.chainId}:${job.relayed.wallet}:${space}`
+      let queue = queues.get(key)
+      if (queued >= maxQueued || (queue && queue.jobs.length >= maxPerWallet))
+        return false
+      if (!queue) {
+        queue = { jobs: [], running: false }
+        queues.set(key, queue)
+      }
+      queue.jobs.push(job)
+      queued++
+      queue.wake?.()
+      if (!queue.running) void drain(key, queue, c).catch(() => undefined)
+      return true
+    },
+    stop() {
+      stopped = true
+      for (const queue of queues.values()) queue.wake?.()
+    },
+  }
+}
+
+function messageOf(error: unknown): string {
+  if (error && typeof error === 'object' && 'shortMessage' in error)
+    return String(error.shortMessage)
+  return error instanceof Error ? error.message : String(error)
+}

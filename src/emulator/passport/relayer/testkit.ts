@@ -1,0 +1,239 @@
+/**
+ * Test helpers for the relayer: a real Anvil with the contracts, the real
+ * identity provider (for access tokens, by the sign-in pages), the shared
+ * guardian state and the relayer on its own port; and the client's side of
+ * the game wallet as the published SDK builds it (the player's
+ * threshold-1 signature inside `execute` calldata). Used by the tests; not
+ * part of the emulator's runtime.
+ */
+import {
+  type Address,
+  createPublicClient,
+  createTestClient,
+  type Hex,
+  http,
+  type LocalAccount,
+} from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { methods, path } from '../../../passport/wire/relayer.js'
+import { startAnvil } from '../../chain/anvil.js'
+import { deployContracts } from '../../chain/deploy.js'
+import {
+  encodeExecute,
+  encodeSignature,
+  type MetaTransaction,
+  playerWalletAddress,
+  signEthSign,
+  subDigest,
+  transactionDigest,
+} from '../../chain/sequence.js'
+import { findFreePort } from '../../net.js'
+import { startServer } from '../../server.js'
+import { createGuardian } from '../guardian.js'
+import {
+  createBrowser,
+  pkce,
+  redirectUri,
+  signIn,
+  startIdentity,
+  tokenRequest,
+} from '../identity/testkit.js'
+import { createRelayer } from './service.js'
+
+/** Starts a chain, the identity provider and the relayer. */
+export async function startRelayer(
+  options: { holdMs?: number | undefined } = {},
+) {
+  const anvil = await startAnvil({ port: await findFreePort() })
+  const stops: (() => Promise<void>)[] = [() => anvil.stop()]
+  const stop = async () => {
+    for (const s of stops.toReversed()) await s()
+  }
+  try {
+    const contracts = await deployContracts({ rpcUrl: anvil.rpcUrl })
+    const identity = await startIdentity()
+    stops.push(() => identity.stop())
+    const guardian = createGuardian()
+    const relayer = createRelayer({
+      issuer: identity.issuer,
+      chains: [{ chainId: anvil.chainId, nodeUrl: anvil.rpcUrl, contracts }],
+      guardian,
+      holdMs: options.holdMs,
+    })
+    const server = await startServer({
+      fetch: relayer.fetch,
+      port: await findFreePort(),
+      name: 'relayer',
+      localOnly: ['/dev/'],
+    })
+    stops.push(async () => {
+      relayer.stop()
+      await server.stop()
+    })
+    const transport = http(anvil.rpcUrl)
+    const publicClient = createPublicClient({ transport, pollingInterval: 50 })
+    const testClient = createTestClient({ transport, mode: 'anvil' })
+    return {
+      url: server.url,
+      chainId: anvil.chainId,
+      contracts,
+      identity,
+      guardian,
+      relayer,
+      publicClient,
+      testClient,
+      stop,
+    }
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+/** A started relayer. */
+export type Running = Awaited<ReturnType<typeof startRelayer>>
+
+/** An access token for `email`, by the sign-in pages (authorization code + PKCE). */
+export async function accessToken(
+  identity: Running['identity'],
+  email: string,
+): Promise<string> {
+  const browser = createBrowser(identity.issuer)
+  const { verifier, challenge } = pkce()
+  const url = new URL('/authorize', identity.issuer)
+  for (const [name, value] of Object.entries({
+    response_type: 'code',
+    client_id: identity.clientId,
+    redirect_uri: redirectUri,
+    scope: 'openid profile email offline_access transact',
+    state: 'state-1',
+    nonce: 'nonce-1',
+    code_challenge_method: 'S256',
+    code_challenge: challenge,
+    audience: 'platform_api',
+  }))
+    url.searchParams.set(name, value)
+  const start = await browser.get(url.href)
+  const resume = await signIn(
+    browser,
+    start.headers.get('location') ?? '',
+    identity.mailbox,
+    email,
+  )
+  const back = await browser.get(resume)
+  const code =
+    new URL(back.headers.get('location') ?? '').searchParams.get('code') ?? ''
+  const tokens = await tokenRequest(identity.issuer, {
+    grant_type: 'authorization_code',
+    client_id: identity.clientId,
+    code,
+    code_verifier: verifier,
+    redirect_uri: redirectUri,
+  })
+  if (typeof tokens.body.access_token !== 'string')
+    throw new Error(`No access token: ${JSON.stringify(tokens.body)}`)
+  return tokens.body.access_token
+}
+
+/** A JSON-RPC response of the relayer. */
+export type RpcResponse = {
+  status: number
+  body: {
+    id?: unknown
+    result?: unknown
+    error?: { code: number; message: string } | string
+  }
+}
+
+/** Calls the relayer as the SDK does. */
+export async function rpc(
+  url: string,
+  token: string | undefined,
+  method: string,
+  params: unknown,
+): Promise<RpcResponse> {
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+    },
+    body: JSON.stringify({ id: 1, jsonrpc: '2.0', method, params }),
+  })
+  return {
+    status: response.status,
+    body: (await response.json()) as RpcResponse['body'],
+  }
+}
+
+/** A player: a custody key and its game wallet. */
+export function newPlayer(contracts: Running['contracts']) {
+  const custody = privateKeyToAccount(generatePrivateKey())
+  return {
+    custody,
+    wallet: playerWalletAddress({ custody: custody.address, contracts }),
+  }
+}
+
+/**
+ * `eth_sendTransaction`'s params as the SDK builds them: the player signs
+ * the sub-digest with eth_sign and sends threshold 1 with its part only.
+ */
+export async function clientSend(options: {
+  chainId: number
+  wallet: Address
+  custody: LocalAccount
+  nonce: bigint
+  transactions: readonly MetaTransaction[]
+}) {
+  const { chainId, wallet, custody, nonce, transactions } = options
+  const digest = transactionDigest(nonce, transactions)
+  const signature = encodeSignature({
+    threshold: 1,
+    parts: [
+      {
+        type: 'eoa',
+        weight: 1,
+        signature: await signEthSign(
+          custody,
+          subDigest({ chainId, wallet, digest }),
+        ),
+      },
+    ],
+  })
+  return {
+    digest,
+    params: [
+      {
+        to: wallet,
+        data: encodeExecute({ transactions, nonce, signature }),
+        chainId: `eip155:${chainId}`,
+      },
+    ],
+  }
+}
+
+/** Polls `im_getTransactionByHash` until the status is final (not PENDING/SUBMITTED). */
+export async function settled(
+  url: string,
+  token: string,
+  relayerId: string,
+): Promise<{
+  status: string
+  chainId: string
+  relayerId: string
+  hash?: Hex
+  statusMessage?: string
+}> {
+  for (let i = 0; i < 600; i++) {
+    const { body } = await rpc(url, token, methods.getTransactionByHash, [
+      relayerId,
+    ])
+    const result = body.result as { status: string } | undefined
+    if (!result) throw new Error(JSON.stringify(body))
+    if (result.status !== 'PENDING' && result.status !== 'SUBMITTED')
+      return result as never
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  throw new Error(`${relayerId} never settled.`)
+}
