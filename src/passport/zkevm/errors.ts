@@ -4,7 +4,7 @@
  * dapp matching on `code` or `message` behaves as with @imtbl/passport, and
  * viem-based code recognises them as RPC errors.
  */
-import { ProviderRpcError, RpcError } from 'viem'
+import { ProviderRpcError, type ProviderRpcErrorCode, RpcError } from 'viem'
 
 /** EIP-1193 provider error codes. */
 export const ProviderErrorCode = {
@@ -72,7 +72,7 @@ export class JsonRpcError extends RpcError {
 export class ProviderError extends ProviderRpcError {
   override name = 'ProviderError'
   constructor(
-    code: (typeof ProviderErrorCode)[keyof typeof ProviderErrorCode],
+    code: ProviderRpcErrorCode,
     message: string,
     options: { cause?: unknown } = {},
   ) {

@@ -168,13 +168,19 @@ export const signatureType = { eip712: 1, ethSign: 2, wallet: 3 } as const
 export function normalizeV(signature: Hex): Hex {
   if (size(signature) !== 65) throw new Error('Invalid signature length')
   const v = hexToNumber(slice(signature, 64, 65))
-  return concat([slice(signature, 0, 64), numberToHex(v < 27 ? v + 27 : v)])
+  return concat([
+    slice(signature, 0, 64),
+    numberToHex(v < 27 ? v + 27 : v, { size: 1 }),
+  ])
 }
 
 /** `r ‖ s ‖ v` with `v` 0 or 1 (the registration route's form). */
 export function zeroBasedV(signature: Hex): Hex {
   const v = hexToNumber(slice(signature, 64, 65))
-  return concat([slice(signature, 0, 64), numberToHex(v >= 27 ? v - 27 : v)])
+  return concat([
+    slice(signature, 0, 64),
+    numberToHex(v >= 27 ? v - 27 : v, { size: 1 }),
+  ])
 }
 
 /** One part of a Sequence v1 signature. */

@@ -6,12 +6,7 @@
  */
 import { type Address, type Hex, isAddressEqual, numberToHex } from 'viem'
 import * as Relayer from '../../wire/relayer.js'
-import {
-  invalidParams,
-  JsonRpcError,
-  ProviderError,
-  RpcErrorCode,
-} from '../errors.js'
+import { invalidParams, ProviderError } from '../errors.js'
 import { relayTransactions } from '../transactions.js'
 import type { Routes } from './route.js'
 
@@ -47,7 +42,7 @@ export const walletRoutes = {
       const chainId = await context.chainId()
       if (request.chainId !== undefined && Number(request.chainId) !== chainId)
         throw new ProviderError(
-          5710 as never,
+          5710,
           `Unsupported chain id ${request.chainId}, expected ${numberToHex(chainId)}`,
         )
       if (request.from && !isAddressEqual(request.from as Address, wallet))
@@ -60,7 +55,7 @@ export const walletRoutes = {
       ))
         if (!capability?.optional)
           throw new ProviderError(
-            5700 as never,
+            5700,
             `Unsupported non-optional capability: ${name}`,
           )
       const { relayerId } = await relayTransactions(
@@ -82,7 +77,7 @@ export const walletRoutes = {
       try {
         transaction = await context.relayer.getTransaction(id)
       } catch (cause) {
-        throw new ProviderError(5730 as never, 'Unknown bundle id', { cause })
+        throw new ProviderError(5730, 'Unknown bundle id', { cause })
       }
       const base = {
         version: '2.0.0',
