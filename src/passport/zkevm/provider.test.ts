@@ -840,7 +840,7 @@ describe('events', () => {
       events.push(['accountsChanged', accounts]),
     )
     provider.on('disconnect', (error) =>
-      events.push(['disconnect', (error as { code: number }).code]),
+      events.push(['disconnect', (error as unknown as { code: number }).code]),
     )
     await provider.request({ method: 'eth_chainId' })
     sessionEvents.emit('loggedOut')

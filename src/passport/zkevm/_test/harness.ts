@@ -35,7 +35,9 @@ export function user(
 }
 
 /** Records what the router asked of the popup; answers as scripted. */
-export function recordingConfirmation(answer: { confirm?: boolean } = {}) {
+export function recordingConfirmation(
+  answer: { confirm?: boolean | undefined } = {},
+) {
   const calls: string[] = []
   const confirmation: Confirmation = {
     open() {
