@@ -3,7 +3,11 @@
  * account), a scripted session and a recording confirmation handle.
  */
 import type { Address, Hex } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import {
+  generatePrivateKey,
+  type PrivateKeyAccount,
+  privateKeyToAccount,
+} from 'viem/accounts'
 import * as Emitter from '../../../core/Emitter.js'
 import type { User } from '../../auth/user.js'
 import type { ProviderConfig } from '../context.js'
@@ -68,23 +72,39 @@ export async function setup(
   options: {
     registered?: boolean
     signedIn?: boolean
-    config?: Partial<ProviderConfig>
+    /** Configuration overrides; a function gets the relayer's co-signer. */
+    config?:
+      | Partial<ProviderConfig>
+      | ((parties: { coSigner: Address }) => Partial<ProviderConfig>)
     confirm?: boolean
     sessionActivity?: SessionActivity
     /** Whether the forced refresh after registration carries the wallet. @default true */
     refreshAddsClaims?: boolean
     /** Whether the login prompt signs a player in. @default true */
     loginSucceeds?: boolean
+    /** A real chain instead of the fake node (its id must be `chain.id`). */
+    chain?: { rpcUrl: string; id: number }
+    /** The custody key. @default a random one */
+    custody?: PrivateKeyAccount
+    /** The wallet's address, from the custody key and the relayer's co-signer. @default a random one */
+    wallet?: (coSigner: Address, custody: Address) => Address
   } = {},
 ) {
   const { registered = true, signedIn = true } = options
-  const custody = privateKeyToAccount(generatePrivateKey())
-  const wallet = privateKeyToAccount(generatePrivateKey()).address
-  const [node, relayer, api] = await Promise.all([
-    startNode({ chainId }),
-    startRelayer({ chainId, accessToken }),
-    startApi({ chainId, accessToken, counterfactualAddress: wallet }),
+  const id = options.chain?.id ?? chainId
+  const custody = options.custody ?? privateKeyToAccount(generatePrivateKey())
+  const [node, relayer] = await Promise.all([
+    startNode({ chainId: id }),
+    startRelayer({ chainId: id, accessToken }),
   ])
+  const wallet =
+    options.wallet?.(relayer.coSigner.address, custody.address) ??
+    privateKeyToAccount(generatePrivateKey()).address
+  const api = await startApi({
+    chainId: id,
+    accessToken,
+    counterfactualAddress: wallet,
+  })
   let current: User | null = signedIn
     ? user(registered ? { wallet, admin: custody.address } : {})
     : null
@@ -107,14 +127,16 @@ export async function setup(
   })
   const provider = createProvider({
     config: {
-      chainId,
-      zkEvmRpcUrl: node.url,
+      chainId: id,
+      zkEvmRpcUrl: options.chain?.rpcUrl ?? node.url,
       relayerUrl: relayer.url,
       indexerMrBasePath: api.url,
       clientId: 'client-1',
       crossSdkBridgeEnabled: false,
       forceScwDeployBeforeMessageSignature: false,
-      ...options.config,
+      ...(typeof options.config === 'function'
+        ? options.config({ coSigner: relayer.coSigner.address })
+        : options.config),
     },
     session: {
       async getUser() {
