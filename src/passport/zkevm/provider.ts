@@ -92,6 +92,8 @@ export type CreateProviderOptions = {
   sessionEvents: {
     on(event: 'loggedIn', listener: (user: User) => void): unknown
     on(event: 'loggedOut', listener: () => void): unknown
+    off(event: 'loggedIn', listener: (user: User) => void): unknown
+    off(event: 'loggedOut', listener: () => void): unknown
   }
   /** Makes the custody signer (on first use; again after logout). */
   createSigner: () => CustodySigner | DisposableSigner
@@ -199,14 +201,14 @@ export function createProvider(
     emitter.emit('connect', { chainId: numberToHex(knownChainId) })
   }
 
-  options.sessionEvents.on('loggedIn', (user) => {
+  const onLoggedIn = (user: User) => {
     if (!connected) connect()
     if (!isZkEvmUser(user)) return
     const wallet = user.zkEvm.ethAddress as Address
     context.state.address = wallet
     emitter.emit('accountsChanged', [wallet])
-  })
-  options.sessionEvents.on('loggedOut', () => {
+  }
+  const onLoggedOut = () => {
     context.state.address = undefined
     if (signer && 'destroy' in signer) signer.destroy()
     signer = undefined
@@ -219,7 +221,9 @@ export function createProvider(
         new ProviderError(ProviderErrorCode.DISCONNECTED, 'Logged out'),
       )
     }
-  })
+  }
+  options.sessionEvents.on('loggedIn', onLoggedIn)
+  options.sessionEvents.on('loggedOut', onLoggedOut)
 
   // Learn the chain (for `connect`) and, for a player already registered,
   // the wallet and its session activity, without any prompt.
@@ -292,13 +296,17 @@ export function createProvider(
       ? () => {}
       : Announce.announce({
           provider,
-          // EIP-6963: a random UUIDv4 per session (not a fixed one).
-          info: { ...providerInfo, uuid: crypto.randomUUID() },
+          // No uuid: core gives one random UUIDv4 per rdns per page
+          // session, as EIP-6963 asks (the published SDK's is fixed), from
+          // crypto.randomUUID where the page is a secure context.
+          info: providerInfo,
         })
 
   return Object.assign(provider, {
     destroy() {
       unannounce()
+      options.sessionEvents.off('loggedIn', onLoggedIn)
+      options.sessionEvents.off('loggedOut', onLoggedOut)
       emitter.removeAllListeners()
     },
   })

@@ -36,7 +36,7 @@ export async function registerZkEvmUser(context: Context): Promise<UserZkEvm> {
     const id = Relayer.caip2(chainId)
     const chain = chains.find((candidate) => candidate.id === id)
     if (!chain)
-      throw new Error(`Chain name does not exist on for chain id ${chainId}`)
+      throw new Error(`Chain name does not exist for chain id ${chainId}`)
     await context.api.counterfactualAddress(chain.name, {
       ethereum_address: address,
       ethereum_signature: zeroBasedV(signature),
