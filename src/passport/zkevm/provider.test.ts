@@ -33,7 +33,13 @@ const deployed = '0x363d3d373d3d3d363d30545af43d82803e903d91601857fd5bf3' as Hex
 describe('router', () => {
   test('error: unknown methods are 4200 Method not supported', async () => {
     const { provider } = await start()
-    for (const method of ['eth_sign', 'wallet_switchEthereumChain', 'toString'])
+    for (const method of [
+      'eth_sign',
+      'eth_signTransaction',
+      'wallet_switchEthereumChain',
+      'wallet_addEthereumChain',
+      'toString',
+    ])
       await expect(provider.request({ method } as never)).rejects.toMatchObject(
         { code: 4200, message: 'Method not supported' },
       )
@@ -390,6 +396,46 @@ describe('eth_sendTransaction', () => {
 })
 
 describe('guardian', () => {
+  test('error: another evaluation failure is -32603 with the API message', async () => {
+    const { provider, api } = await start()
+    api.setGuardian({
+      transaction: {
+        status: 500,
+        body: { code: 'INTERNAL_SERVER_ERROR', message: 'db down' },
+      },
+    })
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32603,
+      message: 'Transaction failed to validate with error: db down',
+    })
+  })
+
+  test('error: a 422 in bridge mode is -32015 Transaction will revert', async () => {
+    const { provider, api } = await start({
+      config: { crossSdkBridgeEnabled: true },
+    })
+    api.setGuardian({
+      transaction: {
+        status: 422,
+        body: { code: 'VALIDATION_ERROR', message: 'execution reverted' },
+      },
+    })
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32015,
+      message: 'Transaction will revert: execution reverted',
+    })
+  })
+
   test('behavior: a required confirmation navigates the popup', async () => {
     const { provider, api, popup, wallet } = await start()
     api.setGuardian({
@@ -831,7 +877,33 @@ describe('EIP-5792', () => {
   })
 })
 
+describe('relayer', () => {
+  test('error: an HTTP failure of the relayer is -32603 with its status and content', async () => {
+    const { provider, relayer } = await start()
+    relayer.setHttpFailure(503)
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32603,
+      message: 'Relayer HTTP error: 503. Content: {"message":"overloaded"}',
+    })
+  })
+})
+
 describe('events', () => {
+  test('behavior: chainChanged when the node reports another chain', async () => {
+    const { provider, node } = await start()
+    const changes: unknown[] = []
+    provider.on('chainChanged', (id) => changes.push(id))
+    await provider.request({ method: 'eth_chainId' })
+    node.setChainId(1)
+    expect(await provider.request({ method: 'eth_chainId' })).toBe('0x1')
+    expect(changes).toEqual(['0x1'])
+  })
+
   test('behavior: connect once the chain is known; logout emits [] and disconnect; login of a registered player emits the wallet', async () => {
     const { provider, sessionEvents, wallet, custody } = await start()
     const events: unknown[] = []

@@ -187,6 +187,7 @@ export async function startRelayer(options: {
   }[] = []
   const polls = new Map<string, number>()
   let script: RelayerScript = {}
+  let httpFailure: number | undefined
   let fees: Relayer.FeeOption[] = options.fees ?? [
     {
       tokenPrice: '0',
@@ -204,6 +205,8 @@ export async function startRelayer(options: {
   }
   const server = await serve(async ({ url, body, headers }) => {
     if (url.pathname !== Relayer.path) return { status: 404, body: {} }
+    if (httpFailure)
+      return { status: httpFailure, body: { message: 'overloaded' } }
     if (headers.authorization !== `Bearer ${options.accessToken}`)
       return {
         status: 401,
@@ -305,6 +308,10 @@ export async function startRelayer(options: {
     polls,
     setScript: (next: RelayerScript) => {
       script = next
+    },
+    /** Answers every call with this HTTP status (undefined: normal). */
+    setHttpFailure: (status: number | undefined) => {
+      httpFailure = status
     },
     setFees: (next: Relayer.FeeOption[]) => {
       fees = next
