@@ -142,6 +142,20 @@ describe('accounts', () => {
     expect(api.requests.map((r) => r.path)).toContain('/v1/chains')
   })
 
+  test('behavior: parallel eth_requestAccounts share one sign-in and one registration', async () => {
+    const { provider, api, wallet } = await start({ registered: false })
+    const results = await Promise.all([
+      provider.request({ method: 'eth_requestAccounts' }),
+      provider.request({ method: 'eth_requestAccounts' }),
+    ])
+    expect(results).toEqual([[wallet], [wallet]])
+    expect(
+      api.requests.filter((r) =>
+        r.path.endsWith('/passport/counterfactual-address'),
+      ),
+    ).toHaveLength(1)
+  })
+
   test('error: a failed registration is -32603 Failed to create counterfactual address', async () => {
     const { provider, api } = await start({ registered: false })
     api.setRegistration({

@@ -129,9 +129,21 @@ export const walletRoutes = {
     },
   },
   wallet_getCapabilities: {
-    async handler(context) {
-      const chainId = await context.chainId()
-      return { [numberToHex(chainId)]: { atomic: { status: 'supported' } } }
+    async handler(context, { params }) {
+      const [, chainIds] = (Array.isArray(params) ? params : []) as [
+        unknown,
+        unknown,
+      ]
+      const chainId = numberToHex(await context.chainId())
+      // Only the chains asked for, when a list is given (EIP-5792).
+      if (
+        Array.isArray(chainIds) &&
+        !chainIds.some(
+          (id) => typeof id === 'string' && Number(id) === Number(chainId),
+        )
+      )
+        return {}
+      return { [chainId]: { atomic: { status: 'supported' } } }
     },
   },
 } satisfies Routes
