@@ -274,6 +274,18 @@ describe('eth_sendTransaction', () => {
     expect(relayer.sent[0]!.nonce).toBe(0n)
   })
 
+  test('behavior: a wallet whose readNonce reverts reads nonce 0', async () => {
+    const { provider, node, relayer, wallet } = await start()
+    node.setCode(wallet, deployed)
+    node.setNonce(wallet, 0n, 7n)
+    node.setReverting(wallet)
+    await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    expect(relayer.sent[0]!.nonce).toBe(0n)
+  })
+
   test('behavior: a non-zero IMX fee appends a transfer to the recipient', async () => {
     const { provider, relayer } = await start()
     relayer.setFees([

@@ -8,6 +8,8 @@
  */
 import {
   type Address,
+  CallExecutionError,
+  ContractFunctionRevertedError,
   decodeFunctionResult,
   encodeFunctionData,
   type Hex,
@@ -80,14 +82,30 @@ export async function readNonce(
 ): Promise<bigint> {
   const code = await context.rpc.getCode({ address: wallet })
   if (!code || code === '0x') return 0n
-  const data = await context.rpc.call({
-    to: wallet,
-    data: encodeFunctionData({
-      abi: walletAbi,
-      functionName: 'readNonce',
-      args: [space],
-    }),
-  })
+  let data: { data?: Hex | undefined }
+  try {
+    data = await context.rpc.call({
+      to: wallet,
+      data: encodeFunctionData({
+        abi: walletAbi,
+        functionName: 'readNonce',
+        args: [space],
+      }),
+    })
+  } catch (error) {
+    // A wallet whose call reverts has no nonce to read, as the published
+    // SDK treats it; a node that cannot be reached is a real failure.
+    if (
+      error instanceof CallExecutionError &&
+      error.walk(
+        (e) =>
+          e instanceof ContractFunctionRevertedError ||
+          /revert/i.test((e as Error)?.message ?? ''),
+      )
+    )
+      return 0n
+    throw error
+  }
   if (!data.data || data.data === '0x') return 0n
   return decodeFunctionResult({
     abi: walletAbi,

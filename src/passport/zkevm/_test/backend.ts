@@ -90,9 +90,25 @@ export async function startNode(options: { chainId: number }) {
   const code = new Map<string, Hex>()
   const nonces = new Map<string, bigint>()
   const receipts = new Map<string, unknown>()
+  const reverting = new Set<string>()
   const requests: RpcRequest[] = []
   const batches: number[] = []
   let chainId = options.chainId
+  function respond(request: RpcRequest) {
+    const params = request.params ?? []
+    if (
+      request.method === 'eth_call' &&
+      reverting.has(String((params[0] as { to: string }).to).toLowerCase())
+    ) {
+      requests.push(request)
+      return {
+        jsonrpc: '2.0',
+        id: request.id,
+        error: { code: 3, message: 'execution reverted', data: '0x' },
+      }
+    }
+    return { jsonrpc: '2.0', id: request.id, result: answer(request) }
+  }
   function answer(request: RpcRequest): unknown {
     requests.push(request)
     const params = request.params ?? []
@@ -128,16 +144,9 @@ export async function startNode(options: { chainId: number }) {
   const server = await serve(({ body }) => {
     if (Array.isArray(body)) {
       batches.push(body.length)
-      return {
-        body: body.map((r: RpcRequest) => ({
-          jsonrpc: '2.0',
-          id: r.id,
-          result: answer(r),
-        })),
-      }
+      return { body: body.map((r: RpcRequest) => respond(r)) }
     }
-    const r = body as RpcRequest
-    return { body: { jsonrpc: '2.0', id: r.id, result: answer(r) } }
+    return { body: respond(body as RpcRequest) }
   })
   return {
     ...server,
@@ -148,6 +157,8 @@ export async function startNode(options: { chainId: number }) {
     setNonce: (address: Address, space: bigint, value: bigint) =>
       nonces.set(`${address.toLowerCase()}:${space}`, value),
     setReceipt: (hash: Hex, receipt: unknown) => receipts.set(hash, receipt),
+    /** Calls to `address` revert. */
+    setReverting: (address: Address) => reverting.add(address.toLowerCase()),
     setChainId: (id: number) => {
       chainId = id
     },
