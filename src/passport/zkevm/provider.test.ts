@@ -422,6 +422,17 @@ describe('eth_sendTransaction', () => {
 })
 
 describe('guardian', () => {
+  test('behavior: the popup opens synchronously when a known wallet starts a request', async () => {
+    const { provider, popup } = await start()
+    await provider.request({ method: 'eth_accounts' })
+    const pending = provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    expect(popup).toEqual(['open'])
+    await pending
+  })
+
   test('error: another evaluation failure is -32603 with the API message', async () => {
     const { provider, api } = await start()
     api.setGuardian({
