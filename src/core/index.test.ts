@@ -23,6 +23,8 @@ describe('embedded-wallets/core', () => {
           "BaseError",
         ],
         "Http": [
+          "HttpError",
+          "json",
           "retry",
         ],
         "PromiEvent": [

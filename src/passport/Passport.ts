@@ -22,6 +22,9 @@ import {
   resolve,
 } from './config.js'
 import { PassportErrorType, withPassportError } from './errors.js'
+import { createMagicSigner } from './zkevm/custodySigner.js'
+import { createProvider, type ZkEvmProvider } from './zkevm/provider.js'
+import type { Confirmation, SessionActivity } from './zkevm/seams.js'
 
 /** The published `login` arguments (`LoginArguments`). */
 export type LoginArguments = {
@@ -35,6 +38,22 @@ export type LoginArguments = {
   useRedirectFlow?: boolean | undefined
   /** Go straight to one sign-in method. */
   directLoginOptions?: Flows.DirectLoginOptions | undefined
+}
+
+/** Options of {@link Passport.connectEvm}. */
+export type ConnectEvmOptions = {
+  /** Announce the provider through EIP-6963. @default true */
+  announceProvider?: boolean | undefined
+}
+
+/**
+ * The provider's seams to the confirmation popup and session activity;
+ * set by the modules that implement them (tests inject fakes).
+ * @internal
+ */
+export type ZkEvmSeams = {
+  confirmation?: Confirmation | undefined
+  sessionActivity?: SessionActivity | undefined
 }
 
 /** The events `Passport.on` offers (the session's). */
@@ -251,6 +270,65 @@ export class Passport {
   async logoutSilentCallback(url: string): Promise<void> {
     Logout.logoutSilentCallback(url)
   }
+
+  /**
+   * The zkEVM wallet as an EIP-1193 provider, announced through EIP-6963
+   * (`com.immutable.passport`) unless `announceProvider` is `false`. Each
+   * call makes a new provider; all follow this instance's sign-in.
+   *
+   * @example
+   * ```ts
+   * const provider = await passport.connectEvm()
+   * const [address] = await provider.request({ method: 'eth_requestAccounts' })
+   * ```
+   */
+  async connectEvm(options: ConnectEvmOptions = {}): Promise<ZkEvmProvider> {
+    const { announceProvider = true } = options
+    const config = this.#config
+    const session = this.#session
+    const chainId = async () => {
+      if (config.chainId !== undefined) return config.chainId
+      return provider.request({ method: 'eth_chainId' }).then(Number)
+    }
+    const provider = createProvider({
+      config: {
+        chainId: config.chainId,
+        zkEvmRpcUrl: config.zkEvmRpcUrl,
+        relayerUrl: config.relayerUrl,
+        indexerMrBasePath: config.indexerMrBasePath,
+        clientId: config.oidcConfiguration.clientId,
+        crossSdkBridgeEnabled: config.crossSdkBridgeEnabled,
+        forceScwDeployBeforeMessageSignature:
+          config.forceScwDeployBeforeMessageSignature,
+        walletContracts: config.walletContracts,
+      },
+      session: {
+        getUser: () => session.getUser(),
+        login: () => session.login(),
+        forceRefresh: () => session.forceUserRefresh(),
+      },
+      sessionEvents: session.emitter,
+      createSigner: () =>
+        createMagicSigner({
+          publishableKey: config.magicPublishableApiKey,
+          providerId: config.magicProviderId,
+          endpoint: config.magicEndpoint,
+          rpcUrl: config.zkEvmRpcUrl,
+          getChainId: chainId,
+          getIdToken: async () => (await session.getUser())?.idToken,
+        }),
+      confirmation: this.zkEvmSeams.confirmation,
+      sessionActivity: this.zkEvmSeams.sessionActivity,
+      announceProvider,
+    })
+    return provider
+  }
+
+  /**
+   * The confirmation popup and session activity the zkEVM provider uses.
+   * @internal
+   */
+  zkEvmSeams: ZkEvmSeams = {}
 
   /** Listens to `loggedIn`, `loggedOut`, `tokenRefreshed` or `userRemoved`. */
   on<event extends keyof PassportEvents>(

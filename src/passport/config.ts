@@ -37,6 +37,33 @@ export type EnvironmentDomains = {
   magicTeeBasePath: string
   /** The key-custody TEE call time-out, ms. */
   magicTeeTimeout: number
+  /**
+   * The wallet contracts, used to wrap the signatures of a wallet not yet
+   * deployed per ERC-6492: the factory, the implementation it deploys
+   * wallets with, and the co-signer holding each wallet's second key.
+   */
+  walletContracts: WalletContracts
+}
+
+/** The zkEVM wallet contracts of an environment. */
+export type WalletContracts = {
+  /** The factory that deploys wallets (CREATE2, salt = image hash). */
+  factory: `0x${string}`
+  /** The implementation `factory.deploy(mainModule, salt)` takes. */
+  mainModule: `0x${string}`
+  /** The co-signer contract, the wallet's second signer. */
+  coSigner: `0x${string}`
+}
+
+/**
+ * Immutable's wallet contracts, the same on mainnet and testnet
+ * (immutable/wallet-contracts deployments: the factory, the startup wallet
+ * implementation, and the Immutable signer).
+ */
+const walletContracts: WalletContracts = {
+  factory: '0x8Fa5088dF65855E0DaF87FA6591659893b24871d',
+  mainModule: '0x8FD900677aabcbB368e0a27566cCd0C7435F1926',
+  coSigner: '0xcff469E561D9dCe5B1185CD2AC1Fa961F8fbDe61',
 }
 
 const magic = {
@@ -56,6 +83,7 @@ export const environments: Record<Environment, EnvironmentDomains> = {
     relayerUrl: 'https://api.immutable.com/relayer-mr',
     chainId: 13371,
     ...magic,
+    walletContracts,
   },
   sandbox: {
     authenticationDomain: 'https://auth.immutable.com',
@@ -65,6 +93,7 @@ export const environments: Record<Environment, EnvironmentDomains> = {
     relayerUrl: 'https://api.sandbox.immutable.com/relayer-mr',
     chainId: 13473,
     ...magic,
+    walletContracts,
   },
 }
 
@@ -90,6 +119,23 @@ export type PassportOverrides = {
   passportMrBasePath: string
   /** The StarkEx client (not used by this package). */
   immutableXClient?: unknown
+  /** The zkEVM chain id; read from `zkEvmRpcUrl` when absent (published optional override). */
+  zkEvmChainId?: number | undefined
+  /**
+   * The iframe wallet's origin for the custody key (not in the published
+   * SDK, which calls a hosted key service): lets a local backend serve it.
+   */
+  magicEndpoint?: string | undefined
+  /**
+   * The wallet factory, for ERC-6492 signatures of undeployed wallets (not
+   * in the published SDK). Without the three wallet-contract overrides,
+   * such signatures are returned unwrapped.
+   */
+  zkEvmWalletFactory?: `0x${string}` | undefined
+  /** The implementation the factory deploys wallets with (see `zkEvmWalletFactory`). */
+  zkEvmWalletMainModule?: `0x${string}` | undefined
+  /** The co-signer, the wallet's second signer (see `zkEvmWalletFactory`). */
+  zkEvmCoSigner?: `0x${string}` | undefined
 }
 
 /** Turns the overlays shown around popups off. */
@@ -126,8 +172,15 @@ export type PassportModuleConfiguration = OidcConfiguration & {
 }
 
 /** The resolved configuration every module reads. */
-export type PassportConfiguration = Omit<EnvironmentDomains, 'chainId'> & {
+export type PassportConfiguration = Omit<
+  EnvironmentDomains,
+  'chainId' | 'walletContracts'
+> & {
   baseConfig: BaseConfiguration
+  /** The custody iframe's origin; the client's default when absent. */
+  magicEndpoint: string | undefined
+  /** Absent with overrides that do not name all three contracts. */
+  walletContracts: WalletContracts | undefined
   /** The chain id of the environment; `undefined` with overrides. */
   chainId: number | undefined
   indexerMrBasePath: string
@@ -212,13 +265,25 @@ export function resolve(
         relayerUrl: overrides.relayerUrl,
         magicPublishableApiKey: overrides.magicPublishableApiKey,
         magicProviderId: overrides.magicProviderId,
-        chainId: undefined,
+        chainId: overrides.zkEvmChainId,
+        magicEndpoint: overrides.magicEndpoint,
+        walletContracts:
+          overrides.zkEvmWalletFactory &&
+          overrides.zkEvmWalletMainModule &&
+          overrides.zkEvmCoSigner
+            ? {
+                factory: overrides.zkEvmWalletFactory,
+                mainModule: overrides.zkEvmWalletMainModule,
+                coSigner: overrides.zkEvmCoSigner,
+              }
+            : undefined,
         indexerMrBasePath: overrides.indexerMrBasePath,
         orderBookMrBasePath: overrides.orderBookMrBasePath,
         passportMrBasePath: overrides.passportMrBasePath,
       }
     : {
         ...environment,
+        magicEndpoint: undefined,
         indexerMrBasePath: environment.imxPublicApiDomain,
         orderBookMrBasePath: environment.imxPublicApiDomain,
         passportMrBasePath: environment.imxPublicApiDomain,

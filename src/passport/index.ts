@@ -25,6 +25,7 @@ export {
   type PassportModuleConfiguration,
   type PassportOverrides,
   type PopupOverlayOptions,
+  type WalletContracts,
 } from './config.js'
 export {
   PassportError,
@@ -32,7 +33,22 @@ export {
   withPassportError,
 } from './errors.js'
 export {
+  type ConnectEvmOptions,
   type LoginArguments,
   Passport,
   type PassportEvents,
 } from './Passport.js'
+export {
+  JsonRpcError,
+  ProviderError,
+  ProviderErrorCode,
+  RpcErrorCode,
+  ServiceUnavailableError,
+} from './zkevm/errors.js'
+export type { ZkEvmProvider } from './zkevm/provider.js'
+export type {
+  BackgroundCall,
+  Confirmation,
+  ConfirmationHandle,
+  SessionActivity,
+} from './zkevm/seams.js'

@@ -82,6 +82,32 @@ describe('layers', () => {
       ).toEqual([])
   })
 
+  test('the game wallet reaches the iframe wallet only through its public entry, lazily', () => {
+    // The zkEVM provider's custody key is the iframe wallet's, reached
+    // through that client's public index (never its internals), and loaded
+    // with a dynamic import() on first signer use so that sign-in alone
+    // does not load it; type-only imports are erased.
+    const offending = sources('src/passport').flatMap((file) => {
+      const text = readFileSync(join(root, file), 'utf8')
+      return [
+        ...text.matchAll(
+          /(import\s+type\s[^;]*?from|from|import\s*\()\s*'([^']+)'/g,
+        ),
+      ]
+        .filter((match) => {
+          const target = relative(
+            root,
+            resolve(root, dirname(file), match[2] as string),
+          )
+          if (!target.startsWith('src/magic')) return false
+          const lazyOrType = match[1]!.startsWith('import')
+          return target !== 'src/magic/index.js' || !lazyOrType
+        })
+        .map((match) => `${file} → ${match[2]}`)
+    })
+    expect(offending).toEqual([])
+  })
+
   test('core imports no product', () => {
     expect(
       violations(

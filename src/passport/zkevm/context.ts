@@ -1,0 +1,140 @@
+/**
+ * The state and dependencies every request handler of the provider shares:
+ * the configuration it reads, the session, the backends, the custody signer,
+ * the chain client, the seams, the wallet address and the local nonce
+ * reservations.
+ */
+import {
+  type Address,
+  createPublicClient,
+  type Hex,
+  http,
+  type PublicClient,
+} from 'viem'
+import type { User } from '../auth/user.js'
+import type { ApiClient } from './apiClient.js'
+import type { CustodySigner } from './custodySigner.js'
+import type { RelayerClient } from './relayerClient.js'
+import type { Confirmation, SessionActivity } from './seams.js'
+
+/** The wallet contracts used to make a not-yet-deployed wallet's signatures verifiable (ERC-6492). */
+export type WalletContracts = {
+  /** The Sequence v1 `Factory`. */
+  factory: Address
+  /** The implementation the factory deploys wallets with. */
+  mainModule: Address
+  /** The co-signer that holds the wallet's second key. */
+  coSigner: Address
+}
+
+/** The configuration the provider reads. */
+export type ProviderConfig = {
+  /** The chain id when the environment fixes it; read from the node otherwise. */
+  chainId?: number | undefined
+  zkEvmRpcUrl: string
+  relayerUrl: string
+  indexerMrBasePath: string
+  clientId: string
+  crossSdkBridgeEnabled: boolean
+  forceScwDeployBeforeMessageSignature: boolean
+  /** Absent: signatures of an undeployed wallet are not ERC-6492-wrapped. */
+  walletContracts?: WalletContracts | undefined
+}
+
+/** The session, as the provider uses it. */
+export type ProviderSession = {
+  /** The signed-in user, silently (refreshed when stale), else `null`. */
+  getUser(): Promise<User | null>
+  /** Signs in (popup when needed), else `null`. */
+  login(): Promise<User | null>
+  /** Refreshes now so new claims appear; `null` on failure. */
+  forceRefresh(): Promise<User | null>
+}
+
+/** The events of the provider. */
+export type ProviderEvents = {
+  accountsChanged: (accounts: Address[]) => void
+  chainChanged: (chainId: Hex) => void
+  connect: (info: { chainId: Hex }) => void
+  disconnect: (error: Error) => void
+}
+
+/** What every handler gets. */
+export type Context = {
+  config: ProviderConfig
+  session: ProviderSession
+  rpc: PublicClient
+  relayer: RelayerClient
+  api: ApiClient
+  /** The custody key, made on first use. */
+  signer: () => CustodySigner
+  confirmation: Confirmation
+  sessionActivity?: SessionActivity | undefined
+  /** The chain id (configured, else the node's; read once). */
+  chainId: () => Promise<number>
+  /** Records the node's chain id; emits `chainChanged` when it moved. */
+  observeChainId: (chainId: number) => void
+  /** The registered wallet, as last seen. */
+  state: { address: Address | undefined }
+  emit: <event extends keyof ProviderEvents>(
+    event: event,
+    ...args: Parameters<ProviderEvents[event]>
+  ) => void
+  nonces: NonceReservations
+  /** Starts session activity for the wallet (no-op without the seam). */
+  startSessionActivity: (wallet: Address) => void
+}
+
+/**
+ * The chain client: viem's HTTP transport with JSON-RPC batching at the
+ * published SDK's defaults (10 ms stall, at most 100 calls per batch).
+ */
+export function createRpcClient(url: string): PublicClient {
+  return createPublicClient({
+    transport: http(url, { batch: { batchSize: 100, wait: 10 } }),
+  })
+}
+
+/** Per-wallet, per-space reservations of nonces. */
+export type NonceReservations = ReturnType<typeof createNonceReservations>
+
+/**
+ * Hands out nonces so that parallel sends from one wallet get consecutive,
+ * distinct values: reservations of a wallet's space run one at a time; each
+ * takes the larger of the chain's next nonce and the one after the last
+ * reservation (the relayer may not have mined the previous sends yet, and
+ * it submits them in order). A reservation that failed before the relayer
+ * accepted it is given back when it is still the latest, so no gap stalls
+ * the later ones.
+ */
+export function createNonceReservations(
+  read: (wallet: Address, space: bigint) => Promise<bigint>,
+) {
+  const next = new Map<string, bigint>()
+  const queues = new Map<string, Promise<unknown>>()
+  return {
+    /** Reserves the next nonce (not yet space-encoded). */
+    reserve(wallet: Address, space: bigint): Promise<bigint> {
+      const key = `${wallet.toLowerCase()}:${space}`
+      const run = (queues.get(key) ?? Promise.resolve())
+        .catch(() => {})
+        .then(async () => {
+          const onChain = await read(wallet, space)
+          const local = next.get(key) ?? 0n
+          const nonce = onChain > local ? onChain : local
+          next.set(key, nonce + 1n)
+          return nonce
+        })
+      queues.set(key, run)
+      return run
+    },
+    /** Gives back a reservation that was never sent. */
+    release(wallet: Address, space: bigint, nonce: bigint) {
+      const key = `${wallet.toLowerCase()}:${space}`
+      if (next.get(key) === nonce + 1n) next.set(key, nonce)
+    },
+    clear() {
+      next.clear()
+    },
+  }
+}

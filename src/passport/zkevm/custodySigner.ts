@@ -1,0 +1,170 @@
+/**
+ * The custody key (the wallet's user-admin EOA): the iframe wallet's key,
+ * reached through this package's own iframe-wallet client (`src/magic`)
+ * logged in with the player's id token through its OIDC extension. The
+ * client is imported on first signer use, so signing in alone never loads
+ * it, and is dropped on logout.
+ */
+import type { Address, Hex } from 'viem'
+import type { MagicOptions } from '../../magic/index.js'
+import { describe, messages } from './errors.js'
+
+/** The custody key as the provider uses it. */
+export type CustodySigner = {
+  /** The key's address. */
+  getAddress(): Promise<Address>
+  /**
+   * EIP-191 `personal_sign`: a string is signed as UTF-8 text, `{ raw }`
+   * as the bytes themselves. Resolves `r ‖ s ‖ v`.
+   */
+  signMessage(message: string | { raw: Hex }): Promise<Hex>
+}
+
+/** What {@link createMagicSigner} needs. */
+export type MagicSignerOptions = {
+  /** The key-custody provider's publishable key (`magicPublishableApiKey`). */
+  publishableKey: string
+  /** The OIDC provider id registered with it (`magicProviderId`). */
+  providerId: string
+  /** The iframe's origin (`overrides.magicEndpoint`); the client's default otherwise. */
+  endpoint?: string | undefined
+  /** The chain node the iframe is configured with. */
+  rpcUrl: string
+  getChainId: () => Promise<number>
+  /** The player's current id token (refreshed when stale). */
+  getIdToken: () => Promise<string | undefined>
+  /** Extra client options (tests inject a transport). */
+  magicOptions?: Omit<Partial<MagicOptions>, 'extensions'> | undefined
+}
+
+/** A signer that can be dropped. */
+export type DisposableSigner = CustodySigner & { destroy(): void }
+
+/**
+ * The custody signer backed by the iframe wallet.
+ *
+ * When the iframe's session expired or was revoked while the player is
+ * still signed in, a signature fails once: the signer then logs in again
+ * with a fresh id token and retries, once, without surfacing the first
+ * error (the published SDK re-initialises its key session the same way).
+ * A user's refusal is never retried.
+ */
+export function createMagicSigner(
+  options: MagicSignerOptions,
+): DisposableSigner {
+  type Client = {
+    magic: { destroy(): void; rpcProvider: { request(a: unknown): unknown } }
+    login: () => Promise<Address>
+  }
+  let client: Promise<Client> | undefined
+  let session: Promise<Address> | undefined
+  let destroyed = false
+
+  async function createClient(): Promise<Client> {
+    const [{ Magic, OpenIdExtension }, chainId] = await Promise.all([
+      import('../../magic/index.js'),
+      options.getChainId(),
+    ])
+    const magic = new Magic(options.publishableKey, {
+      ...options.magicOptions,
+      extensions: [new OpenIdExtension()],
+      network: { rpcUrl: options.rpcUrl, chainId },
+      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      // The smart-contract wallet is the provider dapps see; the custody
+      // key's own provider must not show up in wallet pickers.
+      announceProvider: false,
+    })
+    return {
+      magic,
+      async login() {
+        const jwt = await options.getIdToken()
+        if (!jwt) throw new Error(messages.noIdToken)
+        try {
+          await magic.openid.loginWithOIDC({
+            jwt,
+            providerId: options.providerId,
+          })
+          const accounts = (await magic.rpcProvider.request({
+            method: 'eth_accounts',
+          })) as Address[]
+          if (!accounts?.[0]) throw new Error(messages.signerFailed)
+          return accounts[0]
+        } catch (error) {
+          throw proxyError(error)
+        }
+      },
+    }
+  }
+
+  function connect(
+    fresh = false,
+  ): Promise<{ client: Client; address: Address }> {
+    if (destroyed) return Promise.reject(new Error(messages.signerFailed))
+    client ??= createClient()
+    const current = client
+    if (fresh || !session) {
+      session = current.then((c) => c.login())
+      session.catch(() => {
+        // A failed login is not cached: the next call tries again.
+        session = undefined
+      })
+    }
+    const address = session
+    return Promise.all([current, address]).then(([client, address]) => ({
+      client,
+      address,
+    }))
+  }
+
+  async function sign(
+    message: string | { raw: Hex },
+    fresh: boolean,
+  ): Promise<Hex> {
+    const { client, address } = await connect(fresh)
+    const data = typeof message === 'string' ? message : (message.raw as string)
+    try {
+      return (await client.magic.rpcProvider.request({
+        method: 'personal_sign',
+        params: [data, address],
+      })) as Hex
+    } catch (error) {
+      throw proxyError(error)
+    }
+  }
+
+  return {
+    async getAddress() {
+      return (await connect()).address
+    },
+    async signMessage(message) {
+      try {
+        return await sign(message, false)
+      } catch (error) {
+        if (isRefusal(error) || destroyed) throw error
+        return sign(message, true)
+      }
+    },
+    destroy() {
+      destroyed = true
+      client?.then((c) => c.magic.destroy()).catch(() => {})
+      client = undefined
+      session = undefined
+    },
+  }
+}
+
+/** Errors of the custody client, prefixed as the published proxy does. */
+function proxyError(error: unknown): Error {
+  const message = describe(error)
+  if (message === messages.noIdToken || message.startsWith('ProviderProxy: '))
+    return error as Error
+  const wrapped = new Error(`ProviderProxy: ${message}`, { cause: error })
+  ;(wrapped as { code?: unknown }).code = (error as { code?: unknown })?.code
+  return wrapped
+}
+
+/** The player refused (EIP-1193 4001, or the iframe's own refusal code). */
+function isRefusal(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code
+  return code === 4001 || code === -10012
+}

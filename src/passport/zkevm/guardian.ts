@@ -1,0 +1,166 @@
+/**
+ * The guardian's checks of each transaction and message, and what the
+ * provider does with its verdict: go on, ask the player in the confirmation
+ * popup, show the unavailable page (HTTP 403), or refuse (bridge mode,
+ * where no popup can open).
+ */
+import type { Address } from 'viem'
+import * as Http from '../../core/Http.js'
+import * as Relayer from '../wire/relayer.js'
+import type { Context } from './context.js'
+import {
+  describe,
+  JsonRpcError,
+  messages,
+  RpcErrorCode,
+  ServiceUnavailableError,
+} from './errors.js'
+import type { ConfirmationHandle } from './seams.js'
+import type { MetaTransaction } from './walletSignature.js'
+
+/** Evaluates a transaction and, when the guardian asks, has the player confirm it. */
+export async function checkTransaction(
+  context: Context,
+  parameters: {
+    wallet: Address
+    chainId: number
+    nonce: bigint
+    transactions: readonly MetaTransaction[]
+    /** The popup; absent for background transactions. */
+    handle: ConfirmationHandle | undefined
+  },
+): Promise<void> {
+  const { wallet, chainId, nonce, transactions, handle } = parameters
+  let evaluation: Awaited<ReturnType<Context['api']['evaluateTransaction']>>
+  try {
+    evaluation = await context.api.evaluateTransaction({
+      chainType: 'evm',
+      chainId: Relayer.caip2(chainId),
+      transactionData: {
+        nonce: nonce.toString(),
+        userAddress: wallet,
+        metaTransactions: transactions.map((tx) => ({
+          delegateCall: tx.delegateCall,
+          revertOnError: tx.revertOnError,
+          gasLimit: tx.gasLimit.toString(),
+          target: tx.target,
+          value: tx.value.toString(),
+          data: tx.data,
+        })),
+      },
+    })
+  } catch (error) {
+    if (error instanceof Http.HttpError && error.status === 403) {
+      await handle?.unavailable()
+      throw new ServiceUnavailableError({ cause: error })
+    }
+    if (
+      error instanceof Http.HttpError &&
+      error.status === 422 &&
+      context.config.crossSdkBridgeEnabled
+    )
+      throw new JsonRpcError(
+        RpcErrorCode.TRANSACTION_REVERTED,
+        `Transaction will revert: ${apiMessage(error)}`,
+        { cause: error },
+      )
+    throw new JsonRpcError(
+      RpcErrorCode.INTERNAL_ERROR,
+      `Transaction failed to validate with error: ${apiMessage(error)}`,
+      { cause: error },
+    )
+  }
+  if (!evaluation.confirmationRequired) {
+    handle?.close()
+    return
+  }
+  if (context.config.crossSdkBridgeEnabled)
+    throw new JsonRpcError(
+      RpcErrorCode.TRANSACTION_REJECTED,
+      messages.notSupportedInBridge,
+    )
+  const confirmed =
+    handle && evaluation.transactionId
+      ? await handle.transaction({
+          transactionId: evaluation.transactionId,
+          wallet,
+          chainId,
+        })
+      : false
+  if (!confirmed)
+    throw new JsonRpcError(
+      RpcErrorCode.TRANSACTION_REJECTED,
+      messages.transactionRejected,
+    )
+}
+
+/** Evaluates a message (ERC-191 text or EIP-712 data) and has it confirmed when asked. */
+export async function checkMessage(
+  context: Context,
+  parameters: {
+    wallet: Address
+    chainId: number
+    handle: ConfirmationHandle | undefined
+  } & (
+    | { messageType: 'erc191'; payload: string }
+    | { messageType: 'eip712'; payload: unknown }
+  ),
+): Promise<void> {
+  const { wallet, chainId, handle, messageType } = parameters
+  let evaluation: Awaited<ReturnType<Context['api']['evaluateMessage']>>
+  try {
+    evaluation =
+      parameters.messageType === 'erc191'
+        ? await context.api.evaluateErc191Message({
+            chainID: Relayer.caip2(chainId),
+            payload: parameters.payload,
+          })
+        : // The typed-data route takes the chain id as plain decimal text.
+          await context.api.evaluateMessage({
+            chainID: String(chainId),
+            payload: parameters.payload,
+          })
+  } catch (error) {
+    if (error instanceof Http.HttpError && error.status === 403) {
+      await handle?.unavailable()
+      throw new ServiceUnavailableError({ cause: error })
+    }
+    throw new JsonRpcError(
+      RpcErrorCode.INTERNAL_ERROR,
+      `Message failed to validate with error: ${apiMessage(error)}`,
+      { cause: error },
+    )
+  }
+  if (!evaluation.confirmationRequired) {
+    handle?.close()
+    return
+  }
+  if (context.config.crossSdkBridgeEnabled)
+    throw new JsonRpcError(
+      RpcErrorCode.TRANSACTION_REJECTED,
+      messages.notSupportedInBridge,
+    )
+  const confirmed =
+    handle && evaluation.messageId
+      ? await handle.message({
+          messageId: evaluation.messageId,
+          wallet,
+          messageType,
+        })
+      : false
+  if (!confirmed)
+    throw new JsonRpcError(
+      RpcErrorCode.TRANSACTION_REJECTED,
+      messages.signatureRejected,
+    )
+}
+
+/** The API's `message` when the body is `{ code, message }`, else the error's text. */
+function apiMessage(error: unknown): string {
+  if (error instanceof Http.HttpError)
+    try {
+      const body = JSON.parse(error.text) as { message?: unknown }
+      if (typeof body?.message === 'string') return body.message
+    } catch {}
+  return describe(error)
+}

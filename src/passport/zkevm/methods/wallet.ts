@@ -1,0 +1,149 @@
+/**
+ * EIP-5792 methods. `wallet_sendCalls` sends the whole batch as ONE
+ * meta-transaction (the wallet's `execute` of several calls, which reverts
+ * as a whole), so every batch is atomic; its id is the relayer's id of
+ * that transaction, which `wallet_getCallsStatus` looks up.
+ */
+import { type Address, type Hex, isAddressEqual, numberToHex } from 'viem'
+import * as Relayer from '../../wire/relayer.js'
+import { invalidParams, ProviderError } from '../errors.js'
+import { relayTransactions } from '../transactions.js'
+import type { Routes } from './route.js'
+
+/** EIP-5792 status codes. */
+export const callsStatus = {
+  pending: 100,
+  confirmed: 200,
+  offchainFailure: 400,
+  reverted: 500,
+  partiallyReverted: 600,
+} as const
+
+type SendCallsParameters = {
+  version?: string
+  id?: string
+  from?: string
+  chainId?: string
+  atomicRequired?: boolean
+  calls?: { to?: string; data?: string; value?: string }[]
+  capabilities?: Record<string, { optional?: boolean } | undefined>
+}
+
+export const walletRoutes = {
+  wallet_sendCalls: {
+    account: true,
+    popup: true,
+    async handler(context, { params, wallet, handle }) {
+      const [request] = (Array.isArray(params) ? params : []) as [
+        SendCallsParameters?,
+      ]
+      if (!request || !Array.isArray(request.calls) || !request.calls.length)
+        throw invalidParams('wallet_sendCalls requires a non-empty calls list')
+      const chainId = await context.chainId()
+      if (request.chainId !== undefined && Number(request.chainId) !== chainId)
+        throw new ProviderError(
+          5710,
+          `Unsupported chain id ${request.chainId}, expected ${numberToHex(chainId)}`,
+        )
+      if (request.from && !isAddressEqual(request.from as Address, wallet))
+        throw new ProviderError(
+          4100,
+          'Unauthorised - the from address is not the wallet',
+        )
+      for (const [name, capability] of Object.entries(
+        request.capabilities ?? {},
+      ))
+        if (!capability?.optional)
+          throw new ProviderError(
+            5700,
+            `Unsupported non-optional capability: ${name}`,
+          )
+      const { relayerId } = await relayTransactions(
+        context,
+        wallet,
+        request.calls,
+        { handle },
+      )
+      return { id: relayerId }
+    },
+  },
+  wallet_getCallsStatus: {
+    async handler(context, { params }) {
+      const [id] = (Array.isArray(params) ? params : []) as [unknown]
+      if (typeof id !== 'string' || !id)
+        throw invalidParams('wallet_getCallsStatus requires a batch id')
+      const chainId = await context.chainId()
+      let transaction: Relayer.RelayerTransaction
+      try {
+        transaction = await context.relayer.getTransaction(id)
+      } catch (cause) {
+        throw new ProviderError(5730, 'Unknown bundle id', { cause })
+      }
+      const base = {
+        version: '2.0.0',
+        id,
+        chainId: numberToHex(chainId),
+        atomic: true,
+      }
+      const { status, hash } = transaction
+      if (
+        status === Relayer.statuses.failed ||
+        status === Relayer.statuses.cancelled
+      )
+        return { ...base, status: callsStatus.offchainFailure }
+      if (status === Relayer.statuses.reverted && !hash)
+        return { ...base, status: callsStatus.reverted }
+      if (!hash) return { ...base, status: callsStatus.pending }
+      const receipt = await context.rpc
+        .getTransactionReceipt({ hash: hash as Hex })
+        .catch(() => undefined)
+      if (!receipt)
+        return {
+          ...base,
+          status:
+            status === Relayer.statuses.reverted
+              ? callsStatus.reverted
+              : callsStatus.pending,
+        }
+      return {
+        ...base,
+        status:
+          receipt.status === 'success'
+            ? callsStatus.confirmed
+            : callsStatus.reverted,
+        receipts: [
+          {
+            logs: receipt.logs.map((log) => ({
+              address: log.address,
+              data: log.data,
+              topics: log.topics,
+            })),
+            status: receipt.status === 'success' ? '0x1' : '0x0',
+            blockHash: receipt.blockHash,
+            blockNumber: numberToHex(receipt.blockNumber),
+            gasUsed: numberToHex(receipt.gasUsed),
+            transactionHash: receipt.transactionHash,
+          },
+        ],
+      }
+    },
+  },
+  wallet_getCapabilities: {
+    async handler(context, { params }) {
+      const [, chainIds] = (Array.isArray(params) ? params : []) as [
+        unknown,
+        unknown,
+      ]
+      const chainId = numberToHex(await context.chainId())
+      // Only the chains asked for, when a list is given (EIP-5792).
+      if (
+        Array.isArray(chainIds) &&
+        !chainIds.some(
+          (id) => typeof id === 'string' && Number(id) === Number(chainId),
+        )
+      )
+        return {}
+      return { [chainId]: { atomic: { status: 'supported' } } }
+    },
+  },
+} satisfies Routes

@@ -1,0 +1,968 @@
+import {
+  type Address,
+  decodeFunctionData,
+  type Hex,
+  hashMessage,
+  hashTypedData,
+  recoverMessageAddress,
+  slice,
+  stringToHex,
+} from 'viem'
+import { afterEach, describe, expect, test } from 'vitest'
+import { accessToken, chainId, setup } from './_test/harness.js'
+import {
+  decodeSignature,
+  subDigest,
+  transactionsDigest,
+  walletAbi,
+} from './walletSignature.js'
+
+let current: Awaited<ReturnType<typeof setup>> | undefined
+async function start(options: Parameters<typeof setup>[0] = {}) {
+  current = await setup(options)
+  return current
+}
+afterEach(async () => {
+  await current?.close()
+  current = undefined
+})
+
+const target = '0x00000000000000000000000000000000000000AA' as Address
+const deployed = '0x363d3d373d3d3d363d30545af43d82803e903d91601857fd5bf3' as Hex
+
+describe('router', () => {
+  test('error: unknown methods are 4200 Method not supported', async () => {
+    const { provider } = await start()
+    for (const method of [
+      'eth_sign',
+      'eth_signTransaction',
+      'wallet_switchEthereumChain',
+      'wallet_addEthereumChain',
+      'toString',
+    ])
+      await expect(provider.request({ method } as never)).rejects.toMatchObject(
+        { code: 4200, message: 'Method not supported' },
+      )
+  })
+
+  test('error: account methods are 4100 until registered, and open no popup', async () => {
+    const { provider, popup } = await start({ registered: false })
+    for (const method of [
+      'eth_sendTransaction',
+      'personal_sign',
+      'eth_signTypedData',
+      'eth_signTypedData_v4',
+      'im_signEjectionTransaction',
+      'wallet_sendCalls',
+    ])
+      await expect(
+        provider.request({ method, params: [] } as never),
+      ).rejects.toMatchObject({
+        code: 4100,
+        message: 'Unauthorised - call eth_requestAccounts first',
+      })
+    expect(popup).toEqual([])
+  })
+
+  test('default: eth_chainId is the node’s, in hex', async () => {
+    const { provider } = await start()
+    expect(await provider.request({ method: 'eth_chainId' })).toBe('0x34a1')
+  })
+
+  test('behavior: read-only methods pass through with block tag latest, batched', async () => {
+    const { provider, node, wallet } = await start({ signedIn: false })
+    const [balance, block] = await Promise.all([
+      provider.request({ method: 'eth_getBalance', params: [wallet] } as never),
+      provider.request({ method: 'eth_blockNumber' }),
+    ])
+    expect(balance).toBe('0x4d2')
+    expect(block).toBe('0x10')
+    expect(
+      node.requests.find((r) => r.method === 'eth_getBalance')?.params,
+    ).toEqual([wallet, 'latest'])
+    expect(node.batches.some((size) => size >= 2)).toBe(true)
+    await provider.request({
+      method: 'eth_getStorageAt',
+      params: [wallet, '0x0', '0x5'],
+    } as never)
+    expect(
+      node.requests.find((r) => r.method === 'eth_getStorageAt')?.params,
+    ).toEqual([wallet, '0x0', '0x5'])
+  })
+})
+
+describe('accounts', () => {
+  test('default: eth_accounts is silent: [] without a wallet, no login', async () => {
+    const { provider, sessionCalls } = await start({ registered: false })
+    expect(await provider.request({ method: 'eth_accounts' })).toEqual([])
+    expect(sessionCalls).not.toContain('login')
+  })
+
+  test('default: eth_accounts gives the registered wallet', async () => {
+    const { provider, wallet } = await start()
+    expect(await provider.request({ method: 'eth_accounts' })).toEqual([wallet])
+  })
+
+  test('behavior: eth_requestAccounts registers a new player, refreshes, emits and starts session activity', async () => {
+    const started: string[] = []
+    const { provider, api, custody, wallet, sessionCalls } = await start({
+      registered: false,
+      signedIn: false,
+      sessionActivity: ({ wallet, clientId }) =>
+        started.push(`${wallet}:${clientId}`),
+    })
+    const events: unknown[] = []
+    provider.on('accountsChanged', (accounts) => events.push(accounts))
+    expect(await provider.request({ method: 'eth_requestAccounts' })).toEqual([
+      wallet,
+    ])
+    expect(events).toEqual([[wallet]])
+    expect(started).toEqual([`${wallet}:client-1`])
+    expect(sessionCalls).toContain('login')
+    expect(sessionCalls).toContain('forceRefresh')
+    const post = api.requests.find(
+      (r) =>
+        r.path ===
+        '/v2/chains/imtbl-zkevm-local/passport/counterfactual-address',
+    )!
+    const body = post.body as {
+      ethereum_address: string
+      ethereum_signature: Hex
+    }
+    expect(body.ethereum_address).toBe(custody.address)
+    expect(['0x00', '0x01']).toContain(slice(body.ethereum_signature, 64, 65))
+    const v = Number(slice(body.ethereum_signature, 64, 65)) + 27
+    expect(
+      await recoverMessageAddress({
+        message: 'Only sign this message from Immutable Passport',
+        signature:
+          `${slice(body.ethereum_signature, 0, 64)}${v.toString(16)}` as Hex,
+      }),
+    ).toBe(custody.address)
+    expect(api.requests.map((r) => r.path)).toContain('/v1/chains')
+  })
+
+  test('behavior: parallel eth_requestAccounts share one sign-in and one registration', async () => {
+    const { provider, api, wallet } = await start({ registered: false })
+    const results = await Promise.all([
+      provider.request({ method: 'eth_requestAccounts' }),
+      provider.request({ method: 'eth_requestAccounts' }),
+    ])
+    expect(results).toEqual([[wallet], [wallet]])
+    expect(
+      api.requests.filter((r) =>
+        r.path.endsWith('/passport/counterfactual-address'),
+      ),
+    ).toHaveLength(1)
+  })
+
+  test('error: a failed registration is -32603 Failed to create counterfactual address', async () => {
+    const { provider, api } = await start({ registered: false })
+    api.setRegistration({
+      status: 500,
+      body: { code: 'INTERNAL_SERVER_ERROR', message: 'boom' },
+    })
+    await expect(
+      provider.request({ method: 'eth_requestAccounts' }),
+    ).rejects.toMatchObject({
+      code: -32603,
+      message: expect.stringMatching(
+        /^Failed to create counterfactual address: HTTP 500/,
+      ),
+    })
+  })
+
+  test('error: a refresh without the zkEVM claims', async () => {
+    const { provider } = await start({
+      registered: false,
+      refreshAddsClaims: false,
+    })
+    await expect(
+      provider.request({ method: 'eth_requestAccounts' }),
+    ).rejects.toMatchObject({
+      code: -32603,
+      message: 'Failed to obtain a User with the required ZkEvm attributes',
+    })
+  })
+
+  test('error: no user after the login prompt is 4100', async () => {
+    const { provider } = await start({ signedIn: false, loginSucceeds: false })
+    await expect(
+      provider.request({ method: 'eth_requestAccounts' }),
+    ).rejects.toMatchObject({
+      code: 4100,
+      message: 'User not authenticated. Please log in first.',
+    })
+  })
+})
+
+describe('eth_sendTransaction', () => {
+  test('default: signs execute with the wallet nonce, relays, polls and returns the hash', async () => {
+    const { provider, node, relayer, api, wallet, custody, popup } =
+      await start()
+    node.setCode(wallet, deployed)
+    node.setNonce(wallet, 0n, 5n)
+    const hash = await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target, value: '0x10', data: '0x1234' }],
+    } as never)
+    const [sent] = relayer.sent
+    expect(hash).toBe(sent!.hash)
+    expect(sent!.to).toBe(wallet)
+    expect(sent!.nonce).toBe(5n)
+    expect(sent!.transactions).toEqual([
+      {
+        delegateCall: false,
+        revertOnError: true,
+        gasLimit: 0n,
+        target,
+        value: 16n,
+        data: '0x1234',
+      },
+    ])
+    const sub = subDigest({
+      chainId,
+      wallet,
+      digest: transactionsDigest(5n, sent!.transactions),
+    })
+    expect(slice(sent!.signature, 0, 4)).toBe('0x00010001')
+    expect(slice(sent!.signature, 69)).toBe('0x02')
+    expect(
+      await recoverMessageAddress({
+        message: { raw: sub },
+        signature: slice(sent!.signature, 4, 69),
+      }),
+    ).toBe(custody.address)
+    expect(
+      api.requests.find(
+        (r) => r.path === '/guardian/v1/transactions/evm/evaluate',
+      )?.body,
+    ).toEqual({
+      chainType: 'evm',
+      chainId: 'eip155:13473',
+      transactionData: {
+        nonce: '5',
+        userAddress: wallet,
+        metaTransactions: [
+          {
+            delegateCall: false,
+            revertOnError: true,
+            gasLimit: '0',
+            target,
+            value: '16',
+            data: '0x1234',
+          },
+        ],
+      },
+    })
+    expect(relayer.requests.map((r) => r.method)).toEqual([
+      'im_getFeeOptions',
+      'eth_sendTransaction',
+      'im_getTransactionByHash',
+      'im_getTransactionByHash',
+    ])
+    expect(popup).toEqual(['open', 'close', 'close'])
+  })
+
+  test('behavior: an undeployed wallet uses nonce 0 whatever the node answers', async () => {
+    const { provider, node, relayer, wallet } = await start()
+    node.setNonce(wallet, 0n, 7n)
+    await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    expect(relayer.sent[0]!.nonce).toBe(0n)
+  })
+
+  test('behavior: a wallet whose readNonce reverts reads nonce 0', async () => {
+    const { provider, node, relayer, wallet } = await start()
+    node.setCode(wallet, deployed)
+    node.setNonce(wallet, 0n, 7n)
+    node.setReverting(wallet)
+    await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    expect(relayer.sent[0]!.nonce).toBe(0n)
+  })
+
+  test('behavior: a non-zero IMX fee appends a transfer to the recipient', async () => {
+    const { provider, relayer } = await start()
+    relayer.setFees([
+      {
+        tokenPrice: '0',
+        tokenSymbol: 'ETH',
+        tokenDecimals: 18,
+        tokenAddress: '0x',
+        recipientAddress: '0x00000000000000000000000000000000000000ee',
+      },
+      {
+        tokenPrice: '1000',
+        tokenSymbol: 'IMX',
+        tokenDecimals: 18,
+        tokenAddress: '0x',
+        recipientAddress: '0x00000000000000000000000000000000000000fe',
+      },
+    ])
+    await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    expect(
+      relayer.sent[0]!.transactions.map((t) => [t.target, t.value]),
+    ).toEqual([
+      [target, 0n],
+      ['0x00000000000000000000000000000000000000fe', 1000n],
+    ])
+  })
+
+  test('error: no IMX fee option', async () => {
+    const { provider, relayer } = await start()
+    relayer.setFees([])
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32603,
+      message: 'Failed to retrieve fees for IMX token',
+    })
+  })
+
+  test('error: to is required (-32602)', async () => {
+    const { provider } = await start()
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ value: '0x1' }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: 'Transaction requires a "to" field',
+    })
+  })
+
+  test('error: a failed relayed transaction is -32000 with its status and message', async () => {
+    const { provider, relayer } = await start()
+    relayer.setScript({
+      statuses: ['PENDING', 'REVERTED'],
+      statusMessage: 'out of gas',
+    })
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32000,
+      message:
+        'Transaction failed to submit with status REVERTED. Error message: out of gas',
+    })
+  })
+
+  test('error: still pending after 30 polls', async () => {
+    const { provider, relayer } = await start()
+    relayer.setScript({ statuses: ['PENDING'] })
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32000,
+      message: 'transaction hash not generated in time',
+    })
+    expect(relayer.polls.get('relayer-1')).toBe(30)
+  })
+
+  test('behavior: SUBMITTED returns the hash', async () => {
+    const { provider, relayer } = await start()
+    relayer.setScript({ statuses: ['SUBMITTED'] })
+    const hash = await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    expect(hash).toBe(relayer.sent[0]!.hash)
+  })
+
+  test('behavior: 20 parallel sends get consecutive distinct nonces', async () => {
+    const { provider, node, relayer, wallet } = await start()
+    node.setCode(wallet, deployed)
+    node.setNonce(wallet, 0n, 3n)
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        provider.request({
+          method: 'eth_sendTransaction',
+          params: [{ to: target }],
+        } as never),
+      ),
+    )
+    expect(
+      relayer.sent.map((s) => s.nonce).sort((a, b) => Number(a - b)),
+    ).toEqual(Array.from({ length: 20 }, (_, i) => BigInt(i + 3)))
+  })
+
+  test('behavior: background transactions use nonce space 1 and open no popup', async () => {
+    let send: ((call: { to: Address }) => Promise<Hex>) | undefined
+    const { provider, node, relayer, wallet, popup } = await start({
+      sessionActivity: ({ sendTransaction }) => {
+        send = sendTransaction
+      },
+    })
+    node.setCode(wallet, deployed)
+    node.setNonce(wallet, 1n, 2n)
+    expect(
+      await provider.request({ method: 'im_addSessionActivity' } as never),
+    ).toBeNull()
+    await send!({ to: target })
+    expect(relayer.sent[0]!.nonce).toBe((1n << 96n) + 2n)
+    expect(popup).toEqual([])
+  })
+})
+
+describe('guardian', () => {
+  test('behavior: the popup opens synchronously when a known wallet starts a request', async () => {
+    const { provider, popup } = await start()
+    await provider.request({ method: 'eth_accounts' })
+    const pending = provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    expect(popup).toEqual(['open'])
+    await pending
+  })
+
+  test('error: another evaluation failure is -32603 with the API message', async () => {
+    const { provider, api } = await start()
+    api.setGuardian({
+      transaction: {
+        status: 500,
+        body: { code: 'INTERNAL_SERVER_ERROR', message: 'db down' },
+      },
+    })
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32603,
+      message: 'Transaction failed to validate with error: db down',
+    })
+  })
+
+  test('error: a 422 in bridge mode is -32015 Transaction will revert', async () => {
+    const { provider, api } = await start({
+      config: { crossSdkBridgeEnabled: true },
+    })
+    api.setGuardian({
+      transaction: {
+        status: 422,
+        body: { code: 'VALIDATION_ERROR', message: 'execution reverted' },
+      },
+    })
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32015,
+      message: 'Transaction will revert: execution reverted',
+    })
+  })
+
+  test('behavior: a required confirmation navigates the popup', async () => {
+    const { provider, api, popup, wallet } = await start()
+    api.setGuardian({
+      transaction: {
+        body: { confirmationRequired: true, transactionId: 'tx-1' },
+      },
+    })
+    await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    expect(popup).toEqual([
+      'open',
+      `transaction:tx-1:${wallet}:${chainId}`,
+      'close',
+    ])
+  })
+
+  test('error: rejected in the popup is -32003', async () => {
+    const { provider, api, relayer } = await start({ confirm: false })
+    api.setGuardian({
+      transaction: {
+        body: { confirmationRequired: true, transactionId: 'tx-1' },
+      },
+    })
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32003,
+      message: 'Transaction rejected by user',
+    })
+    expect(relayer.sent).toEqual([])
+  })
+
+  test('error: a 403 shows the unavailable page, then Service unavailable', async () => {
+    const { provider, api, popup } = await start()
+    api.setGuardian({
+      transaction: {
+        status: 403,
+        body: { code: 'AUTHENTICATION_ERROR', message: 'no' },
+      },
+    })
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      message: 'Service unavailable',
+      type: 'SERVICE_UNAVAILABLE_ERROR',
+    })
+    expect(popup).toEqual(['open', 'unavailable', 'close'])
+  })
+
+  test('error: bridge mode refuses a required confirmation without a popup', async () => {
+    const { provider, api, popup } = await start({
+      config: { crossSdkBridgeEnabled: true },
+    })
+    api.setGuardian({
+      transaction: {
+        body: { confirmationRequired: true, transactionId: 'tx-1' },
+      },
+    })
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({ code: -32003 })
+    expect(popup).toEqual([])
+  })
+
+  test('error: a rejected message is -32003 Signature rejected by user', async () => {
+    const { provider, api, wallet } = await start({ confirm: false })
+    api.setGuardian({
+      erc191: { body: { confirmationRequired: true, messageId: 'm-1' } },
+    })
+    await expect(
+      provider.request({
+        method: 'personal_sign',
+        params: ['0x68656c6c6f', wallet],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32003,
+      message: 'Signature rejected by user',
+    })
+  })
+})
+
+describe('personal_sign', () => {
+  test('default: the 2-of-2 signature over the wallet’s sub-digest of the decoded text', async () => {
+    const { provider, relayer, api, wallet, custody, popup } = await start()
+    api.setGuardian({
+      erc191: { body: { confirmationRequired: true, messageId: 'm-1' } },
+    })
+    const signature = (await provider.request({
+      method: 'personal_sign',
+      params: [stringToHex('hello'), wallet.toLowerCase()],
+    } as never)) as Hex
+    const digest = subDigest({ chainId, wallet, digest: hashMessage('hello') })
+    const decoded = await decodeSignature(signature, digest)
+    expect(decoded.threshold).toBe(2)
+    expect(decoded.parts.map((p) => p.address).sort()).toEqual(
+      [custody.address, relayer.coSigner.address].sort(),
+    )
+    expect(
+      BigInt(decoded.parts[0]!.address) < BigInt(decoded.parts[1]!.address),
+    ).toBe(true)
+    expect(
+      api.requests.find(
+        (r) => r.path === '/guardian/v1/erc191-messages/evaluate',
+      )?.body,
+    ).toEqual({
+      chainID: 'eip155:13473',
+      payload: 'hello',
+    })
+    expect(
+      relayer.requests.find((r) => r.method === 'im_sign')?.params,
+    ).toEqual([{ chainId: 'eip155:13473', address: wallet, message: 'hello' }])
+    expect(popup).toEqual(['open', `message:m-1:${wallet}:erc191`, 'close'])
+  })
+
+  test('error: the address must be the wallet', async () => {
+    const { provider } = await start()
+    await expect(
+      provider.request({
+        method: 'personal_sign',
+        params: ['0x01', target],
+      } as never),
+    ).rejects.toMatchObject({ code: -32602 })
+  })
+
+  test('behavior: an undeployed wallet’s signature is ERC-6492 wrapped when the contracts are configured', async () => {
+    const contracts = {
+      factory: '0x00000000000000000000000000000000000000f1' as Address,
+      mainModule: '0x00000000000000000000000000000000000000f2' as Address,
+      coSigner: '0x00000000000000000000000000000000000000f3' as Address,
+    }
+    const { provider, wallet } = await start({
+      config: { walletContracts: contracts },
+    })
+    const signature = (await provider.request({
+      method: 'personal_sign',
+      params: ['hi', wallet],
+    } as never)) as Hex
+    expect(slice(signature, -32)).toBe(`0x${'6492'.repeat(16)}`)
+  })
+
+  test('behavior: forceScwDeployBeforeMessageSignature deploys first', async () => {
+    const { provider, node, relayer, wallet } = await start({
+      config: { forceScwDeployBeforeMessageSignature: true },
+    })
+    // The fake node reports the deployment's receipt as mined.
+    const original = relayer.sent.push.bind(relayer.sent)
+    relayer.sent.push = (...items) => {
+      for (const item of items) {
+        node.setReceipt(item.hash, {
+          transactionHash: item.hash,
+          blockHash: `0x${'00'.repeat(32)}`,
+          blockNumber: '0x1',
+          transactionIndex: '0x0',
+          from: wallet,
+          to: wallet,
+          cumulativeGasUsed: '0x1',
+          gasUsed: '0x1',
+          effectiveGasPrice: '0x1',
+          logs: [],
+          logsBloom: `0x${'00'.repeat(256)}`,
+          status: '0x1',
+          type: '0x2',
+          contractAddress: null,
+        })
+        node.setCode(wallet, deployed)
+      }
+      return original(...items)
+    }
+    const signature = (await provider.request({
+      method: 'personal_sign',
+      params: ['hi', wallet],
+    } as never)) as Hex
+    expect(relayer.sent[0]!.transactions).toEqual([
+      {
+        delegateCall: false,
+        revertOnError: true,
+        gasLimit: 0n,
+        target: wallet,
+        value: 0n,
+        data: '0x',
+      },
+    ])
+    expect(slice(signature, 0, 2)).toBe('0x0002')
+  })
+})
+
+describe('eth_signTypedData_v4', () => {
+  const typedData = (chain: unknown) => ({
+    types: {
+      EIP712Domain: [
+        { name: 'name', type: 'string' },
+        { name: 'chainId', type: 'uint256' },
+      ],
+      Mail: [{ name: 'contents', type: 'string' }],
+    },
+    domain: { name: 'Game', chainId: chain },
+    primaryType: 'Mail',
+    message: { contents: 'hi' },
+  })
+
+  test('default: JSON text with a hex chain id; guardian gets the decimal chain id', async () => {
+    const { provider, api, relayer, wallet, custody } = await start()
+    const signature = (await provider.request({
+      method: 'eth_signTypedData_v4',
+      params: [wallet, JSON.stringify(typedData('0x34a1'))],
+    } as never)) as Hex
+    const hash = hashTypedData({
+      types: { Mail: [{ name: 'contents', type: 'string' }] },
+      domain: { name: 'Game', chainId: 13473 },
+      primaryType: 'Mail',
+      message: { contents: 'hi' },
+    })
+    const decoded = await decodeSignature(
+      signature,
+      subDigest({ chainId, wallet, digest: hash }),
+    )
+    expect(decoded.parts.map((p) => p.address).sort()).toEqual(
+      [custody.address, relayer.coSigner.address].sort(),
+    )
+    const evaluation = api.requests.find(
+      (r) => r.path === '/guardian/v1/messages/evaluate',
+    )?.body as {
+      chainID: string
+      payload: { domain: { chainId: number } }
+    }
+    expect(evaluation.chainID).toBe('13473')
+    expect(evaluation.payload.domain.chainId).toBe(13473)
+  })
+
+  test('error: another chain is -32602 Invalid chainId', async () => {
+    const { provider, wallet } = await start()
+    await expect(
+      provider.request({
+        method: 'eth_signTypedData_v4',
+        params: [wallet, typedData('1')],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32602,
+      message: 'Invalid chainId, expected 13473',
+    })
+  })
+
+  test('error: missing fields are -32602', async () => {
+    const { provider, wallet } = await start()
+    await expect(
+      provider.request({
+        method: 'eth_signTypedData',
+        params: [wallet, { types: {}, domain: {} }],
+      } as never),
+    ).rejects.toMatchObject({ code: -32602 })
+  })
+})
+
+describe('im_signEjectionTransaction', () => {
+  test('error: exactly one parameter', async () => {
+    const { provider } = await start()
+    for (const params of [[], [{}, {}]])
+      await expect(
+        provider.request({
+          method: 'im_signEjectionTransaction',
+          params,
+        } as never),
+      ).rejects.toMatchObject({
+        code: -32602,
+        message: 'im_signEjectionTransaction requires a singular param (hash)',
+      })
+  })
+
+  test('error: to, nonce and chainId are required', async () => {
+    const { provider } = await start()
+    await expect(
+      provider.request({
+        method: 'im_signEjectionTransaction',
+        params: [{ to: target, chainId: 1 }],
+      } as never),
+    ).rejects.toMatchObject({ code: -32602 })
+  })
+
+  test('default: the signed execute calldata for the given nonce and chain', async () => {
+    const { provider, wallet, custody, relayer } = await start()
+    const result = (await provider.request({
+      method: 'im_signEjectionTransaction',
+      params: [{ to: target, value: '5', nonce: 4, chainId: 'eip155:1' }],
+    } as never)) as { to: Address; data: Hex; chainId: string }
+    expect(result.to).toBe(wallet)
+    expect(result.chainId).toBe('eip155:1')
+    const { args } = decodeFunctionData({ abi: walletAbi, data: result.data })
+    const [txs, nonce, signature] = args as unknown as [never[], bigint, Hex]
+    expect(nonce).toBe(4n)
+    const sub = subDigest({
+      chainId: 1,
+      wallet,
+      digest: transactionsDigest(4n, txs),
+    })
+    expect(
+      await recoverMessageAddress({
+        message: { raw: sub },
+        signature: slice(signature, 4, 69),
+      }),
+    ).toBe(custody.address)
+    expect(relayer.requests).toEqual([])
+  })
+})
+
+describe('EIP-5792', () => {
+  test('behavior: wallet_sendCalls sends one meta-transaction of all calls; status and capabilities', async () => {
+    const { provider, relayer, node, wallet } = await start()
+    const { id } = (await provider.request({
+      method: 'wallet_sendCalls',
+      params: [
+        {
+          version: '2.0.0',
+          chainId: '0x34a1',
+          from: wallet,
+          atomicRequired: true,
+          calls: [
+            { to: target, data: '0x01' },
+            { to: wallet, value: '0x2' },
+          ],
+        },
+      ],
+    } as never)) as { id: string }
+    expect(relayer.sent).toHaveLength(1)
+    expect(
+      relayer.sent[0]!.transactions.map((t) => [t.target, t.value, t.data]),
+    ).toEqual([
+      [target, 0n, '0x01'],
+      [wallet, 2n, '0x'],
+    ])
+    expect(id).toBe('relayer-1')
+    const pending = (await provider.request({
+      method: 'wallet_getCallsStatus',
+      params: [id],
+    } as never)) as { status: number }
+    expect(pending).toEqual({
+      version: '2.0.0',
+      id,
+      chainId: '0x34a1',
+      atomic: true,
+      status: 100,
+    })
+    const hash = relayer.sent[0]!.hash
+    node.setReceipt(hash, {
+      transactionHash: hash,
+      blockHash: `0x${'11'.repeat(32)}`,
+      blockNumber: '0x7',
+      transactionIndex: '0x0',
+      from: wallet,
+      to: wallet,
+      cumulativeGasUsed: '0x5',
+      gasUsed: '0x5',
+      effectiveGasPrice: '0x1',
+      logs: [],
+      logsBloom: `0x${'00'.repeat(256)}`,
+      status: '0x1',
+      type: '0x2',
+      contractAddress: null,
+    })
+    expect(
+      await provider.request({
+        method: 'wallet_getCallsStatus',
+        params: [id],
+      } as never),
+    ).toEqual({
+      version: '2.0.0',
+      id,
+      chainId: '0x34a1',
+      atomic: true,
+      status: 200,
+      receipts: [
+        {
+          logs: [],
+          status: '0x1',
+          blockHash: `0x${'11'.repeat(32)}`,
+          blockNumber: '0x7',
+          gasUsed: '0x5',
+          transactionHash: hash,
+        },
+      ],
+    })
+    expect(
+      await provider.request({
+        method: 'wallet_getCapabilities',
+        params: [wallet],
+      } as never),
+    ).toEqual({
+      '0x34a1': { atomic: { status: 'supported' } },
+    })
+  })
+
+  test('behavior: an off-chain failure is 400', async () => {
+    const { provider, relayer, wallet } = await start()
+    relayer.setScript({ statuses: ['FAILED'] })
+    const { id } = (await provider.request({
+      method: 'wallet_sendCalls',
+      params: [
+        {
+          version: '2.0.0',
+          chainId: '0x34a1',
+          from: wallet,
+          calls: [{ to: target }],
+        },
+      ],
+    } as never)) as { id: string }
+    expect(
+      await provider.request({
+        method: 'wallet_getCallsStatus',
+        params: [id],
+      } as never),
+    ).toMatchObject({ status: 400 })
+  })
+
+  test('error: another chain is 5710', async () => {
+    const { provider, wallet } = await start()
+    await expect(
+      provider.request({
+        method: 'wallet_sendCalls',
+        params: [
+          {
+            version: '2.0.0',
+            chainId: '0x1',
+            from: wallet,
+            calls: [{ to: target }],
+          },
+        ],
+      } as never),
+    ).rejects.toMatchObject({ code: 5710 })
+  })
+})
+
+describe('relayer', () => {
+  test('error: an HTTP failure of the relayer is -32603 with its status and content', async () => {
+    const { provider, relayer } = await start()
+    relayer.setHttpFailure(503)
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32603,
+      message: 'Relayer HTTP error: 503. Content: {"message":"overloaded"}',
+    })
+  })
+})
+
+describe('events', () => {
+  test('behavior: chainChanged when the node reports another chain', async () => {
+    const { provider, node } = await start()
+    const changes: unknown[] = []
+    provider.on('chainChanged', (id) => changes.push(id))
+    await provider.request({ method: 'eth_chainId' })
+    node.setChainId(1)
+    expect(await provider.request({ method: 'eth_chainId' })).toBe('0x1')
+    expect(changes).toEqual(['0x1'])
+  })
+
+  test('behavior: connect once the chain is known; logout emits [] and disconnect; login of a registered player emits the wallet', async () => {
+    const { provider, sessionEvents, wallet, custody } = await start()
+    const events: unknown[] = []
+    provider.on('connect', (info) => events.push(['connect', info]))
+    provider.on('accountsChanged', (accounts) =>
+      events.push(['accountsChanged', accounts]),
+    )
+    provider.on('disconnect', (error) =>
+      events.push(['disconnect', (error as unknown as { code: number }).code]),
+    )
+    await provider.request({ method: 'eth_chainId' })
+    sessionEvents.emit('loggedOut')
+    sessionEvents.emit('loggedIn', {
+      accessToken,
+      profile: { sub: 'p' },
+      zkEvm: { ethAddress: wallet, userAdminAddress: custody.address },
+    })
+    expect(events).toEqual([
+      ['accountsChanged', []],
+      ['disconnect', 4900],
+      ['connect', { chainId: '0x34a1' }],
+      ['accountsChanged', [wallet]],
+    ])
+  })
+})

@@ -1,0 +1,313 @@
+/**
+ * The zkEVM EIP-1193 provider of the game wallet: `request` routes each
+ * method to its group (accounts, transactions, signing, read-only
+ * pass-through, EIP-5792), `on` / `removeListener` expose the events, and
+ * the provider announces itself through EIP-6963.
+ *
+ * Events:
+ * - `accountsChanged`: `[wallet]` after `eth_requestAccounts` and on sign-in
+ *   of a registered player; `[]` on logout.
+ * - `connect` `{ chainId }`: once the chain id is known (at start), and
+ *   again on the first sign-in after a logout.
+ * - `disconnect` (4900): on logout. Read-only methods keep working; account
+ *   methods answer 4100 until the player signs in again.
+ * - `chainChanged`: when the node reports another chain id than before.
+ */
+import type { Address, EIP1193Provider } from 'viem'
+import { numberToHex } from 'viem'
+import * as Announce from '../../core/Announce.js'
+import * as Emitter from '../../core/Emitter.js'
+import type { User } from '../auth/user.js'
+import { createApiClient } from './apiClient.js'
+import {
+  type Context,
+  createNonceReservations,
+  createRpcClient,
+  type ProviderConfig,
+  type ProviderEvents,
+  type ProviderSession,
+} from './context.js'
+import type { CustodySigner, DisposableSigner } from './custodySigner.js'
+import {
+  messages,
+  ProviderError,
+  ProviderErrorCode,
+  toRpcError,
+  unauthorised,
+} from './errors.js'
+import { accountRoutes } from './methods/accounts.js'
+import { readOnlyRoutes } from './methods/readOnly.js'
+import type { Route, Routes } from './methods/route.js'
+import { signingRoutes } from './methods/signing.js'
+import { transactionRoutes } from './methods/transactions.js'
+import { walletRoutes } from './methods/wallet.js'
+import { isZkEvmUser, silentWallet } from './registration.js'
+import { createRelayerClient } from './relayerClient.js'
+import {
+  type Confirmation,
+  headlessConfirmation,
+  type SessionActivity,
+} from './seams.js'
+import { readNonce, sendTransactions } from './transactions.js'
+
+/** What wallet pickers show. */
+export const providerInfo = {
+  name: 'Immutable Passport',
+  rdns: 'com.immutable.passport',
+  icon: `data:image/svg+xml;base64,${
+    /* @__PURE__ */ btoa(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 48"><defs><radialGradient id="g" cx="30%" cy="30%" r="80%"><stop offset="0" stop-color="#f3a8ff"/><stop offset="1" stop-color="#0d0d0d"/></radialGradient></defs><circle cx="24" cy="24" r="24" fill="url(#g)"/><path d="M15 31V17h9a5 5 0 0 1 0 10h-5" stroke="#fff" stroke-width="3" fill="none" stroke-linecap="round"/></svg>',
+    )
+  }`,
+} as const
+
+/** The routes, by method. */
+const routes: Routes = {
+  ...accountRoutes,
+  ...transactionRoutes,
+  ...signingRoutes,
+  ...readOnlyRoutes,
+  ...walletRoutes,
+}
+
+/** The provider dapps get. */
+export type ZkEvmProvider = {
+  request: EIP1193Provider['request']
+  on<event extends keyof ProviderEvents>(
+    event: event,
+    listener: ProviderEvents[event],
+  ): void
+  removeListener<event extends keyof ProviderEvents>(
+    event: event,
+    listener: ProviderEvents[event],
+  ): void
+  readonly isPassport: true
+}
+
+/** What {@link createProvider} needs. */
+export type CreateProviderOptions = {
+  config: ProviderConfig
+  session: ProviderSession
+  /** The session's events: `loggedIn` and `loggedOut` drive the provider's. */
+  sessionEvents: {
+    on(event: 'loggedIn', listener: (user: User) => void): unknown
+    on(event: 'loggedOut', listener: () => void): unknown
+    off(event: 'loggedIn', listener: (user: User) => void): unknown
+    off(event: 'loggedOut', listener: () => void): unknown
+  }
+  /** Makes the custody signer (on first use; again after logout). */
+  createSigner: () => CustodySigner | DisposableSigner
+  confirmation?: Confirmation | undefined
+  sessionActivity?: SessionActivity | undefined
+  /** Announce through EIP-6963 (in a browser). @default true */
+  announceProvider?: boolean | undefined
+  /** Relayer polling, ms. @default 1000 */
+  pollInterval?: number | undefined
+}
+
+/**
+ * Creates the provider.
+ *
+ * @example
+ * ```ts
+ * const provider = passport.connectEvm()
+ * const [wallet] = await provider.request({ method: 'eth_requestAccounts' })
+ * ```
+ */
+export function createProvider(
+  options: CreateProviderOptions,
+): ZkEvmProvider & { destroy(): void } {
+  const { config, session } = options
+  const emitter = Emitter.create<ProviderEvents>({
+    onError: () => {},
+  })
+  const getAccessToken = async () => {
+    const user = await session.getUser()
+    if (!user) throw unauthorised()
+    return user.accessToken
+  }
+  const rpc = createRpcClient(config.zkEvmRpcUrl)
+  let signer: CustodySigner | DisposableSigner | undefined
+  let chainId: Promise<number> | undefined
+  let knownChainId: number | undefined
+  let connected = false
+
+  const context: Context = {
+    config,
+    session,
+    rpc,
+    relayer: createRelayerClient({
+      relayerUrl: config.relayerUrl,
+      getAccessToken,
+      pollInterval: options.pollInterval,
+    }),
+    api: createApiClient({
+      basePath: config.indexerMrBasePath,
+      getAccessToken,
+    }),
+    signer: () => {
+      signer ??= options.createSigner()
+      return signer
+    },
+    confirmation: options.confirmation ?? headlessConfirmation,
+    sessionActivity: options.sessionActivity,
+    chainId() {
+      chainId ??= (
+        config.chainId !== undefined
+          ? Promise.resolve(config.chainId)
+          : rpc.getChainId()
+      ).then(
+        (id) => {
+          context.observeChainId(id)
+          return id
+        },
+        (error) => {
+          chainId = undefined
+          throw error
+        },
+      )
+      return chainId
+    },
+    observeChainId(id) {
+      const previous = knownChainId
+      knownChainId = id
+      if (previous === undefined) {
+        if (!connected) connect()
+      } else if (previous !== id) {
+        chainId = Promise.resolve(id)
+        emitter.emit('chainChanged', numberToHex(id))
+      }
+    },
+    state: { address: undefined },
+    emit: (event, ...args) => {
+      emitter.emit(event, ...args)
+    },
+    nonces: createNonceReservations((wallet, space) =>
+      readNonce(context, wallet, space),
+    ),
+    startSessionActivity(wallet) {
+      options.sessionActivity?.({
+        wallet,
+        clientId: config.clientId,
+        sendTransaction: (call) =>
+          sendTransactions(context, wallet, [call], { background: true }),
+      })
+    },
+  }
+
+  function connect() {
+    if (knownChainId === undefined) return
+    connected = true
+    emitter.emit('connect', { chainId: numberToHex(knownChainId) })
+  }
+
+  const onLoggedIn = (user: User) => {
+    if (!connected) connect()
+    if (!isZkEvmUser(user)) return
+    const wallet = user.zkEvm.ethAddress as Address
+    context.state.address = wallet
+    emitter.emit('accountsChanged', [wallet])
+  }
+  const onLoggedOut = () => {
+    context.state.address = undefined
+    if (signer && 'destroy' in signer) signer.destroy()
+    signer = undefined
+    context.nonces.clear()
+    emitter.emit('accountsChanged', [])
+    if (connected) {
+      connected = false
+      emitter.emit(
+        'disconnect',
+        new ProviderError(ProviderErrorCode.DISCONNECTED, 'Logged out'),
+      )
+    }
+  }
+  options.sessionEvents.on('loggedIn', onLoggedIn)
+  options.sessionEvents.on('loggedOut', onLoggedOut)
+
+  // Learn the chain (for `connect`) and, for a player already registered,
+  // the wallet and its session activity, without any prompt.
+  context.chainId().catch(() => {})
+  silentWallet(context).then((wallet) => {
+    if (!wallet) return
+    context.state.address ??= wallet
+    context.startSessionActivity(wallet)
+  })
+
+  async function route(
+    entry: Route,
+    params: unknown,
+    opened: ReturnType<Confirmation['open']> | undefined,
+  ) {
+    let handle = opened
+    try {
+      let wallet: Address | undefined
+      if (entry.account) {
+        wallet = await silentWallet(context)
+        if (!wallet) throw unauthorised()
+        context.state.address = wallet
+        if (entry.popup && !handle && !config.crossSdkBridgeEnabled)
+          handle = context.confirmation.open()
+      }
+      return await entry.handler(context, {
+        params,
+        wallet: wallet as Address,
+        handle,
+      })
+    } catch (error) {
+      throw toRpcError(error)
+    } finally {
+      handle?.close()
+    }
+  }
+
+  const request = ((args: { method: string; params?: unknown }) => {
+    const method = args?.method
+    const entry = typeof method === 'string' ? routes[method] : undefined
+    if (!entry || !Object.hasOwn(routes, method))
+      return Promise.reject(
+        new ProviderError(
+          ProviderErrorCode.UNSUPPORTED_METHOD,
+          messages.methodNotSupported,
+        ),
+      )
+    // Opened now, before any await, so that popup blockers count the
+    // dapp's click; known wallets only, so a 4100 never flashes a popup.
+    const handle =
+      entry.popup && context.state.address && !config.crossSdkBridgeEnabled
+        ? context.confirmation.open()
+        : undefined
+    return route(entry, args.params, handle)
+  }) as EIP1193Provider['request']
+
+  const provider = {
+    request,
+    on(event, listener) {
+      emitter.on(event, listener)
+    },
+    removeListener(event, listener) {
+      emitter.off(event, listener)
+    },
+    isPassport: true,
+  } satisfies ZkEvmProvider as ZkEvmProvider
+
+  const unannounce =
+    options.announceProvider === false
+      ? () => {}
+      : Announce.announce({
+          provider,
+          // No uuid: core gives one random UUIDv4 per rdns per page
+          // session, as EIP-6963 asks (the published SDK's is fixed), from
+          // crypto.randomUUID where the page is a secure context.
+          info: providerInfo,
+        })
+
+  return Object.assign(provider, {
+    destroy() {
+      unannounce()
+      options.sessionEvents.off('loggedIn', onLoggedIn)
+      options.sessionEvents.off('loggedOut', onLoggedOut)
+      emitter.removeAllListeners()
+    },
+  })
+}

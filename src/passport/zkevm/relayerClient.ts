@@ -1,0 +1,143 @@
+/**
+ * The relayer client: one JSON-RPC route (`POST {relayerUrl}/v1/transactions`
+ * with the player's access token), the fee quote, the co-signer's message
+ * signatures, and the status polling of a relayed transaction, with the
+ * published SDK's statuses, limits and error texts.
+ */
+import type { Address, Hex } from 'viem'
+import * as Http from '../../core/Http.js'
+import * as Relayer from '../wire/relayer.js'
+import {
+  failedToSubmit,
+  JsonRpcError,
+  messages,
+  RpcErrorCode,
+} from './errors.js'
+
+/** What the relayer client needs. */
+export type RelayerOptions = {
+  relayerUrl: string
+  /** The player's access token (refreshed when stale). */
+  getAccessToken: () => Promise<string>
+  /** Wait between status polls, ms. @default 1000 */
+  pollInterval?: number | undefined
+  /** Status polls before giving up. @default 30 */
+  pollRetries?: number | undefined
+}
+
+/** The relayer client returned by {@link createRelayerClient}. */
+export type RelayerClient = ReturnType<typeof createRelayerClient>
+
+/** Creates a relayer client. */
+export function createRelayerClient(options: RelayerOptions) {
+  const { relayerUrl, getAccessToken } = options
+  const pollInterval = options.pollInterval ?? 1000
+  const pollRetries = options.pollRetries ?? 30
+  const url = `${relayerUrl.replace(/\/$/, '')}${Relayer.path}`
+  let id = 0
+
+  async function call<result>(method: string, params: unknown[]) {
+    const token = await getAccessToken()
+    let body: { result?: result; error?: { code?: number; message?: string } }
+    try {
+      body = await Http.json(url, {
+        body: { id: ++id, jsonrpc: '2.0', method, params },
+        headers: { Authorization: `Bearer ${token}` },
+      })
+    } catch (error) {
+      if (error instanceof Http.HttpError)
+        throw new Error(
+          `Relayer HTTP error: ${error.status}. Content: ${error.text}`,
+          { cause: error },
+        )
+      throw error
+    }
+    if (body?.error)
+      throw new JsonRpcError(
+        RpcErrorCode.RPC_SERVER_ERROR,
+        body.error.message ?? 'Relayer error',
+      )
+    return body?.result as result
+  }
+
+  return {
+    /** Submits `execute` calldata to the wallet; resolves the relayer's id. */
+    sendTransaction(wallet: Address, data: Hex, chainId: number) {
+      return call<string>(Relayer.methods.sendTransaction, [
+        {
+          to: wallet,
+          data,
+          chainId: Relayer.caip2(chainId),
+        } satisfies Relayer.SendTransactionParams,
+      ])
+    },
+    /** The relayed transaction's status. */
+    getTransaction(relayerId: string) {
+      return call<Relayer.RelayerTransaction>(
+        Relayer.methods.getTransactionByHash,
+        [relayerId],
+      )
+    },
+    /** The fee options of a batch. */
+    getFeeOptions(wallet: Address, data: Hex, chainId: number) {
+      return call<Relayer.FeeOption[]>(Relayer.methods.getFeeOptions, [
+        {
+          userAddress: wallet,
+          data,
+          chainId: Relayer.caip2(chainId),
+        } satisfies Relayer.FeeOptionsParams,
+      ])
+    },
+    /** The co-signer's part of an ERC-191 signature (bare hex). */
+    sign(wallet: Address, message: string, chainId: number) {
+      return call<string>(Relayer.methods.sign, [
+        {
+          chainId: Relayer.caip2(chainId),
+          address: wallet,
+          message,
+        } satisfies Relayer.SignParams,
+      ])
+    },
+    /** The co-signer's part of an EIP-712 signature (bare hex). */
+    signTypedData(wallet: Address, payload: unknown, chainId: number) {
+      return call<string>(Relayer.methods.signTypedData, [
+        {
+          chainId: Relayer.caip2(chainId),
+          address: wallet,
+          eip712Payload: payload,
+        } satisfies Relayer.SignTypedDataParams,
+      ])
+    },
+    /**
+     * Polls until the transaction leaves `PENDING`: `SUBMITTED` or
+     * `SUCCESSFUL` resolve the chain's hash, any other status is -32000
+     * with its message, and still pending after the last poll is -32000
+     * 'transaction hash not generated in time'.
+     */
+    async waitForHash(relayerId: string): Promise<Hex> {
+      for (let attempt = 0; attempt < pollRetries; attempt++) {
+        const transaction = await this.getTransaction(relayerId)
+        const { status } = transaction
+        if (
+          status === Relayer.statuses.submitted ||
+          status === Relayer.statuses.successful
+        )
+          return transaction.hash as Hex
+        if (status !== Relayer.statuses.pending)
+          throw new JsonRpcError(
+            RpcErrorCode.RPC_SERVER_ERROR,
+            failedToSubmit(status, transaction.statusMessage),
+          )
+        if (attempt < pollRetries - 1) await sleep(pollInterval)
+      }
+      throw new JsonRpcError(
+        RpcErrorCode.RPC_SERVER_ERROR,
+        messages.hashTimeout,
+      )
+    },
+  }
+}
+
+function sleep(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
