@@ -11,9 +11,11 @@ import * as Mailbox from './dev/mailbox.js'
 import * as Dev from './dev/service.js'
 import * as MagicProvider from './magic/provider/service.js'
 import { isPortFree } from './net.js'
+import * as PassportApi from './passport/api/service.js'
 import { createGuardian } from './passport/guardian.js'
 import * as PassportIdentity from './passport/identity/service.js'
-import { defaultPortBase, getPorts, type Slot } from './ports.js'
+import * as PassportTee from './passport/tee/service.js'
+import { defaultPortBase, getPorts, type Slot, slots } from './ports.js'
 import { createRegistry, type Registry } from './registry/index.js'
 import { PortInUseError } from './server.js'
 import type { Chain, Context, Service, Started } from './service.js'
@@ -31,6 +33,8 @@ export const services = [
   Dev.service,
   MagicProvider.service,
   PassportIdentity.service,
+  PassportApi.service,
+  PassportTee.service,
 ] as const
 
 /**
@@ -173,8 +177,9 @@ export async function startEmulator(
     const registry = createRegistry({ rpcUrl: main.nodeUrl })
     const guardian = createGuardian()
     const origins: { [slot in Slot]?: string } = {}
-    for (const service of services)
-      origins[service.name] = `http://${host}:${ports[service.name]}`
+    // Every slot's origin, running or not: a service may name one that
+    // joins the list later (the platform API prints the relayer's).
+    for (const slot of slots) origins[slot] = `http://${host}:${ports[slot]}`
 
     let info: Record<string, unknown> = {
       chainId: main.chainId,
