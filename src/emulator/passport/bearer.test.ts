@@ -144,8 +144,8 @@ describe('createVerifier', () => {
 
   test('error: a token without a subject is refused', async () => {
     const verify = createVerifier({ issuer })
-    for (const sub of [undefined, ''])
-      expect(await verify(`Bearer ${await sign({ sub })}`)).toEqual(
+    for (const claims of [{ sub: undefined }, { sub: '' }] as Claims[])
+      expect(await verify(`Bearer ${await sign(claims)}`)).toEqual(
         refused('The token names no subject.'),
       )
   })
