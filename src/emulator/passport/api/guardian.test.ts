@@ -62,13 +62,7 @@ function transactionBody(
 }
 
 const typedData = {
-  types: {
-    EIP712Domain: [
-      { name: 'name', type: 'string' },
-      { name: 'chainId', type: 'uint256' },
-    ],
-    Mail: [{ name: 'contents', type: 'string' }],
-  },
+  types: { Mail: [{ name: 'contents', type: 'string' }] },
   domain: { name: 'Game', chainId: 31337 },
   primaryType: 'Mail',
   message: { contents: 'hello' },

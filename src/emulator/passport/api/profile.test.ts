@@ -27,7 +27,7 @@ function signLink(
 ): Promise<Hex> {
   return account.signTypedData({
     domain: linkWalletTypedData.domain,
-    types: linkWalletTypedData.types,
+    types: { LinkWallet: linkWalletTypedData.types.LinkWallet },
     primaryType: linkWalletTypedData.primaryType,
     message: {
       walletAddress: account.address.toLowerCase() as Address,
