@@ -48,8 +48,10 @@ export const sequenceContracts = {
   },
 } as const
 
-/** Our contracts (test tokens, the sponsored-call delegate), compiled by forge into `contracts/out`. */
+/** Our contracts (test tokens, the sponsored-call delegate, the game wallet's co-signer), compiled by forge into `contracts/out`. */
 export const ownContracts = {
+  CoSigner:
+    "The game wallet's ERC-1271 co-signer: `isValidSignature(hash, r ‖ s ‖ v ‖ type)` accepts its signer's key (type 1 over the hash, 2 over its eth_sign form), or the previous key until the rollover expires. `constructor(address signer)`; the deployer owns it.",
   SponsoredCallDelegate:
     'EIP-7702 delegate for sponsored calls: `execute(calls, nonce, deadline, signature)` runs calls the account itself signed (EIP-712), from the account.',
   TestERC20: 'Faucet ERC-20 (18 decimals): anyone may `mint(to, amount)`.',

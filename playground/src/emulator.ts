@@ -35,6 +35,7 @@ const contractNames = {
   erc721: true,
   erc1155: true,
   sponsoredCallDelegate: true,
+  coSigner: true,
 } as const satisfies Record<keyof Info['contracts'], true>
 
 /**

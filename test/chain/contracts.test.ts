@@ -1,5 +1,7 @@
 import { expect, inject, test } from 'vitest'
+import { coSignerKey, deployer } from '../../src/emulator/chain/accounts.js'
 import {
+  CoSigner,
   MainModule,
   TestERC20,
 } from '../../src/emulator/chain/artifacts.generated.js'
@@ -44,4 +46,18 @@ test('the ERC-20 is the 18-decimal faucet token', async () => {
     })
   expect(await read('decimals')).toBe(18)
   expect(await read('symbol')).toBe('TEST')
+})
+
+test('the co-signer trusts the co-signer key and is owned by the deployer', async () => {
+  const read = (functionName: 'signer' | 'owner' | 'rolloverSigner') =>
+    publicClient.readContract({
+      address: contracts.coSigner,
+      abi: CoSigner.abi,
+      functionName,
+    })
+  expect(await read('signer')).toBe(coSignerKey.address)
+  expect(await read('owner')).toBe(deployer.address)
+  expect(await read('rolloverSigner')).toBe(
+    '0x0000000000000000000000000000000000000000',
+  )
 })

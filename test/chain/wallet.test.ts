@@ -16,8 +16,8 @@ import {
   counterfactualAddress,
   imageHash,
 } from '../../src/emulator/chain/counterfactual.js'
+import { call, signExecute } from '../../src/emulator/chain/sequence.js'
 import { getClients } from './clients.js'
-import { call, signExecute } from './sequence.js'
 import {
   deployWallet,
   execute,
@@ -94,7 +94,7 @@ describe('deployed wallet', () => {
       chainId,
       wallet,
       nonce: 0n,
-      txs,
+      transactions: txs,
       threshold: 1,
       signers: [{ weight: 1, address: signer.address, account: signer }],
     })
@@ -125,7 +125,7 @@ describe('deployed wallet', () => {
       chainId,
       wallet,
       nonce: 0n,
-      txs,
+      transactions: txs,
       threshold: 1,
       signers: [{ weight: 1, address: intruder.address, account: intruder }],
     })
@@ -151,7 +151,7 @@ describe('deployed wallet', () => {
         chainId,
         wallet,
         nonce: 0n,
-        txs,
+        transactions: txs,
         threshold: 2,
         signers: [
           { weight: 1, address: a.address, ...(accounts.a && { account: a }) },
@@ -194,7 +194,7 @@ describe('deployed wallet', () => {
       chainId,
       wallet,
       nonce: 0n,
-      txs,
+      transactions: txs,
       threshold: 1,
       signers: [{ weight: 1, address: signer.address, account: signer }],
     })

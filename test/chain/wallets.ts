@@ -16,8 +16,8 @@ import {
   imageHash,
   type WalletConfig,
 } from '../../src/emulator/chain/counterfactual.js'
+import { call } from '../../src/emulator/chain/sequence.js'
 import { getClients } from './clients.js'
-import { call } from './sequence.js'
 
 const contracts = inject('contracts')
 const { publicClient, walletClient, fundedAccount } = getClients()

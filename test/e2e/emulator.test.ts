@@ -65,6 +65,7 @@ describe.each(launchers)('$name emulator', ({ command, args }) => {
       'erc721',
       'erc1155',
       'sponsoredCallDelegate',
+      'coSigner',
     ])
     for (const address of Object.values<string>(info.contracts)) {
       expect(isAddress(address, { strict: true })).toBe(true)

@@ -5,7 +5,10 @@ import {
   anvilAccounts,
   anvilMnemonic,
   anvilPrivateKeys,
+  coSignerKey,
   deployer,
+  gasSponsor,
+  relayerSubmitter,
 } from './accounts.js'
 
 test('the deployer is Anvil account 0', () => {
@@ -23,4 +26,14 @@ test('the listed keys are the first ten accounts of the Anvil mnemonic', () => {
     expect(toHex(derived.getHdKey().privateKey!)).toBe(key)
     expect(anvilAccounts[addressIndex]?.address).toBe(derived.address)
   })
+})
+
+test('the co-signer, relayer and gas sponsor keys are distinct Anvil accounts 5, 8 and 9', () => {
+  expect(coSignerKey.address).toBe('0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc')
+  expect(relayerSubmitter.address).toBe(
+    '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f',
+  )
+  expect(gasSponsor.address).toBe('0xa0Ee7A142d267C1f36714E4a8F75612F20a79720')
+  expect(anvilAccounts[5]?.address).toBe(coSignerKey.address)
+  expect(anvilAccounts[8]?.address).toBe(relayerSubmitter.address)
 })

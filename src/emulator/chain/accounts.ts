@@ -41,6 +41,26 @@ export const deployer: PrivateKeyAccount = privateKeyToAccount(
 )
 
 /**
+ * Anvil account 5 (`0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc`), the game
+ * wallet's co-signing key: the `CoSigner` contract accepts its signatures,
+ * and the emulated relayer signs with it. It never sends a transaction.
+ * Public test key.
+ */
+export const coSignerKey: PrivateKeyAccount = privateKeyToAccount(
+  anvilPrivateKeys[5],
+)
+
+/**
+ * Anvil account 8 (`0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f`), the game
+ * wallet relayer's submitter: it sends the co-signed `execute` (or the
+ * deploy-and-execute batch) and pays the gas. No other part of the emulator
+ * sends from it, so the relayer alone orders its nonces. Public test key.
+ */
+export const relayerSubmitter: PrivateKeyAccount = privateKeyToAccount(
+  anvilPrivateKeys[8],
+)
+
+/**
  * Anvil account 9 (`0xa0Ee7A142d267C1f36714E4a8F75612F20a79720`), the gas
  * sponsor: it submits the iframe wallet's gasless transactions and pays
  * their gas. No other part of the emulator sends from it. Public test key.

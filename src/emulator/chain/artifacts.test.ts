@@ -15,6 +15,7 @@ import {
   walletCreationCodeFromSource,
 } from '../../../scripts/artifacts.js'
 import {
+  CoSigner,
   Factory,
   GuestModule,
   MainModule,
@@ -29,6 +30,7 @@ import {
 } from './artifacts.generated.js'
 
 const generated = {
+  CoSigner,
   Factory,
   GuestModule,
   MainModule,
@@ -78,14 +80,18 @@ describe('artifacts.generated.ts', () => {
     )
   })
 
-  test('our artifacts carry an ABI and creation bytecode: tokens mint, the delegate executes', () => {
+  test('our artifacts carry an ABI and creation bytecode: tokens mint, the delegate executes, the co-signer answers ERC-1271', () => {
+    const entryPoint = (name: OwnContractName) =>
+      name.startsWith('Test')
+        ? 'mint'
+        : name === 'CoSigner'
+          ? 'isValidSignature'
+          : 'execute'
     for (const name of tokenNames) {
       expect(generated[name].bytecode).toMatch(/^0x(?:[0-9a-f]{2})+$/)
       expect(
         generated[name].abi.some(
-          (item) =>
-            item.type === 'function' &&
-            item.name === (name.startsWith('Test') ? 'mint' : 'execute'),
+          (item) => item.type === 'function' && item.name === entryPoint(name),
         ),
       ).toBe(true)
     }

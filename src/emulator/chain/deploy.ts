@@ -12,7 +12,7 @@ import {
 } from 'viem'
 import { anvil } from 'viem/chains'
 import { BaseError } from '../../core/Errors.js'
-import { deployer } from './accounts.js'
+import { coSignerKey, deployer } from './accounts.js'
 import * as Artifacts from './artifacts.generated.js'
 
 /** Checksummed addresses of the contracts {@link deployContracts} deploys. */
@@ -38,6 +38,11 @@ export type Contracts = {
    * transactions run through (the account signs, a sponsor pays the gas).
    */
   sponsoredCallDelegate: Address
+  /**
+   * Our `CoSigner`: the game wallet's second signer, an ERC-1271 contract
+   * accepting signatures of {@link coSignerKey}.
+   */
+  coSigner: Address
 }
 
 /**
@@ -55,11 +60,12 @@ export const deployOrder = [
   'erc721',
   'erc1155',
   'sponsoredCallDelegate',
+  'coSigner',
 ] as const satisfies readonly (keyof Contracts)[]
 
 /**
  * The addresses {@link deployContracts} gives on a chain where `from` has
- * sent no transaction yet (CREATE addresses of nonces 0 to 8).
+ * sent no transaction yet (CREATE addresses of nonces 0 to 9).
  *
  * @example
  * predictContracts().factory // the factory on a fresh Anvil
@@ -73,8 +79,8 @@ export function predictContracts(from: Address = deployer.address): Contracts {
 }
 
 /**
- * Deploys the Sequence v1 wallet contracts, our test tokens and the
- * sponsored-call delegate from the
+ * Deploys the Sequence v1 wallet contracts, our test tokens, the
+ * sponsored-call delegate and the game wallet's co-signer from the
  * deployer account (Anvil account 0), in {@link deployOrder}, waiting for
  * each receipt. On a fresh chain the addresses are always
  * {@link predictContracts}`()`.
@@ -157,6 +163,9 @@ export async function deployContracts(
     'sponsoredCallDelegate',
     Artifacts.SponsoredCallDelegate,
   )
+  const coSigner = await deploy('coSigner', Artifacts.CoSigner, [
+    coSignerKey.address,
+  ])
   return {
     factory,
     mainModule,
@@ -167,6 +176,7 @@ export async function deployContracts(
     erc721,
     erc1155,
     sponsoredCallDelegate,
+    coSigner,
   }
 }
 

@@ -16,50 +16,20 @@
  */
 import {
   type Address,
-  encodeAbiParameters,
   getAddress,
   type Hex,
   hashMessage,
   hashTypedData,
-  keccak256,
   type TypedDataDefinition,
 } from 'viem'
 
-/** A Sequence v1 meta-transaction (`IModuleCalls.Transaction`). */
-export type MetaTransaction = {
-  delegateCall: boolean
-  revertOnError: boolean
-  gasLimit: bigint
-  target: Address
-  value: bigint
-  data: Hex
-}
-
-/** The ABI of `IModuleCalls.Transaction[]`. */
-export const metaTransactionsAbi = {
-  type: 'tuple[]',
-  components: [
-    { name: 'delegateCall', type: 'bool' },
-    { name: 'revertOnError', type: 'bool' },
-    { name: 'gasLimit', type: 'uint256' },
-    { name: 'target', type: 'address' },
-    { name: 'value', type: 'uint256' },
-    { name: 'data', type: 'bytes' },
-  ],
-} as const
-
-/** `keccak256(abi.encode(nonce, txs))`, what `execute` signs (before the sub-digest). */
-export function transactionDigest(
-  nonce: bigint,
-  transactions: readonly MetaTransaction[],
-): Hex {
-  return keccak256(
-    encodeAbiParameters(
-      [{ type: 'uint256' }, metaTransactionsAbi],
-      [nonce, transactions],
-    ),
-  )
-}
+// The meta-transaction type and digest live with the other Sequence v1
+// helpers; re-exported so the guardian's users keep one import.
+export {
+  type MetaTransaction,
+  metaTransactionsAbi,
+  transactionDigest,
+} from '../chain/sequence.js'
 
 /** The EIP-191 hash of a personal_sign text. */
 export function erc191Digest(text: string): Hex {
