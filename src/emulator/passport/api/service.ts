@@ -23,10 +23,11 @@ import { cors } from 'hono/cors'
 import { HTTPException } from 'hono/http-exception'
 import { sdkVersionHeader } from '../../../passport/wire/api.js'
 import { paths as identityPaths } from '../../../passport/wire/identity.js'
+import { playerWalletAddress } from '../../chain/sequence.js'
 import { defaultApiKey } from '../../magic/provider/protocol.js'
 import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
-import { defineService } from '../../service.js'
+import { type Chain, defineService } from '../../service.js'
 import { createVerifier } from '../bearer.js'
 import { passportOidcProviderId } from '../custody.js'
 import type { Guardian } from '../guardian.js'
@@ -248,12 +249,15 @@ function required(origin: string | undefined, slot: string): string {
 }
 
 /**
- * The smart-contract wallet address of a custody key on the emulator's
- * chains. TODO: the co-signer contract and its address helper arrive with
- * the chain work; until then registration cannot answer.
+ * The game wallet address of a custody key on the emulator's chains: the
+ * 2-of-2 Sequence wallet of the key and the co-signer contract, the same
+ * address on every chain (the contracts are).
  */
-function walletAddressOf(_chains: readonly ApiChain[]): WalletAddressOf {
-  return () => {
-    throw new Error('The co-signer contract is not deployed yet.')
+function walletAddressOf(chains: readonly Chain[]): WalletAddressOf {
+  return (custody, chain) => {
+    const { contracts } =
+      chains.find((candidate) => candidate.chainId === chain.chainId) ??
+      chains[0]!
+    return playerWalletAddress({ custody, contracts })
   }
 }

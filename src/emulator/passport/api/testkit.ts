@@ -6,8 +6,8 @@
  */
 import type { Address, Hex } from 'viem'
 import { registrationMessage } from '../../../passport/wire/api.js'
-import { counterfactualAddress, imageHash } from '../../chain/counterfactual.js'
 import { predictContracts } from '../../chain/deploy.js'
+import { playerWalletAddress } from '../../chain/sequence.js'
 import { findFreePort } from '../../net.js'
 import type { User } from '../../registry/index.js'
 import { startServer } from '../../server.js'
@@ -27,25 +27,12 @@ export const testChains: readonly ApiChain[] = [
 /** The main test chain's API name. */
 export const mainChainName = chainNameOf(31337)
 
-/** A co-signer address for the tests' wallet addresses. */
-export const testCoSigner: Address =
-  '0x000000000000000000000000000000000000c051'
-
-/** The 2-of-2 wallet of a custody key and {@link testCoSigner}. */
-export const testWalletAddress: WalletAddressOf = (custody) => {
-  const contracts = predictContracts()
-  return counterfactualAddress({
-    factory: contracts.factory,
-    mainModule: contracts.mainModule,
-    imageHash: imageHash({
-      threshold: 2,
-      signers: [
-        { weight: 1, address: custody },
-        { weight: 1, address: testCoSigner },
-      ],
-    }),
-  })
-}
+/**
+ * The game wallet of a custody key with the contracts a fresh emulator
+ * chain gets, as the emulator's API computes it.
+ */
+export const testWalletAddress: WalletAddressOf = (custody) =>
+  playerWalletAddress({ custody, contracts: predictContracts() })
 
 /** A player signed in at the identity provider. */
 export type Player = Tokens & {
