@@ -49,7 +49,9 @@ export const services = [
  *   provider: its origin, the SDK's `endpoint`, and its API key),
  *   `passport` (the game wallet's identity provider: its origin, the SDK's
  *   `authenticationDomain`, its client id, and the redirect URIs the dApp
- *   passes).
+ *   passes; the platform API's `apiUrl`, the `passportDomain` and
+ *   `relayerUrl`, and the `overrides` the game wallet is configured with,
+ *   which point at every one of its services).
  */
 export type Info = Compute<
   {
