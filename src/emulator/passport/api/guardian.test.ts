@@ -8,7 +8,7 @@ import {
 } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { transactionDigest } from '../guardian.js'
-import { mustConfirm } from './guardian.js'
+import { maxEvaluationBytes, mustConfirm } from './guardian.js'
 import { type Player, startApi, type TestApi } from './testkit.js'
 
 let api: TestApi
@@ -306,6 +306,31 @@ describe('POST /guardian/v1/transactions/evm/evaluate', () => {
       )
       expect(response.status).toBe(400)
       expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message })
+    }
+  })
+})
+
+describe('evaluation size', () => {
+  test('error: an evaluation body over 64 KiB is 413 and records nothing', async () => {
+    const bodies = {
+      transaction: transactionBody({ data: `0x${'00'.repeat(33_000)}` }),
+      message: {
+        chainID: '31337',
+        payload: { ...typedData, message: { contents: 'x'.repeat(66_000) } },
+      },
+      erc191: { chainID: 'eip155:31337', payload: 'x'.repeat(66_000) },
+    }
+    for (const kind of ['transaction', 'message', 'erc191'] as const) {
+      const response = await api.post(
+        evaluate[kind],
+        bodies[kind],
+        player.accessToken,
+      )
+      expect(response.status).toBe(413)
+      expect(response.body).toEqual({
+        code: 'VALIDATION_ERROR',
+        message: `An evaluation is at most ${maxEvaluationBytes} bytes.`,
+      })
     }
   })
 })

@@ -8,10 +8,12 @@
  *   whether the player must confirm, and the verdict ('allowed' or
  *   'pending') is recorded for the relayer; the answer is
  *   `{ confirmationRequired, confirmationMethod: 'web', transactionId |
- *   messageId }`. With the `unavailable` rule every evaluation is 403.
+ *   messageId }`. With the `unavailable` rule every evaluation is 403; a
+ *   body over {@link maxEvaluationBytes} is 413.
  * - `POST /guardian/v1/transactions/{id}/approve`,
  *   `POST /guardian/v1/messages/{id}/approve`: the player whose wallet the
- *   verdict is about settles it allowed.
+ *   verdict is about settles it allowed (`{ id, state: 'allowed' }`);
+ *   another player gets 403, an unknown id 404, a rejected verdict 409.
  * - `GET|PUT /dev/guardian/rules` (loopback only): the rules, bigints as
  *   decimal strings (see {@link RulesBody}).
  *
@@ -50,6 +52,13 @@ import {
 /** The most meta-transactions one evaluation may hold. */
 export const maxMetaTransactions = 100
 
+/**
+ * The largest evaluation body: 64 KiB. A verdict keeps what was evaluated
+ * for the confirmation page, and the guardian keeps thousands of verdicts;
+ * a transaction batch or a typed-data order is a few KiB.
+ */
+export const maxEvaluationBytes = 64 * 1024
+
 /** The most `knownContracts` the rules may list. */
 export const maxKnownContracts = 1_000
 
@@ -78,6 +87,8 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
     const wallet = walletOf(c, deps)
     if (typeof wallet !== 'string') return wallet
     if (deps.guardian.rules.unavailable) return unavailable(c)
+    if (Number(c.req.header('content-length') ?? 0) > maxEvaluationBytes)
+      return tooLarge(c)
     const body = await readJson(c)
     const request = transactionRequestOf(deps, body)
     if (typeof request === 'string') return fail(c, 'validation', request)
@@ -109,6 +120,8 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
     const wallet = walletOf(c, deps)
     if (typeof wallet !== 'string') return wallet
     if (deps.guardian.rules.unavailable) return unavailable(c)
+    if (Number(c.req.header('content-length') ?? 0) > maxEvaluationBytes)
+      return tooLarge(c)
     const body = await readJson(c)
     const chainId = isRecord(body) ? decimalChainOf(deps, body.chainID) : 0
     if (!isRecord(body) || chainId === undefined)
@@ -134,6 +147,8 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
     const wallet = walletOf(c, deps)
     if (typeof wallet !== 'string') return wallet
     if (deps.guardian.rules.unavailable) return unavailable(c)
+    if (Number(c.req.header('content-length') ?? 0) > maxEvaluationBytes)
+      return tooLarge(c)
     const body = await readJson(c)
     const chain = isRecord(body) ? caip2ChainOf(deps, body.chainID) : undefined
     if (!isRecord(body) || !chain || typeof body.payload !== 'string')
@@ -206,6 +221,16 @@ function walletOf(c: HonoContext<ApiEnv>, deps: Deps): Address | Response {
       'The player has no zkEVM wallet yet: register it first.',
     )
   return wallet
+}
+
+function tooLarge(c: HonoContext) {
+  return c.json(
+    {
+      code: 'VALIDATION_ERROR',
+      message: `An evaluation is at most ${maxEvaluationBytes} bytes.`,
+    },
+    413,
+  )
 }
 
 function unavailable(c: HonoContext) {
