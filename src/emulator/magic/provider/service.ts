@@ -367,7 +367,10 @@ function firstObject(params: unknown): Record<string, unknown> {
 
 /**
  * The iframe wallet's emulated provider as a service of the emulator: its
- * control routes (`/dev/…`) answer loopback pages only. Adds
+ * control routes (`/dev/…`) answer loopback pages only. The game wallet's
+ * identity provider is registered from the start as the OIDC provider
+ * `passportOidcProviderId` (its JWKS, its client id as audience), so a
+ * player's id token logs in to their custody key. Adds
  * `magic: { endpoint, apiKey }` to the JSON line.
  */
 export const service = defineService({

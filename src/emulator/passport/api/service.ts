@@ -22,7 +22,6 @@ import type { Hono } from 'hono'
 import { cors } from 'hono/cors'
 import { HTTPException } from 'hono/http-exception'
 import { sdkVersionHeader } from '../../../passport/wire/api.js'
-import { paths as identityPaths } from '../../../passport/wire/identity.js'
 import { playerWalletAddress } from '../../chain/sequence.js'
 import { defaultApiKey } from '../../magic/provider/protocol.js'
 import type { Registry } from '../../registry/index.js'
@@ -187,11 +186,6 @@ export function overridesOf(input: {
     magicTeeBasePath: origins.tee,
     magicEndpoint: origins.magic,
   }
-}
-
-/** The JWKS of the identity provider at `issuer`. */
-export function jwksUriOf(issuer: string): string {
-  return new URL(identityPaths.jwks, issuer).href
 }
 
 /**
