@@ -11,10 +11,12 @@ import * as Mailbox from './dev/mailbox.js'
 import * as Dev from './dev/service.js'
 import * as MagicProvider from './magic/provider/service.js'
 import { isPortFree } from './net.js'
+import * as PassportApi from './passport/api/service.js'
 import { createGuardian } from './passport/guardian.js'
 import * as PassportIdentity from './passport/identity/service.js'
 import * as PassportRelayer from './passport/relayer/service.js'
-import { defaultPortBase, getPorts, type Slot } from './ports.js'
+import * as PassportTee from './passport/tee/service.js'
+import { defaultPortBase, getPorts, type Slot, slots } from './ports.js'
 import { createRegistry, type Registry } from './registry/index.js'
 import { PortInUseError } from './server.js'
 import type { Chain, Context, Service, Started } from './service.js'
@@ -33,6 +35,8 @@ export const services = [
   MagicProvider.service,
   PassportIdentity.service,
   PassportRelayer.service,
+  PassportApi.service,
+  PassportTee.service,
 ] as const
 
 /**
@@ -47,7 +51,9 @@ export const services = [
  *   provider: its origin, the SDK's `endpoint`, and its API key),
  *   `passport` (the game wallet's identity provider: its origin, the SDK's
  *   `authenticationDomain`, its client id, and the redirect URIs the dApp
- *   passes; its relayer's `relayerUrl`).
+ *   passes; the platform API's `apiUrl`, the `passportDomain` and
+ *   the relayer's `relayerUrl`, and the `overrides` the game wallet is configured with,
+ *   which point at every one of its services).
  */
 export type Info = Compute<
   {
@@ -175,8 +181,9 @@ export async function startEmulator(
     const registry = createRegistry({ rpcUrl: main.nodeUrl })
     const guardian = createGuardian()
     const origins: { [slot in Slot]?: string } = {}
-    for (const service of services)
-      origins[service.name] = `http://${host}:${ports[service.name]}`
+    // Every slot's origin, running or not: a service may name one that
+    // joins the list later (the platform API prints the relayer's).
+    for (const slot of slots) origins[slot] = `http://${host}:${ports[slot]}`
 
     let info: Record<string, unknown> = {
       chainId: main.chainId,

@@ -83,7 +83,7 @@ export type Context = {
   /** This service's origin, e.g. `http://127.0.0.1:4401`. */
   readonly origin: string
   /**
-   * The origin of every service of the list, known before any starts (the
+   * The origin of every port slot, known before any service starts (the
    * identity provider's pages link to the mailbox, for one).
    */
   readonly origins: { readonly [slot in Slot]?: string }

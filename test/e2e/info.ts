@@ -12,6 +12,7 @@ export function expectedInfo(options: {
   chainId: number
 }): Info {
   const { portBase, anvilPort, chainId } = options
+  const origin = (offset: number) => `http://127.0.0.1:${portBase + offset}`
   return {
     chainId,
     rpcUrl: `http://127.0.0.1:${anvilPort}`,
@@ -27,7 +28,25 @@ export function expectedInfo(options: {
       clientId: 'emulator-passport-client',
       redirectUri: 'http://localhost:5173/passport/redirect',
       logoutRedirectUri: 'http://localhost:5173/passport/logout',
-      relayerUrl: `http://127.0.0.1:${portBase + 3}`,
+      apiUrl: origin(5),
+      passportDomain: origin(6),
+      relayerUrl: origin(3),
+      overrides: {
+        authenticationDomain: origin(2),
+        magicPublishableApiKey: 'pk_live_EMULATOR0000000000',
+        magicProviderId: 'emulator-passport-identity',
+        passportDomain: origin(6),
+        imxPublicApiDomain: origin(5),
+        indexerMrBasePath: origin(5),
+        orderBookMrBasePath: origin(5),
+        passportMrBasePath: origin(5),
+        zkEvmRpcUrl: `http://127.0.0.1:${anvilPort}`,
+        relayerUrl: origin(3),
+        zkEvmChainId: chainId,
+        zkEvmChainName: `imtbl-zkevm-local-${chainId}`,
+        magicTeeBasePath: origin(7),
+        magicEndpoint: origin(1),
+      },
     },
   }
 }

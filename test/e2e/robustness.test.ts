@@ -1,15 +1,16 @@
 /**
  * No web page can crash the emulator: every route of every service (the dev
  * mailbox, the iframe wallet's provider, the game wallet's identity
- * provider and relayer, the chain gateway) is sent malformed, oversized, deeply nested
- * and random input, with random methods, origins, content types and
- * garbage paths, through real HTTP. Every answer must be a 4xx or less with
+ * provider, relayer, platform API and key-custody API, the chain gateway) is sent
+ * malformed, oversized, deeply nested and random input, with random
+ * methods, origins, content types, tokens and garbage paths, through real
+ * HTTP. Every answer must be a 4xx or less with
  * a body in the route's form (JSON; HTML for pages people open or when the
  * request asks for HTML; the flow's NDJSON; the iframe's assets), nothing
  * may escape as an unhandled rejection or exception, and afterwards the
  * emulator must still serve: its health check, the mailbox, the chain, an
- * email login through the iframe wallet's provider and the identity
- * provider's discovery.
+ * email login through the iframe wallet's provider, the identity
+ * provider's discovery, the platform API and the key-custody API.
  */
 import { request } from 'node:http'
 import fc from 'fast-check'
@@ -21,9 +22,12 @@ import {
   open,
 } from '../../src/emulator/magic/provider/testkit.js'
 import { findFreePort, findFreePortRange } from '../../src/emulator/net.js'
+import { custodyIdentity } from '../../src/emulator/passport/custody.js'
+import { tokensFor } from '../../src/emulator/passport/identity/testkit.js'
 import { slots } from '../../src/emulator/ports.js'
 import { defaultBodyLimit } from '../../src/emulator/server.js'
 import { encodeParams } from '../../src/magic/wire/messages.js'
+import { registrationMessage } from '../../src/passport/wire/api.js'
 
 let emulator: Emulator
 const escaped: { kind: string; error: unknown }[] = []
@@ -34,13 +38,24 @@ const onException = (error: unknown) =>
 let stderr: ReturnType<typeof vi.spyOn>
 
 /** The origins of the services, by name. */
-const base = { dev: '', magic: '', identity: '', relayer: '', chain: '' }
+const base = {
+  dev: '',
+  magic: '',
+  identity: '',
+  relayer: '',
+  api: '',
+  tee: '',
+  chain: '',
+}
 
 /** Real state to aim some requests at: a sign-in page, a waiting flow. */
 const state = {
   interaction: { uid: '', cookie: '' },
   device: { cookie: '', xsrf: '' },
   flowId: '',
+  /** A registered game-wallet player's tokens. */
+  accessToken: '',
+  idToken: '',
 }
 
 beforeAll(async () => {
@@ -57,6 +72,8 @@ beforeAll(async () => {
   base.magic = emulator.info.magic.endpoint
   base.identity = emulator.info.passport.authenticationDomain
   base.relayer = emulator.info.passport.relayerUrl
+  base.api = emulator.info.passport.apiUrl
+  base.tee = emulator.info.passport.overrides.magicTeeBasePath
   base.chain = emulator.info.rpcUrl
 
   const authorize = new URL('/authorize', base.identity)
@@ -90,6 +107,39 @@ beforeAll(async () => {
   )
   await flow.event('email-otp-sent')
   state.flowId = flow.flowId
+
+  // A registered game-wallet player, whose tokens some requests carry.
+  const tokens = await tokensFor(
+    {
+      issuer: base.identity,
+      clientId: emulator.info.passport.clientId,
+      mailbox: emulator.mailbox,
+    },
+    'fuzz-player@example.com',
+  )
+  state.accessToken = tokens.accessToken
+  state.idToken = tokens.idToken
+  const custody = await emulator.registry.findOrCreate(
+    custodyIdentity(base.identity, tokens.sub),
+  )
+  const registered = await fetch(
+    `${base.api}/v2/chains/${emulator.info.passport.overrides.zkEvmChainName}/passport/counterfactual-address`,
+    {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokens.accessToken}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({
+        ethereum_address: custody.address,
+        ethereum_signature: await emulator.registry.signMessage(
+          custody.id,
+          registrationMessage,
+        ),
+      }),
+    },
+  )
+  expect(registered.status).toBe(200)
 }, 120_000)
 
 afterAll(async () => {
@@ -118,8 +168,12 @@ type Route = {
   method: string
   path: string
   form: Form
-  /** Sends the real sign-in or device page's cookies and form fields. */
-  session?: 'interaction' | 'device' | undefined
+  /**
+   * Sends the real sign-in or device page's cookies and form fields, a
+   * registered player's access token (`bearer`), or the key-custody
+   * headers with their id token (`tee`).
+   */
+  session?: 'interaction' | 'device' | 'bearer' | 'tee' | undefined
 }
 
 /** Every route of every service. */
@@ -253,10 +307,106 @@ const routes: readonly Route[] = [
     method: 'POST',
     path: '/v1/transactions',
     form: 'json',
+    session: 'bearer',
   },
   { service: 'relayer', method: 'POST', path: '/dev/fee', form: 'json' },
   { service: 'relayer', method: 'POST', path: '/dev/next', form: 'json' },
   { service: 'relayer', method: 'POST', path: '/dev/reset', form: 'json' },
+  // The game wallet's platform API.
+  { service: 'api', method: 'GET', path: '/health', form: 'json' },
+  { service: 'api', method: 'GET', path: '/v1/chains', form: 'json' },
+  {
+    service: 'api',
+    method: 'POST',
+    path: '/v2/chains/:chainName/passport/counterfactual-address',
+    form: 'json',
+    session: 'bearer',
+  },
+  {
+    service: 'api',
+    method: 'POST',
+    path: '/guardian/v1/transactions/evm/evaluate',
+    form: 'json',
+    session: 'bearer',
+  },
+  {
+    service: 'api',
+    method: 'POST',
+    path: '/guardian/v1/messages/evaluate',
+    form: 'json',
+    session: 'bearer',
+  },
+  {
+    service: 'api',
+    method: 'POST',
+    path: '/guardian/v1/erc191-messages/evaluate',
+    form: 'json',
+    session: 'bearer',
+  },
+  {
+    service: 'api',
+    method: 'POST',
+    path: '/guardian/v1/transactions/:id/approve',
+    form: 'json',
+    session: 'bearer',
+  },
+  {
+    service: 'api',
+    method: 'POST',
+    path: '/guardian/v1/messages/:id/approve',
+    form: 'json',
+    session: 'bearer',
+  },
+  {
+    service: 'api',
+    method: 'GET',
+    path: '/passport-profile/v1/user/info',
+    form: 'json',
+    session: 'bearer',
+  },
+  {
+    service: 'api',
+    method: 'POST',
+    path: '/passport-profile/v2/linked-wallets',
+    form: 'json',
+    session: 'bearer',
+  },
+  {
+    service: 'api',
+    method: 'GET',
+    path: '/v1/sdk/session-activity/check',
+    form: 'json',
+  },
+  { service: 'api', method: 'GET', path: '/dev/guardian/rules', form: 'json' },
+  { service: 'api', method: 'PUT', path: '/dev/guardian/rules', form: 'json' },
+  {
+    service: 'api',
+    method: 'GET',
+    path: '/dev/session-activity',
+    form: 'json',
+  },
+  {
+    service: 'api',
+    method: 'PUT',
+    path: '/dev/session-activity',
+    form: 'json',
+  },
+  // The game wallet's key-custody API.
+  { service: 'tee', method: 'GET', path: '/health', form: 'json' },
+  {
+    service: 'tee',
+    method: 'POST',
+    path: '/v1/wallet',
+    form: 'json',
+    session: 'tee',
+  },
+  {
+    service: 'tee',
+    method: 'POST',
+    path: '/v1/wallet/sign/message',
+    form: 'json',
+    session: 'tee',
+  },
   // The chain gateway.
   { service: 'chain', method: 'POST', path: '/', form: 'json' },
 ]
@@ -458,6 +608,10 @@ const queryValue = fc.oneof(
 )
 
 const queryName = fc.constantFrom(
+  'clientId',
+  'wallet',
+  'checkCount',
+  'sendCount',
   'to',
   'returnTo',
   'client_id',
@@ -554,6 +708,41 @@ const jsonBody = fc.oneof(
         issuer: fc.oneof(fc.webUrl(), fc.jsonValue({ maxDepth: 1 })),
         jwksUri: fc.oneof(fc.webUrl(), fc.jsonValue({ maxDepth: 1 })),
         audience: fc.jsonValue({ maxDepth: 1 }),
+      },
+      { requiredKeys: [] },
+    )
+    .map((value) => JSON.stringify(value)),
+  fc
+    .record(
+      {
+        chainType: fc.oneof(fc.constant('evm'), fc.jsonValue({ maxDepth: 1 })),
+        chainId: fc.oneof(
+          fc.constantFrom('eip155:31337', 'eip155:1', '31337'),
+          fc.jsonValue({ maxDepth: 1 }),
+        ),
+        chainID: fc.oneof(
+          fc.constantFrom('eip155:31337', '31337', '0x7a69'),
+          fc.jsonValue({ maxDepth: 1 }),
+        ),
+        transactionData: fc.jsonValue({ maxDepth: 4 }),
+        payload: fc.jsonValue({ maxDepth: 4 }),
+        ethereum_address: fc.jsonValue({ maxDepth: 1 }),
+        ethereum_signature: fc.oneof(
+          fc.constant(`0x${'11'.repeat(64)}1b`),
+          fc.jsonValue({ maxDepth: 1 }),
+        ),
+        type: fc.jsonValue({ maxDepth: 1 }),
+        wallet_address: fc.jsonValue({ maxDepth: 1 }),
+        signature: fc.jsonValue({ maxDepth: 1 }),
+        nonce: fc.jsonValue({ maxDepth: 1 }),
+        message_base64: fc.oneof(
+          fc.base64String(),
+          fc.jsonValue({ maxDepth: 1 }),
+        ),
+        clientId: fc.jsonValue({ maxDepth: 1 }),
+        rule: fc.jsonValue({ maxDepth: 2 }),
+        confirmAboveValue: fc.jsonValue({ maxDepth: 1 }),
+        knownContracts: fc.jsonValue({ maxDepth: 2 }),
       },
       { requiredKeys: [] },
     )
@@ -738,6 +927,14 @@ const anyRequest: fc.Arbitrary<Sent> = fc
       let sentBody = method === 'GET' || method === 'HEAD' ? undefined : body
       if (real && route.session === 'interaction')
         headers.cookie = state.interaction.cookie
+      if (real && route.session === 'bearer')
+        headers.authorization = `Bearer ${state.accessToken}`
+      if (real && route.session === 'tee') {
+        headers.authorization = `Bearer ${state.idToken}`
+        headers['x-magic-api-key'] = 'pk_live_EMULATOR0000000000'
+        headers['x-oidc-provider-id'] = 'emulator-passport-identity'
+        headers['x-magic-chain'] = 'ETH'
+      }
       if (real && route.session === 'device') {
         headers.cookie = state.device.cookie
         sentBody = `xsrf=${state.device.xsrf}&${sentBody ?? ''}`
@@ -886,5 +1083,22 @@ describe('the emulator, under hostile input', () => {
       issuer: base.identity,
       token_endpoint: `${base.identity}/oauth/token`,
     })
+    const info = await fetch(`${base.api}/passport-profile/v1/user/info`, {
+      headers: { authorization: `Bearer ${state.accessToken}` },
+    })
+    expect(info.status).toBe(200)
+    expect(await info.json()).toMatchObject({
+      email: 'fuzz-player@example.com',
+    })
+    const wallet = await fetch(`${base.tee}/v1/wallet`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${state.idToken}`,
+        'x-magic-api-key': 'pk_live_EMULATOR0000000000',
+        'x-oidc-provider-id': 'emulator-passport-identity',
+        'x-magic-chain': 'ETH',
+      },
+    })
+    expect(wallet.status).toBe(200)
   })
 })

@@ -36,9 +36,20 @@ export function erc191Digest(text: string): Hex {
   return hashMessage(text)
 }
 
-/** The EIP-712 hash of typed data. @throws on malformed typed data. */
+/**
+ * The EIP-712 hash of typed data, as the published SDK signs it: an
+ * `EIP712Domain` type the caller gave is dropped and rebuilt from the keys
+ * present in `domain` (viem does so when none is given), so the guardian,
+ * the relayer and the wallet hash the same thing.
+ *
+ * @throws on malformed typed data.
+ */
 export function typedDataDigest(typedData: TypedDataDefinition): Hex {
-  return hashTypedData(typedData)
+  const { EIP712Domain: _, ...types } = typedData.types as Record<
+    string,
+    unknown
+  >
+  return hashTypedData({ ...typedData, types } as TypedDataDefinition)
 }
 
 /** What is being evaluated. */

@@ -95,6 +95,22 @@ describe('magic_auth_login_with_oidc', () => {
     expect(decodeDidToken(again.result as string).parsed.sub).toBe(user.id)
   })
 
+  test("behavior: the token's email is not taken from another user who holds it (a game-wallet player and their custody key)", async () => {
+    const { app, registry } = setup()
+    const player = await registry.findOrCreate({ email: 'p@b.co' })
+    const jwt = await sign({ sub: player.id, aud: 'my-app', email: 'p@b.co' })
+    const response = await call(app, 'magic_auth_login_with_oidc', [
+      { jwt, providerId: 'idp-1' },
+    ])
+    const custody = registry.find({ oidc: { issuer, subject: player.id } })!
+    expect(decodeDidToken(response.result as string).parsed.sub).toBe(
+      custody.id,
+    )
+    expect(custody.id).not.toBe(player.id)
+    expect(custody.email).toBe(undefined)
+    expect(registry.find({ email: 'p@b.co' })?.id).toBe(player.id)
+  })
+
   test('error: a wrong audience is refused with -10011', async () => {
     const { app } = setup()
     const jwt = await sign({ sub: 'user-42', aud: 'other-app' })

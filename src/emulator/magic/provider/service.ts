@@ -8,8 +8,11 @@ import type * as Rpc from '../../../core/Rpc.js'
 import { rpcCodes } from '../../../magic/wire/codes.js'
 import { decodeParams, type Params } from '../../../magic/wire/messages.js'
 import { fromTestMode } from '../../../magic/wire/methods.js'
+import { paths as identityPaths } from '../../../passport/wire/identity.js'
 import { createCodes } from '../../codes.js'
 import type * as Mailbox from '../../dev/mailbox.js'
+import { passportOidcProviderId } from '../../passport/custody.js'
+import { defaultClientId } from '../../passport/identity/service.js'
 import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
 import { defineService } from '../../service.js'
@@ -364,7 +367,10 @@ function firstObject(params: unknown): Record<string, unknown> {
 
 /**
  * The iframe wallet's emulated provider as a service of the emulator: its
- * control routes (`/dev/…`) answer loopback pages only. Adds
+ * control routes (`/dev/…`) answer loopback pages only. The game wallet's
+ * identity provider is registered from the start as the OIDC provider
+ * `passportOidcProviderId` (its JWKS, its client id as audience), so a
+ * player's id token logs in to their custody key. Adds
  * `magic: { endpoint, apiKey }` to the JSON line.
  */
 export const service = defineService({
@@ -372,8 +378,21 @@ export const service = defineService({
   async start(context) {
     const [main] = context.chains
     const { contracts } = main
+    const identity = context.origins.identity
     const app = createMagicService({
       origin: context.origin,
+      // The game wallet's id tokens log its players in to their custody
+      // key, as the published SDK's key-custody provider accepts them.
+      oidcProviders:
+        identity === undefined
+          ? {}
+          : {
+              [passportOidcProviderId]: {
+                issuer: identity,
+                jwksUri: new URL(identityPaths.jwks, identity).href,
+                audience: defaultClientId,
+              },
+            },
       mailbox: context.mailbox,
       registry: context.registry,
       chain: { rpcUrl: main.nodeUrl, chainId: main.chainId },

@@ -5,7 +5,11 @@
  * emulator's runtime.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { paths } from '../../../passport/wire/identity.js'
+import {
+  defaultAudience,
+  defaultScope,
+  paths,
+} from '../../../passport/wire/identity.js'
 import * as Mailbox from '../../dev/mailbox.js'
 import { findFreePort } from '../../net.js'
 import { createRegistry } from '../../registry/index.js'
@@ -160,5 +164,68 @@ export async function tokenRequest(
   return {
     status: response.status,
     body: (await response.json()) as Record<string, unknown>,
+  }
+}
+
+/** The tokens of a signed-in player, as the SDK holds them. */
+export type Tokens = {
+  accessToken: string
+  idToken: string
+  refreshToken: string
+  /** The player's id (the registry user id). */
+  sub: string
+}
+
+/**
+ * Signs `email` in as the published SDK does (authorization code + PKCE,
+ * its scope and the `platform_api` audience, the code from the mailbox) and
+ * exchanges the code for tokens.
+ */
+export async function tokensFor(
+  identity: { issuer: string; clientId: string; mailbox: Mailbox.Store },
+  email: string,
+): Promise<Tokens> {
+  const browser = createBrowser(identity.issuer)
+  const { verifier, challenge } = pkce()
+  const authorize = new URL(paths.authorize, identity.issuer)
+  authorize.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: identity.clientId,
+    redirect_uri: redirectUri,
+    scope: defaultScope,
+    audience: defaultAudience,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  }).toString()
+  const start = await browser.get(authorize.href)
+  if (start.status !== 303) throw new Error(`Authorize: ${start.status}`)
+  const resume = await signIn(
+    browser,
+    start.headers.get('location') ?? '',
+    identity.mailbox,
+    email,
+  )
+  const back = await browser.get(resume)
+  const code = new URL(back.headers.get('location') ?? '').searchParams.get(
+    'code',
+  )
+  if (code === null) throw new Error(`No code (${back.status}).`)
+  const { status, body } = await tokenRequest(identity.issuer, {
+    grant_type: 'authorization_code',
+    client_id: identity.clientId,
+    code,
+    code_verifier: verifier,
+    redirect_uri: redirectUri,
+  })
+  if (status !== 200) throw new Error(`Token: ${status} ${body.error}`)
+  const idToken = String(body.id_token)
+  const sub = JSON.parse(
+    Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString(),
+  ).sub as string
+  return {
+    accessToken: String(body.access_token),
+    idToken,
+    refreshToken: String(body.refresh_token),
+    sub,
   }
 }

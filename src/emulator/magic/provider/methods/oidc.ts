@@ -46,7 +46,14 @@ export const loginWithOidc: Handler = async (ctx) => {
   const user = await ctx.deps.registry.findOrCreate({
     oidc: { issuer: provider.issuer, subject: payload.sub },
   })
-  if (user.email === undefined && typeof payload.email === 'string')
+  // The token's email is kept for the profile, unless another user holds
+  // it: the game wallet's players are users keyed by email, and their
+  // custody key (this user) must not take their email over.
+  if (
+    user.email === undefined &&
+    typeof payload.email === 'string' &&
+    ctx.deps.registry.find({ email: payload.email }) === undefined
+  )
     ctx.deps.registry.setEmail(user.id, payload.email)
   return login(ctx, user, ctx.options.lifespan)
 }

@@ -1,0 +1,677 @@
+import {
+  type Address,
+  encodeFunctionData,
+  getAddress,
+  hashMessage,
+  hashTypedData,
+  parseAbi,
+} from 'viem'
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { transactionDigest } from '../guardian.js'
+import { maxEvaluationBytes, mustConfirm } from './guardian.js'
+import { type Player, startApi, type TestApi } from './testkit.js'
+
+let api: TestApi
+let player: Player
+let wallet: Address
+
+beforeAll(async () => {
+  api = await startApi()
+  player = await api.player()
+  wallet = await api.register(player)
+})
+afterAll(() => api?.stop())
+beforeEach(() => {
+  api.guardian.rules = {}
+})
+
+const token = '0x00000000000000000000000000000000000070c0' as Address
+const transfer = encodeFunctionData({
+  abi: parseAbi(['function transfer(address,uint256)']),
+  args: ['0x0000000000000000000000000000000000000001', 5n],
+})
+
+/** A transaction evaluation body as the published SDK sends it. */
+function transactionBody(
+  options: {
+    userAddress?: string
+    value?: string
+    target?: string
+    data?: string
+    nonce?: string
+  } = {},
+) {
+  return {
+    chainType: 'evm',
+    chainId: 'eip155:31337',
+    transactionData: {
+      nonce: options.nonce ?? '0',
+      userAddress: options.userAddress ?? wallet,
+      metaTransactions: [
+        {
+          delegateCall: false,
+          revertOnError: true,
+          gasLimit: '0',
+          target: options.target ?? token,
+          value: options.value ?? '0',
+          data: options.data ?? transfer,
+        },
+      ],
+    },
+  }
+}
+
+const typedData = {
+  types: { Mail: [{ name: 'contents', type: 'string' }] },
+  domain: { name: 'Game', chainId: 31337 },
+  primaryType: 'Mail',
+  message: { contents: 'hello' },
+} as const
+
+const evaluate = {
+  transaction: '/guardian/v1/transactions/evm/evaluate',
+  message: '/guardian/v1/messages/evaluate',
+  erc191: '/guardian/v1/erc191-messages/evaluate',
+}
+
+describe('POST /guardian/v1/transactions/evm/evaluate', () => {
+  test('default: with no rules a transaction is allowed, and the verdict keyed by its Sequence digest', async () => {
+    const body = transactionBody({ nonce: '79228162514264337593543950336' })
+    const response = await api.post(
+      evaluate.transaction,
+      body,
+      player.accessToken,
+    )
+    expect(response.status).toBe(200)
+    const answer = response.body as { transactionId: string }
+    expect(answer).toEqual({
+      confirmationRequired: false,
+      confirmationMethod: 'web',
+      transactionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    })
+    const digest = transactionDigest(2n ** 96n, [
+      {
+        delegateCall: false,
+        revertOnError: true,
+        gasLimit: 0n,
+        target: token,
+        value: 0n,
+        data: transfer,
+      },
+    ])
+    expect(api.guardian.get(answer.transactionId)).toEqual({
+      id: answer.transactionId,
+      kind: 'transaction',
+      chainId: 31337,
+      wallet,
+      digest,
+      state: 'allowed',
+      payload: body,
+    })
+    expect(api.guardian.isAllowed({ chainId: 31337, wallet, digest })).toBe(
+      true,
+    )
+  })
+
+  test('behavior: confirmAboveValue asks to confirm a batch moving more than the limit, not one moving exactly it', async () => {
+    api.guardian.rules = { confirmAboveValue: 10n }
+    const at = await api.post(
+      evaluate.transaction,
+      transactionBody({ value: '10' }),
+      player.accessToken,
+    )
+    expect(at.body).toMatchObject({ confirmationRequired: false })
+    const above = await api.post(
+      evaluate.transaction,
+      transactionBody({ value: '11' }),
+      player.accessToken,
+    )
+    const { transactionId } = above.body as { transactionId: string }
+    expect(above.body).toEqual({
+      confirmationRequired: true,
+      confirmationMethod: 'web',
+      transactionId,
+    })
+    const verdict = api.guardian.get(transactionId)
+    expect(verdict?.state).toBe('pending')
+    expect(
+      api.guardian.isAllowed({
+        chainId: 31337,
+        wallet,
+        digest: verdict?.digest ?? '0x',
+      }),
+    ).toBe(false)
+  })
+
+  test('behavior: confirmUnknownContracts asks to confirm a call to a contract outside knownContracts only', async () => {
+    api.guardian.rules = {
+      confirmUnknownContracts: true,
+      knownContracts: [token.toLowerCase() as Address],
+    }
+    const known = await api.post(
+      evaluate.transaction,
+      transactionBody(),
+      player.accessToken,
+    )
+    expect(known.body).toMatchObject({ confirmationRequired: false })
+    const plainTransfer = await api.post(
+      evaluate.transaction,
+      transactionBody({
+        target: '0x0000000000000000000000000000000000000bad',
+        data: '0x',
+        value: '1',
+      }),
+      player.accessToken,
+    )
+    expect(plainTransfer.body).toMatchObject({ confirmationRequired: false })
+    const unknown = await api.post(
+      evaluate.transaction,
+      transactionBody({ target: '0x0000000000000000000000000000000000000bad' }),
+      player.accessToken,
+    )
+    expect(unknown.body).toMatchObject({ confirmationRequired: true })
+  })
+
+  test('error: unavailable makes every evaluation 403', async () => {
+    api.guardian.rules = { unavailable: true }
+    const bodies = {
+      transaction: transactionBody(),
+      message: { chainID: '31337', payload: typedData },
+      erc191: { chainID: 'eip155:31337', payload: 'hi' },
+    }
+    for (const kind of ['transaction', 'message', 'erc191'] as const) {
+      const response = await api.post(
+        evaluate[kind],
+        bodies[kind],
+        player.accessToken,
+      )
+      expect(response.status).toBe(403)
+      expect(response.body).toEqual({
+        code: 'AUTHENTICATION_ERROR',
+        message: 'The guardian is unavailable.',
+      })
+    }
+  })
+
+  test("error: another wallet than the player's is 403", async () => {
+    const response = await api.post(
+      evaluate.transaction,
+      transactionBody({
+        userAddress: '0x0000000000000000000000000000000000000bad',
+      }),
+      player.accessToken,
+    )
+    expect(response.status).toBe(403)
+    expect(response.body).toEqual({
+      code: 'AUTHENTICATION_ERROR',
+      message: "userAddress is not the player's wallet.",
+    })
+  })
+
+  test('error: a player without a wallet is 403, one without a token 401', async () => {
+    const unregistered = await api.player()
+    for (const path of Object.values(evaluate)) {
+      const response = await api.post(
+        path,
+        transactionBody(),
+        unregistered.accessToken,
+      )
+      expect(response.status).toBe(403)
+      expect(response.body).toEqual({
+        code: 'AUTHENTICATION_ERROR',
+        message: 'The player has no zkEVM wallet yet: register it first.',
+      })
+      const anonymous = await api.post(path, transactionBody())
+      expect(anonymous.status).toBe(401)
+      expect(anonymous.body).toMatchObject({ code: 'UNAUTHORISED_REQUEST' })
+    }
+  })
+
+  test('error: a malformed evaluation is 400 VALIDATION_ERROR, saying what is wrong', async () => {
+    const base = transactionBody()
+    const tx = base.transactionData.metaTransactions[0]
+    const cases: [unknown, string][] = [
+      [
+        'x',
+        "Expected { chainType: 'evm', chainId: 'eip155:<id>', transactionData: { nonce, userAddress, metaTransactions } }.",
+      ],
+      [
+        { ...base, chainId: 'eip155:13473' },
+        'chainId must be eip155:<id of a chain of the emulator>.',
+      ],
+      [
+        { ...base, chainId: '31337' },
+        'chainId must be eip155:<id of a chain of the emulator>.',
+      ],
+      [
+        {
+          ...base,
+          transactionData: { ...base.transactionData, nonce: '-1' },
+        },
+        'transactionData.nonce must be a decimal uint256.',
+      ],
+      [
+        {
+          ...base,
+          transactionData: {
+            ...base.transactionData,
+            nonce: (2n ** 256n).toString(),
+          },
+        },
+        'transactionData.nonce must be a decimal uint256.',
+      ],
+      [
+        {
+          ...base,
+          transactionData: { ...base.transactionData, metaTransactions: [] },
+        },
+        'transactionData.metaTransactions must hold 1 to 100 meta-transactions.',
+      ],
+      [
+        {
+          ...base,
+          transactionData: {
+            ...base.transactionData,
+            metaTransactions: Array(101).fill(tx),
+          },
+        },
+        'transactionData.metaTransactions must hold 1 to 100 meta-transactions.',
+      ],
+      [
+        {
+          ...base,
+          transactionData: {
+            ...base.transactionData,
+            metaTransactions: [tx, { ...tx, data: '0x123' }],
+          },
+        },
+        'transactionData.metaTransactions[1] must be { delegateCall, revertOnError, gasLimit, target, value, data } (booleans, decimal strings, an address, hex).',
+      ],
+      [
+        {
+          ...base,
+          transactionData: {
+            ...base.transactionData,
+            metaTransactions: [{ ...tx, value: 5 }],
+          },
+        },
+        'transactionData.metaTransactions[0] must be { delegateCall, revertOnError, gasLimit, target, value, data } (booleans, decimal strings, an address, hex).',
+      ],
+    ]
+    for (const [body, message] of cases) {
+      const response = await api.post(
+        evaluate.transaction,
+        body,
+        player.accessToken,
+      )
+      expect(response.status).toBe(400)
+      expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message })
+    }
+  })
+})
+
+describe('evaluation size', () => {
+  test('error: an evaluation body over 64 KiB is 413 and records nothing', async () => {
+    const bodies = {
+      transaction: transactionBody({ data: `0x${'00'.repeat(33_000)}` }),
+      message: {
+        chainID: '31337',
+        payload: { ...typedData, message: { contents: 'x'.repeat(66_000) } },
+      },
+      erc191: { chainID: 'eip155:31337', payload: 'x'.repeat(66_000) },
+    }
+    for (const kind of ['transaction', 'message', 'erc191'] as const) {
+      const response = await api.post(
+        evaluate[kind],
+        bodies[kind],
+        player.accessToken,
+      )
+      expect(response.status).toBe(413)
+      expect(response.body).toEqual({
+        code: 'VALIDATION_ERROR',
+        message: `An evaluation is at most ${maxEvaluationBytes} bytes.`,
+      })
+    }
+  })
+})
+
+describe('POST /guardian/v1/messages/evaluate', () => {
+  test("default: typed data is allowed and keyed by its EIP-712 hash, the caller's EIP712Domain rebuilt from the domain", async () => {
+    const payload = {
+      ...typedData,
+      types: {
+        ...typedData.types,
+        // A caller's inconsistent domain type is dropped, as the SDK does.
+        EIP712Domain: [{ name: 'name', type: 'string' }],
+      },
+    }
+    const response = await api.post(
+      evaluate.message,
+      { chainID: '31337', payload },
+      player.accessToken,
+    )
+    expect(response.status).toBe(200)
+    const { messageId } = response.body as { messageId: string }
+    expect(response.body).toEqual({
+      confirmationRequired: false,
+      confirmationMethod: 'web',
+      messageId,
+    })
+    expect(api.guardian.get(messageId)).toMatchObject({
+      kind: 'message',
+      chainId: 31337,
+      wallet,
+      state: 'allowed',
+      digest: hashTypedData(typedData),
+    })
+  })
+
+  test('behavior: confirmTypedData asks to confirm', async () => {
+    api.guardian.rules = { confirmTypedData: true }
+    const response = await api.post(
+      evaluate.message,
+      { chainID: '31337', payload: typedData },
+      player.accessToken,
+    )
+    const { messageId } = response.body as { messageId: string }
+    expect(response.body).toEqual({
+      confirmationRequired: true,
+      confirmationMethod: 'web',
+      messageId,
+    })
+    expect(api.guardian.get(messageId)?.state).toBe('pending')
+  })
+
+  test('error: an unknown or CAIP-2 chainID, another domain chain or malformed typed data is 400', async () => {
+    const cases: [unknown, string][] = [
+      [
+        { chainID: 'eip155:31337', payload: typedData },
+        'Expected { chainID, payload } with chainID the decimal id of a chain of the emulator.',
+      ],
+      [
+        { chainID: '13473', payload: typedData },
+        'Expected { chainID, payload } with chainID the decimal id of a chain of the emulator.',
+      ],
+      [
+        { chainID: '1337', payload: typedData },
+        "The typed data's domain.chainId is not 1337.",
+      ],
+      [
+        { chainID: '31337', payload: { ...typedData, message: 'x' } },
+        'payload must be typed data: { types, domain, primaryType, message }.',
+      ],
+      [
+        { chainID: '31337', payload: { ...typedData, primaryType: 'Nope' } },
+        'payload is not valid EIP-712 typed data.',
+      ],
+    ]
+    for (const [body, message] of cases) {
+      const response = await api.post(
+        evaluate.message,
+        body,
+        player.accessToken,
+      )
+      expect(response.status).toBe(400)
+      expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message })
+    }
+    const hexChain = await api.post(
+      evaluate.message,
+      {
+        chainID: '31337',
+        payload: { ...typedData, domain: { name: 'Game', chainId: '0x7a69' } },
+      },
+      player.accessToken,
+    )
+    expect(hexChain.status).toBe(200)
+  })
+})
+
+describe('POST /guardian/v1/erc191-messages/evaluate', () => {
+  test('default: a message is allowed and keyed by its EIP-191 hash', async () => {
+    const response = await api.post(
+      evaluate.erc191,
+      { chainID: 'eip155:31337', payload: 'Sign in to the game' },
+      player.accessToken,
+    )
+    const { messageId } = response.body as { messageId: string }
+    expect(response.body).toEqual({
+      confirmationRequired: false,
+      confirmationMethod: 'web',
+      messageId,
+    })
+    expect(api.guardian.get(messageId)).toMatchObject({
+      kind: 'erc191',
+      chainId: 31337,
+      wallet,
+      state: 'allowed',
+      digest: hashMessage('Sign in to the game'),
+    })
+  })
+
+  test('behavior: confirmErc191 asks to confirm', async () => {
+    api.guardian.rules = { confirmErc191: true }
+    const response = await api.post(
+      evaluate.erc191,
+      { chainID: 'eip155:31337', payload: 'x' },
+      player.accessToken,
+    )
+    expect(response.body).toMatchObject({ confirmationRequired: true })
+  })
+
+  test('error: a decimal chainID or a payload that is not text is 400', async () => {
+    for (const body of [
+      { chainID: '31337', payload: 'x' },
+      { chainID: 'eip155:31337', payload: { text: 'x' } },
+    ]) {
+      const response = await api.post(evaluate.erc191, body, player.accessToken)
+      expect(response.status).toBe(400)
+      expect(response.body).toEqual({
+        code: 'VALIDATION_ERROR',
+        message:
+          'Expected { chainID, payload } with chainID eip155:<id of a chain of the emulator> and payload a string.',
+      })
+    }
+  })
+})
+
+describe('approve', () => {
+  async function pending(kind: 'transaction' | 'erc191') {
+    api.guardian.rules = { confirmAboveValue: 0n, confirmErc191: true }
+    const response =
+      kind === 'transaction'
+        ? await api.post(
+            evaluate.transaction,
+            transactionBody({ value: '1' }),
+            player.accessToken,
+          )
+        : await api.post(
+            evaluate.erc191,
+            { chainID: 'eip155:31337', payload: 'confirm me' },
+            player.accessToken,
+          )
+    const body = response.body as { transactionId?: string; messageId?: string }
+    return (body.transactionId ?? body.messageId) as string
+  }
+
+  test("default: the verdict's own player approves a transaction, which the relayer may then co-sign", async () => {
+    const id = await pending('transaction')
+    const response = await api.post(
+      `/guardian/v1/transactions/${id}/approve`,
+      {},
+      player.accessToken,
+    )
+    expect(response.status).toBe(200)
+    expect(response.body).toEqual({ id, state: 'allowed' })
+    const verdict = api.guardian.get(id)
+    expect(verdict?.state).toBe('allowed')
+    expect(
+      api.guardian.isAllowed({
+        chainId: 31337,
+        wallet,
+        digest: verdict?.digest ?? '0x',
+      }),
+    ).toBe(true)
+  })
+
+  test('default: a message is approved on the messages route', async () => {
+    const id = await pending('erc191')
+    const response = await api.post(
+      `/guardian/v1/messages/${id}/approve`,
+      {},
+      player.accessToken,
+    )
+    expect(response.body).toEqual({ id, state: 'allowed' })
+  })
+
+  test('error: another player cannot approve (403), and the verdict stays pending', async () => {
+    const id = await pending('transaction')
+    const other = await api.player()
+    await api.register(other)
+    const response = await api.post(
+      `/guardian/v1/transactions/${id}/approve`,
+      {},
+      other.accessToken,
+    )
+    expect(response.status).toBe(403)
+    expect(response.body).toEqual({
+      code: 'AUTHENTICATION_ERROR',
+      message: "The evaluation is about another player's wallet.",
+    })
+    expect(api.guardian.get(id)?.state).toBe('pending')
+  })
+
+  test('error: an unknown id, or one of the other kind, is 404', async () => {
+    const tx = await pending('transaction')
+    const message = await pending('erc191')
+    for (const path of [
+      '/guardian/v1/transactions/nope/approve',
+      `/guardian/v1/messages/${tx}/approve`,
+      `/guardian/v1/transactions/${message}/approve`,
+    ]) {
+      const response = await api.post(path, {}, player.accessToken)
+      expect(response.status).toBe(404)
+      expect(response.body).toMatchObject({ code: 'RESOURCE_NOT_FOUND' })
+    }
+  })
+
+  test('error: a rejected verdict cannot be approved (409); without a token it is 401', async () => {
+    const id = await pending('transaction')
+    api.guardian.settle(id, 'rejected')
+    const response = await api.post(
+      `/guardian/v1/transactions/${id}/approve`,
+      {},
+      player.accessToken,
+    )
+    expect(response.status).toBe(409)
+    expect(response.body).toEqual({
+      code: 'CONFLICT_ERROR',
+      message: 'The evaluation was rejected already.',
+    })
+    const anonymous = await api.post(
+      `/guardian/v1/transactions/${id}/approve`,
+      {},
+    )
+    expect(anonymous.status).toBe(401)
+  })
+})
+
+describe('/dev/guardian/rules', () => {
+  test('default: all rules off', async () => {
+    const response = await api.get('/dev/guardian/rules')
+    expect(response.body).toEqual({
+      confirmAboveValue: null,
+      confirmUnknownContracts: false,
+      knownContracts: [],
+      confirmTypedData: false,
+      confirmErc191: false,
+      unavailable: false,
+    })
+  })
+
+  test('behavior: PUT replaces the rules, values as decimal strings, and evaluations follow them', async () => {
+    const put = await api.put('/dev/guardian/rules', {
+      confirmAboveValue: '1000000000000000000000',
+      knownContracts: [token.toLowerCase()],
+      confirmUnknownContracts: true,
+    })
+    const expected = {
+      confirmAboveValue: '1000000000000000000000',
+      confirmUnknownContracts: true,
+      knownContracts: [getAddress(token)],
+      confirmTypedData: false,
+      confirmErc191: false,
+      unavailable: false,
+    }
+    expect(put.body).toEqual(expected)
+    expect((await api.get('/dev/guardian/rules')).body).toEqual(expected)
+    expect(api.guardian.rules.confirmAboveValue).toBe(10n ** 21n)
+    const evaluated = await api.post(
+      evaluate.transaction,
+      transactionBody({ value: '1000000000000000000001' }),
+      player.accessToken,
+    )
+    expect(evaluated.body).toMatchObject({ confirmationRequired: true })
+    await api.put('/dev/guardian/rules', {})
+    expect(api.guardian.rules).toEqual({})
+  })
+
+  test('error: an invalid or unknown rule is 400 and changes nothing', async () => {
+    api.guardian.rules = { confirmErc191: true }
+    for (const [body, message] of [
+      [[], 'Expected a JSON object of rules.'],
+      [
+        { confirmAboveValue: 5 },
+        'confirmAboveValue must be a decimal string of wei, or null.',
+      ],
+      [{ confirmTypedData: 'yes' }, 'confirmTypedData must be a boolean.'],
+      [{ knownContracts: ['0x1'] }, 'knownContracts must hold addresses only.'],
+      [
+        { confirmAll: true },
+        'Unknown rules: confirmAll. Known: confirmAboveValue, confirmUnknownContracts, knownContracts, confirmTypedData, confirmErc191, unavailable.',
+      ],
+    ] as const) {
+      const response = await api.put('/dev/guardian/rules', body)
+      expect(response.status).toBe(400)
+      expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message })
+    }
+    expect(api.guardian.rules).toEqual({ confirmErc191: true })
+  })
+
+  test('error: a page on another origin, or a form post, cannot reach the rules', async () => {
+    const evil = await api.request('PUT', '/dev/guardian/rules', {
+      body: { unavailable: true },
+      headers: { origin: 'https://evil.example' },
+    })
+    expect(evil.status).toBe(403)
+    const read = await api.request('GET', '/dev/guardian/rules', {
+      headers: { origin: 'https://evil.example' },
+    })
+    expect(read.status).toBe(403)
+    const form = await api.request('PUT', '/dev/guardian/rules', {
+      body: '{"unavailable":true}',
+      headers: { 'content-type': 'text/plain' },
+    })
+    expect(form.status).toBe(415)
+    expect(api.guardian.rules).toEqual({})
+  })
+})
+
+describe('mustConfirm', () => {
+  const tx = {
+    delegateCall: false,
+    revertOnError: true,
+    gasLimit: 0n,
+    target: token,
+    value: 6n,
+    data: '0x' as const,
+  }
+
+  test('behavior: values are summed over the batch', () => {
+    expect(mustConfirm({ confirmAboveValue: 11n }, [tx, tx])).toBe(true)
+    expect(mustConfirm({ confirmAboveValue: 12n }, [tx, tx])).toBe(false)
+  })
+
+  test('behavior: with no rules nothing needs confirming', () => {
+    expect(mustConfirm({}, [{ ...tx, data: transfer }])).toBe(false)
+  })
+})

@@ -1,0 +1,450 @@
+/**
+ * The guardian's routes on the platform API (bearer):
+ *
+ * - `POST /guardian/v1/transactions/evm/evaluate`,
+ *   `POST /guardian/v1/messages/evaluate` (EIP-712, `chainID` decimal),
+ *   `POST /guardian/v1/erc191-messages/evaluate` (`chainID` `eip155:N`):
+ *   the digest of what is evaluated is computed, the rules in force decide
+ *   whether the player must confirm, and the verdict ('allowed' or
+ *   'pending') is recorded for the relayer; the answer is
+ *   `{ confirmationRequired, confirmationMethod: 'web', transactionId |
+ *   messageId }`. With the `unavailable` rule every evaluation is 403; a
+ *   body over {@link maxEvaluationBytes} is 413.
+ * - `POST /guardian/v1/transactions/{id}/approve`,
+ *   `POST /guardian/v1/messages/{id}/approve`: the player whose wallet the
+ *   verdict is about settles it allowed (`{ id, state: 'allowed' }`);
+ *   another player gets 403, an unknown id 404, a rejected verdict 409.
+ * - `GET|PUT /dev/guardian/rules` (loopback only): the rules, bigints as
+ *   decimal strings (see {@link RulesBody}).
+ *
+ * @packageDocumentation
+ */
+import type { Hono, Context as HonoContext } from 'hono'
+import type { Address, Hex, TypedDataDefinition } from 'viem'
+import {
+  type EvaluateMessageResponse,
+  type EvaluateTransactionResponse,
+  paths,
+} from '../../../passport/wire/api.js'
+import {
+  erc191Digest,
+  type Kind,
+  type MetaTransaction,
+  type Rules,
+  transactionDigest,
+  typedDataDigest,
+} from '../guardian.js'
+import {
+  type ApiEnv,
+  addressOf,
+  bytesOf,
+  caip2ChainOf,
+  chainById,
+  type Deps,
+  fail,
+  isRecord,
+  playerOf,
+  readJson,
+  requireBearer,
+  uint256Of,
+} from './http.js'
+
+/** The most meta-transactions one evaluation may hold. */
+export const maxMetaTransactions = 100
+
+/**
+ * The largest evaluation body: 64 KiB. A verdict keeps what was evaluated
+ * for the confirmation page, and the guardian keeps thousands of verdicts;
+ * a transaction batch or a typed-data order is a few KiB.
+ */
+export const maxEvaluationBytes = 64 * 1024
+
+/** The most `knownContracts` the rules may list. */
+export const maxKnownContracts = 1_000
+
+/** The control route of the rules. */
+export const rulesPath = '/dev/guardian/rules'
+
+/**
+ * The rules as JSON (`GET` answers it, `PUT` takes it): the guardian's
+ * {@link Rules} with `confirmAboveValue` a decimal string of wei. A `PUT`
+ * replaces every rule; a field left out (or `null`) is off.
+ */
+export type RulesBody = {
+  confirmAboveValue: string | null
+  confirmUnknownContracts: boolean
+  knownContracts: string[]
+  confirmTypedData: boolean
+  confirmErc191: boolean
+  unavailable: boolean
+}
+
+/** Adds the guardian's routes to `app`. */
+export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
+  const bearer = requireBearer(deps.verifier)
+
+  app.post(paths.evaluateTransaction, bearer, async (c) => {
+    const wallet = walletOf(c, deps)
+    if (typeof wallet !== 'string') return wallet
+    if (deps.guardian.rules.unavailable) return unavailable(c)
+    if (Number(c.req.header('content-length') ?? 0) > maxEvaluationBytes)
+      return tooLarge(c)
+    const body = await readJson(c)
+    const request = transactionRequestOf(deps, body)
+    if (typeof request === 'string') return fail(c, 'validation', request)
+    if (request.userAddress !== wallet)
+      return fail(
+        c,
+        'authentication',
+        "userAddress is not the player's wallet.",
+      )
+    const { rules } = deps.guardian
+    const verdict = deps.guardian.record({
+      kind: 'transaction',
+      chainId: request.chainId,
+      wallet,
+      digest: transactionDigest(request.nonce, request.metaTransactions),
+      state: mustConfirm(rules, request.metaTransactions)
+        ? 'pending'
+        : 'allowed',
+      payload: body,
+    })
+    return c.json({
+      confirmationRequired: verdict.state === 'pending',
+      confirmationMethod: 'web',
+      transactionId: verdict.id,
+    } satisfies EvaluateTransactionResponse)
+  })
+
+  app.post(paths.evaluateMessage, bearer, async (c) => {
+    const wallet = walletOf(c, deps)
+    if (typeof wallet !== 'string') return wallet
+    if (deps.guardian.rules.unavailable) return unavailable(c)
+    if (Number(c.req.header('content-length') ?? 0) > maxEvaluationBytes)
+      return tooLarge(c)
+    const body = await readJson(c)
+    const chainId = isRecord(body) ? decimalChainOf(deps, body.chainID) : 0
+    if (!isRecord(body) || chainId === undefined)
+      return fail(
+        c,
+        'validation',
+        'Expected { chainID, payload } with chainID the decimal id of a chain of the emulator.',
+      )
+    const digest = typedDigestOf(body.payload, chainId)
+    if (typeof digest !== 'string' || !digest.startsWith('0x'))
+      return fail(c, 'validation', digest)
+    return evaluated(c, deps, {
+      kind: 'message',
+      chainId,
+      wallet,
+      digest: digest as Hex,
+      confirm: deps.guardian.rules.confirmTypedData === true,
+      payload: body,
+    })
+  })
+
+  app.post(paths.evaluateErc191Message, bearer, async (c) => {
+    const wallet = walletOf(c, deps)
+    if (typeof wallet !== 'string') return wallet
+    if (deps.guardian.rules.unavailable) return unavailable(c)
+    if (Number(c.req.header('content-length') ?? 0) > maxEvaluationBytes)
+      return tooLarge(c)
+    const body = await readJson(c)
+    const chain = isRecord(body) ? caip2ChainOf(deps, body.chainID) : undefined
+    if (!isRecord(body) || !chain || typeof body.payload !== 'string')
+      return fail(
+        c,
+        'validation',
+        'Expected { chainID, payload } with chainID eip155:<id of a chain of the emulator> and payload a string.',
+      )
+    return evaluated(c, deps, {
+      kind: 'erc191',
+      chainId: chain.chainId,
+      wallet,
+      digest: erc191Digest(body.payload),
+      confirm: deps.guardian.rules.confirmErc191 === true,
+      payload: body,
+    })
+  })
+
+  const approve =
+    (kinds: readonly Kind[]) => async (c: HonoContext<ApiEnv>) => {
+      const player = playerOf(deps, c.var.bearer)
+      if (!player) return fail(c, 'unauthorised', 'The player is unknown.')
+      const id = c.req.param('id') ?? ''
+      const verdict = deps.guardian.get(id)
+      if (!verdict || !kinds.includes(verdict.kind))
+        return fail(c, 'notFound', `There is no evaluation ${id}.`)
+      if (verdict.wallet !== player.passport.zkevmEthAddress)
+        return fail(
+          c,
+          'authentication',
+          "The evaluation is about another player's wallet.",
+        )
+      if (verdict.state === 'rejected')
+        return fail(c, 'conflict', 'The evaluation was rejected already.')
+      deps.guardian.settle(id, 'allowed')
+      return c.json({ id, state: verdict.state })
+    }
+  app.post(
+    paths.approveTransaction.replace('{transactionID}', ':id'),
+    bearer,
+    approve(['transaction']),
+  )
+  app.post(
+    paths.approveMessage.replace('{messageID}', ':id'),
+    bearer,
+    approve(['message', 'erc191']),
+  )
+
+  app.get(rulesPath, (c) => c.json(rulesBodyOf(deps.guardian.rules)))
+  app.put(rulesPath, async (c) => {
+    const rules = rulesOf(await readJson(c))
+    if (typeof rules === 'string') return fail(c, 'validation', rules)
+    deps.guardian.rules = rules
+    return c.json(rulesBodyOf(rules))
+  })
+}
+
+/**
+ * The player's zkEVM wallet, or the answer refusing the request: 401 for
+ * an unknown player, 403 for one not registered yet.
+ */
+function walletOf(c: HonoContext<ApiEnv>, deps: Deps): Address | Response {
+  const player = playerOf(deps, c.var.bearer)
+  if (!player) return fail(c, 'unauthorised', 'The player is unknown.')
+  const wallet = player.passport.zkevmEthAddress
+  if (!wallet)
+    return fail(
+      c,
+      'authentication',
+      'The player has no zkEVM wallet yet: register it first.',
+    )
+  return wallet
+}
+
+function tooLarge(c: HonoContext) {
+  return c.json(
+    {
+      code: 'VALIDATION_ERROR',
+      message: `An evaluation is at most ${maxEvaluationBytes} bytes.`,
+    },
+    413,
+  )
+}
+
+function unavailable(c: HonoContext) {
+  return fail(c, 'authentication', 'The guardian is unavailable.')
+}
+
+/** Records a message verdict and answers the evaluation. */
+function evaluated(
+  c: HonoContext,
+  deps: Deps,
+  entry: {
+    kind: 'message' | 'erc191'
+    chainId: number
+    wallet: Address
+    digest: Hex
+    confirm: boolean
+    payload: unknown
+  },
+) {
+  const { confirm, ...rest } = entry
+  const verdict = deps.guardian.record({
+    ...rest,
+    state: confirm ? 'pending' : 'allowed',
+  })
+  return c.json({
+    confirmationRequired: verdict.state === 'pending',
+    confirmationMethod: 'web',
+    messageId: verdict.id,
+  } satisfies EvaluateMessageResponse)
+}
+
+/**
+ * Whether the rules want the player to confirm these meta-transactions:
+ * more value than `confirmAboveValue` in all, or (with
+ * `confirmUnknownContracts`) a call with data to a contract outside
+ * `knownContracts`. A call without data only moves value, which the first
+ * rule covers.
+ */
+export function mustConfirm(
+  rules: Rules,
+  transactions: readonly MetaTransaction[],
+): boolean {
+  if (rules.confirmAboveValue !== undefined) {
+    const total = transactions.reduce((sum, tx) => sum + tx.value, 0n)
+    if (total > rules.confirmAboveValue) return true
+  }
+  if (rules.confirmUnknownContracts) {
+    const known = new Set(
+      (rules.knownContracts ?? []).map((address) => address.toLowerCase()),
+    )
+    if (
+      transactions.some(
+        (tx) => tx.data !== '0x' && !known.has(tx.target.toLowerCase()),
+      )
+    )
+      return true
+  }
+  return false
+}
+
+/** A checked transaction evaluation, or why it is refused. */
+function transactionRequestOf(
+  deps: Deps,
+  body: unknown,
+):
+  | {
+      chainId: number
+      nonce: bigint
+      userAddress: Address
+      metaTransactions: MetaTransaction[]
+    }
+  | string {
+  const shape =
+    "Expected { chainType: 'evm', chainId: 'eip155:<id>', transactionData: { nonce, userAddress, metaTransactions } }."
+  if (!isRecord(body) || body.chainType !== 'evm') return shape
+  const chain = caip2ChainOf(deps, body.chainId)
+  if (!chain) return 'chainId must be eip155:<id of a chain of the emulator>.'
+  const data = body.transactionData
+  if (!isRecord(data)) return shape
+  const nonce = uint256Of(data.nonce)
+  if (nonce === undefined)
+    return 'transactionData.nonce must be a decimal uint256.'
+  const userAddress = addressOf(data.userAddress)
+  if (!userAddress) return 'transactionData.userAddress must be an address.'
+  const list = data.metaTransactions
+  if (
+    !Array.isArray(list) ||
+    list.length === 0 ||
+    list.length > maxMetaTransactions
+  )
+    return `transactionData.metaTransactions must hold 1 to ${maxMetaTransactions} meta-transactions.`
+  const metaTransactions: MetaTransaction[] = []
+  for (const [index, item] of list.entries()) {
+    const tx = metaTransactionOf(item)
+    if (!tx)
+      return `transactionData.metaTransactions[${index}] must be { delegateCall, revertOnError, gasLimit, target, value, data } (booleans, decimal strings, an address, hex).`
+    metaTransactions.push(tx)
+  }
+  return { chainId: chain.chainId, nonce, userAddress, metaTransactions }
+}
+
+function metaTransactionOf(item: unknown): MetaTransaction | undefined {
+  if (!isRecord(item)) return undefined
+  const { delegateCall, revertOnError } = item
+  const gasLimit = uint256Of(item.gasLimit)
+  const value = uint256Of(item.value)
+  const target = addressOf(item.target)
+  const data = bytesOf(item.data)
+  if (
+    typeof delegateCall !== 'boolean' ||
+    typeof revertOnError !== 'boolean' ||
+    gasLimit === undefined ||
+    value === undefined ||
+    !target ||
+    !data
+  )
+    return undefined
+  return { delegateCall, revertOnError, gasLimit, target, value, data }
+}
+
+/** The chain of a plain decimal `chainID` (the typed-data evaluation's). */
+function decimalChainOf(deps: Deps, value: unknown): number | undefined {
+  if (typeof value !== 'string' || !/^[1-9][0-9]{0,15}$/.test(value))
+    return undefined
+  return chainById(deps, Number(value))?.chainId
+}
+
+/**
+ * The EIP-712 digest of a typed-data payload on `chainId`, or why it is
+ * refused: it needs `types`, `domain`, `primaryType` and `message`, and a
+ * domain `chainId` (a number, decimal or hex string) equal to the
+ * evaluation's.
+ */
+function typedDigestOf(payload: unknown, chainId: number): Hex | string {
+  if (
+    !isRecord(payload) ||
+    !isRecord(payload.types) ||
+    !isRecord(payload.domain) ||
+    typeof payload.primaryType !== 'string' ||
+    !isRecord(payload.message)
+  )
+    return 'payload must be typed data: { types, domain, primaryType, message }.'
+  const domainChain = payload.domain.chainId
+  if (domainChain !== undefined && chainIdOf(domainChain) !== chainId)
+    return `The typed data's domain.chainId is not ${chainId}.`
+  try {
+    return typedDataDigest(payload as unknown as TypedDataDefinition)
+  } catch {
+    return 'payload is not valid EIP-712 typed data.'
+  }
+}
+
+/** A chain id given as a number, a decimal string or a hex string. */
+function chainIdOf(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value
+  if (typeof value !== 'string') return undefined
+  if (/^[0-9]{1,16}$/.test(value)) return Number(value)
+  if (/^0x[0-9a-fA-F]{1,13}$/.test(value)) return Number.parseInt(value, 16)
+  return undefined
+}
+
+/** The rules as JSON. */
+function rulesBodyOf(rules: Rules): RulesBody {
+  return {
+    confirmAboveValue: rules.confirmAboveValue?.toString() ?? null,
+    confirmUnknownContracts: rules.confirmUnknownContracts === true,
+    knownContracts: [...(rules.knownContracts ?? [])],
+    confirmTypedData: rules.confirmTypedData === true,
+    confirmErc191: rules.confirmErc191 === true,
+    unavailable: rules.unavailable === true,
+  }
+}
+
+const ruleNames = [
+  'confirmAboveValue',
+  'confirmUnknownContracts',
+  'knownContracts',
+  'confirmTypedData',
+  'confirmErc191',
+  'unavailable',
+]
+
+/** Rules from a `PUT` body, or why it is refused. */
+function rulesOf(body: unknown): Rules | string {
+  if (!isRecord(body)) return 'Expected a JSON object of rules.'
+  const unknown = Object.keys(body).filter((key) => !ruleNames.includes(key))
+  if (unknown.length > 0)
+    return `Unknown rules: ${unknown.slice(0, 10).join(', ')}. Known: ${ruleNames.join(', ')}.`
+  const rules: Rules = {}
+  if (body.confirmAboveValue !== undefined && body.confirmAboveValue !== null) {
+    const value = uint256Of(body.confirmAboveValue)
+    if (value === undefined)
+      return 'confirmAboveValue must be a decimal string of wei, or null.'
+    rules.confirmAboveValue = value
+  }
+  for (const flag of [
+    'confirmUnknownContracts',
+    'confirmTypedData',
+    'confirmErc191',
+    'unavailable',
+  ] as const) {
+    const value = body[flag]
+    if (value === undefined || value === null) continue
+    if (typeof value !== 'boolean') return `${flag} must be a boolean.`
+    rules[flag] = value
+  }
+  if (body.knownContracts !== undefined && body.knownContracts !== null) {
+    const list = body.knownContracts
+    if (!Array.isArray(list) || list.length > maxKnownContracts)
+      return `knownContracts must be an array of at most ${maxKnownContracts} addresses.`
+    const addresses = list.map(addressOf)
+    if (addresses.some((address) => address === undefined))
+      return 'knownContracts must hold addresses only.'
+    rules.knownContracts = addresses as Address[]
+  }
+  return rules
+}

@@ -1,0 +1,165 @@
+/**
+ * What every route of the emulated platform API shares: its state, the
+ * `{ code, message }` error answers, the bearer-token check and the input
+ * checks.
+ *
+ * @packageDocumentation
+ */
+import type { Context as HonoContext, MiddlewareHandler } from 'hono'
+import { type Address, getAddress, isAddress, isHex } from 'viem'
+import { apiErrors } from '../../../passport/wire/api.js'
+import type { Registry, User } from '../../registry/index.js'
+import type { Bearer, Verifier } from '../bearer.js'
+import type { Guardian } from '../guardian.js'
+import type { LinkStore } from './profile.js'
+import type { SessionActivityStore } from './session.js'
+
+/** One chain as the API lists it. */
+export type ApiChain = {
+  readonly chainId: number
+  /** Its public JSON-RPC URL. */
+  readonly rpcUrl: string
+}
+
+/**
+ * The smart-contract wallet address of a player whose custody key is
+ * `custody`, on `chain`: the 2-of-2 wallet of that key and the co-signer.
+ */
+export type WalletAddressOf = (custody: Address, chain: ApiChain) => Address
+
+/** The API's state and collaborators. */
+export type Deps = {
+  readonly registry: Registry
+  readonly guardian: Guardian
+  /** The chains, the main one first. */
+  readonly chains: readonly ApiChain[]
+  /** The identity provider's origin: its tokens' issuer. */
+  readonly issuer: string
+  /** Checks bearer tokens of {@link Deps.issuer}. */
+  readonly verifier: Verifier
+  readonly walletAddress: WalletAddressOf
+  readonly links: LinkStore
+  readonly sessionActivity: SessionActivityStore
+  /** The clock. */
+  readonly now: () => Date
+}
+
+/** The Hono environment of the API's routes: the verified bearer. */
+export type ApiEnv = { Variables: { bearer: Bearer } }
+
+/** One of the API's error kinds (see the wire's `apiErrors`). */
+export type ErrorKind = keyof typeof apiErrors
+
+/** Answers the API's error body `{ code, message }` with its status. */
+export function fail(
+  c: HonoContext,
+  kind: ErrorKind,
+  message: string,
+  code: string = apiErrors[kind].code,
+) {
+  return c.json({ code, message }, apiErrors[kind].status)
+}
+
+/**
+ * Lets only requests with a valid access token (audience `platform_api`)
+ * through, and keeps the token's subject in `c.var.bearer`; others get 401
+ * `UNAUTHORISED_REQUEST` with an RFC 6750 challenge.
+ */
+export function requireBearer(verifier: Verifier): MiddlewareHandler<ApiEnv> {
+  return async (c, next) => {
+    const checked = await verifier(c.req.header('authorization'))
+    if (!checked.ok) {
+      c.header(
+        'WWW-Authenticate',
+        `Bearer error="invalid_token", error_description="${checked.description}"`,
+      )
+      return fail(c, 'unauthorised', checked.description)
+    }
+    const { ok: _, ...bearer } = checked
+    c.set('bearer', bearer)
+    await next()
+  }
+}
+
+/**
+ * The player a verified token names, or `undefined` when the registry no
+ * longer knows them (the caller answers 401).
+ */
+export function playerOf(deps: Deps, bearer: Bearer): User | undefined {
+  const user = deps.registry.get(bearer.sub)
+  // A player is an identity provider's user: one keyed by email. A custody
+  // key's user id must not pass for a player.
+  return user?.oidc === undefined ? user : undefined
+}
+
+/**
+ * The request's JSON body, or `undefined` when it is not JSON. The server
+ * has bounded its size already.
+ */
+export async function readJson(c: HonoContext): Promise<unknown> {
+  try {
+    return JSON.parse(await c.req.text())
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether `value` is a plain JSON object. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** `value` as a checksummed address, or `undefined` when it is not one. */
+export function addressOf(value: unknown): Address | undefined {
+  return typeof value === 'string' && isAddress(value, { strict: false })
+    ? getAddress(value)
+    : undefined
+}
+
+const uint256Max = 2n ** 256n - 1n
+
+/**
+ * A decimal string of an unsigned 256-bit integer (no sign, no leading
+ * zeros but for `0`), as a bigint; `undefined` otherwise.
+ */
+export function uint256Of(value: unknown): bigint | undefined {
+  if (typeof value !== 'string' || !/^(0|[1-9][0-9]{0,77})$/.test(value))
+    return undefined
+  const parsed = BigInt(value)
+  return parsed <= uint256Max ? parsed : undefined
+}
+
+/** `value` when it is `0x`-prefixed hex of whole bytes. */
+export function bytesOf(value: unknown): `0x${string}` | undefined {
+  return typeof value === 'string' &&
+    isHex(value, { strict: true }) &&
+    value.length % 2 === 0
+    ? value
+    : undefined
+}
+
+/** `value` when it is a 65-byte signature in hex. */
+export function signatureOf(value: unknown): `0x${string}` | undefined {
+  const bytes = bytesOf(value)
+  return bytes?.length === 132 ? bytes : undefined
+}
+
+/**
+ * The CAIP-2 chain id `eip155:N` of an emulator chain, or `undefined` when
+ * `value` is not one.
+ */
+export function caip2ChainOf(deps: Deps, value: unknown): ApiChain | undefined {
+  if (typeof value !== 'string') return undefined
+  const match = /^eip155:([1-9][0-9]{0,15})$/.exec(value)
+  return match ? chainById(deps, Number(match[1])) : undefined
+}
+
+/** The emulator chain with this id. */
+export function chainById(deps: Deps, chainId: number): ApiChain | undefined {
+  return deps.chains.find((chain) => chain.chainId === chainId)
+}
+
+/** The CAIP-2 id of a chain. */
+export function caip2(chainId: number): string {
+  return `eip155:${chainId}`
+}

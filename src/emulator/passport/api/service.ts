@@ -1,0 +1,257 @@
+/**
+ * The game wallet's emulated platform API, on its own origin: the routes
+ * the published @imtbl/passport calls on its API domain (see
+ * src/passport/wire/api.ts), each group in its own module:
+ *
+ * - chains.ts: `GET /v1/chains`,
+ *   `POST /v2/chains/{chain_name}/passport/counterfactual-address`;
+ * - guardian.ts: the three evaluations, the two approvals,
+ *   `GET|PUT /dev/guardian/rules`;
+ * - profile.ts: `GET /passport-profile/v1/user/info`,
+ *   `POST /passport-profile/v2/linked-wallets`;
+ * - session.ts: `GET /v1/sdk/session-activity/check`,
+ *   `GET|PUT /dev/session-activity`.
+ *
+ * Any page may call the public routes (CORS open, as the real API is to
+ * the games embedding the SDK); the `/dev/` control routes answer loopback
+ * pages only. Every refusal is `{ code, message }` with the API's status.
+ *
+ * @packageDocumentation
+ */
+import type { Hono } from 'hono'
+import { cors } from 'hono/cors'
+import { HTTPException } from 'hono/http-exception'
+import { sdkVersionHeader } from '../../../passport/wire/api.js'
+import { playerWalletAddress } from '../../chain/sequence.js'
+import { defaultApiKey } from '../../magic/provider/protocol.js'
+import type { Registry } from '../../registry/index.js'
+import { createApp, startServer } from '../../server.js'
+import { type Chain, defineService } from '../../service.js'
+import { createVerifier } from '../bearer.js'
+import { passportOidcProviderId } from '../custody.js'
+import type { Guardian } from '../guardian.js'
+import { chainNameOf, chainRoutes } from './chains.js'
+import { guardianRoutes } from './guardian.js'
+import type { ApiChain, ApiEnv, Deps, WalletAddressOf } from './http.js'
+import { createLinkStore, profileRoutes } from './profile.js'
+import { createSessionActivityStore, sessionRoutes } from './session.js'
+
+export { chainNameOf } from './chains.js'
+export type { ApiChain, WalletAddressOf } from './http.js'
+
+/**
+ * Creates the platform API's app.
+ *
+ * @example
+ * ```ts
+ * const app = createApiService({
+ *   issuer: 'http://127.0.0.1:4402',
+ *   registry,
+ *   guardian: createGuardian(),
+ *   chains: [{ chainId: 31337, rpcUrl: 'http://127.0.0.1:8545' }],
+ *   walletAddress: (custody) => playerWalletAddress(contracts, custody),
+ * })
+ * await startServer({ fetch: app.fetch, port: 4405, localOnly: ['/dev/'] })
+ * ```
+ */
+export function createApiService(
+  options: createApiService.Options,
+): Hono<ApiEnv> {
+  const { issuer, now = () => new Date() } = options
+  const deps: Deps = {
+    registry: options.registry,
+    guardian: options.guardian,
+    chains: options.chains,
+    issuer,
+    verifier: createVerifier({ issuer }),
+    walletAddress: options.walletAddress,
+    links: createLinkStore(),
+    sessionActivity: createSessionActivityStore(),
+    now,
+  }
+  const app = createApp<ApiEnv>()
+  app.onError((error, c) => {
+    const status =
+      error instanceof HTTPException && error.status < 500 ? error.status : 400
+    return c.json(
+      {
+        code: status === 404 ? 'RESOURCE_NOT_FOUND' : 'VALIDATION_ERROR',
+        message: 'The request could not be handled.',
+      },
+      status,
+    )
+  })
+  app.notFound((c) =>
+    c.json(
+      {
+        code: 'RESOURCE_NOT_FOUND',
+        message: `No route ${c.req.method} ${new URL(c.req.url).pathname}.`,
+      },
+      404,
+    ),
+  )
+  // The server answers the control routes' CORS itself (loopback pages
+  // only); every other route is open to any page.
+  const open = cors({
+    origin: '*',
+    allowMethods: ['GET', 'POST', 'OPTIONS'],
+    allowHeaders: ['Authorization', 'Content-Type', sdkVersionHeader],
+    exposeHeaders: ['WWW-Authenticate'],
+    maxAge: 600,
+  })
+  app.use('*', async (c, next) =>
+    new URL(c.req.url).pathname.toLowerCase().startsWith('/dev/')
+      ? next()
+      : open(c, next),
+  )
+  app.get('/health', (c) => c.json({ ok: true }))
+  chainRoutes(app, deps)
+  guardianRoutes(app, deps)
+  profileRoutes(app, deps)
+  sessionRoutes(app, deps)
+  return app
+}
+
+export declare namespace createApiService {
+  type Options = {
+    /** The identity provider's origin: the tokens' issuer. */
+    issuer: string
+    /** The emulator's users (players and custody keys). */
+    registry: Registry
+    /** The guardian's shared rules and verdicts. */
+    guardian: Guardian
+    /** The chains, the main one first. */
+    chains: readonly ApiChain[]
+    /** A player's smart-contract wallet address from their custody key. */
+    walletAddress: WalletAddressOf
+    /** The clock. @default () => new Date() */
+    now?: (() => Date) | undefined
+  }
+}
+
+/**
+ * The `overrides` a dApp gives the game wallet (ours, and the published
+ * @imtbl/passport 2.24.8 unchanged) to run against the emulator, plus
+ * `magicEndpoint`, the iframe wallet provider our client signs with. Every
+ * domain is an exact origin: the SDK compares some with `event.origin`.
+ */
+export type PassportOverrides = {
+  authenticationDomain: string
+  magicPublishableApiKey: string
+  magicProviderId: string
+  passportDomain: string
+  imxPublicApiDomain: string
+  indexerMrBasePath: string
+  orderBookMrBasePath: string
+  passportMrBasePath: string
+  zkEvmRpcUrl: string
+  relayerUrl: string
+  zkEvmChainId: number
+  zkEvmChainName: string
+  magicTeeBasePath: string
+  magicEndpoint: string
+}
+
+/**
+ * Builds the {@link PassportOverrides} of an emulator. The published SDK
+ * honours `magicTeeBasePath` only with `zkEvmChainId` set, and sends
+ * session-activity checks to the API base path only for a chain id other
+ * than its two public ones: the emulator's chains are neither.
+ */
+export function overridesOf(input: {
+  api: string
+  origins: {
+    identity: string
+    passport: string
+    relayer: string
+    tee: string
+    magic: string
+  }
+  chain: ApiChain
+}): PassportOverrides {
+  const { api, origins, chain } = input
+  return {
+    authenticationDomain: origins.identity,
+    magicPublishableApiKey: defaultApiKey,
+    magicProviderId: passportOidcProviderId,
+    passportDomain: origins.passport,
+    imxPublicApiDomain: api,
+    indexerMrBasePath: api,
+    orderBookMrBasePath: api,
+    passportMrBasePath: api,
+    zkEvmRpcUrl: chain.rpcUrl,
+    relayerUrl: origins.relayer,
+    zkEvmChainId: chain.chainId,
+    zkEvmChainName: chainNameOf(chain.chainId),
+    magicTeeBasePath: origins.tee,
+    magicEndpoint: origins.magic,
+  }
+}
+
+/**
+ * The platform API as a service of the emulator; its control routes
+ * (`/dev/…`) answer loopback pages only. Adds `passport: { apiUrl,
+ * passportDomain, relayerUrl, overrides }` to the JSON line.
+ */
+export const service = defineService({
+  name: 'api',
+  async start(context) {
+    const { origins } = context
+    const [main] = context.chains
+    const issuer = required(origins.identity, 'identity')
+    const app = createApiService({
+      issuer,
+      registry: context.registry,
+      guardian: context.passport.guardian,
+      chains: context.chains,
+      walletAddress: walletAddressOf(context.chains),
+    })
+    const server = await startServer({
+      fetch: app.fetch,
+      ...context.listen,
+      localOnly: ['/dev/'],
+    })
+    const overrides = overridesOf({
+      api: server.url,
+      origins: {
+        identity: issuer,
+        passport: required(origins.passport, 'passport'),
+        relayer: required(origins.relayer, 'relayer'),
+        tee: required(origins.tee, 'tee'),
+        magic: required(origins.magic, 'magic'),
+      },
+      chain: main,
+    })
+    return {
+      ...server,
+      info: {
+        passport: {
+          apiUrl: server.url,
+          passportDomain: overrides.passportDomain,
+          relayerUrl: overrides.relayerUrl,
+          overrides,
+        },
+      },
+    }
+  },
+})
+
+function required(origin: string | undefined, slot: string): string {
+  if (origin === undefined)
+    throw new Error(`The platform API needs the ${slot} service's origin.`)
+  return origin
+}
+
+/**
+ * The game wallet address of a custody key on the emulator's chains: the
+ * 2-of-2 Sequence wallet of the key and the co-signer contract, the same
+ * address on every chain (the contracts are).
+ */
+function walletAddressOf(chains: readonly Chain[]): WalletAddressOf {
+  return (custody, chain) => {
+    const { contracts } =
+      chains.find((candidate) => candidate.chainId === chain.chainId) ??
+      chains[0]!
+    return playerWalletAddress({ custody, contracts })
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * Test helpers for the platform API: the service on a free port beside a
+ * real identity provider (sharing its registry), players signed in through
+ * the provider's pages, their custody keys, and requests with their tokens.
+ * Used by the tests; not part of the emulator's runtime.
+ */
+import type { Address, Hex } from 'viem'
+import { registrationMessage } from '../../../passport/wire/api.js'
+import { predictContracts } from '../../chain/deploy.js'
+import { playerWalletAddress } from '../../chain/sequence.js'
+import { findFreePort } from '../../net.js'
+import type { User } from '../../registry/index.js'
+import { startServer } from '../../server.js'
+import { custodyIdentity } from '../custody.js'
+import { createGuardian, type Guardian } from '../guardian.js'
+import { startIdentity, type Tokens, tokensFor } from '../identity/testkit.js'
+import { chainNameOf } from './chains.js'
+import type { ApiChain, WalletAddressOf } from './http.js'
+import { createApiService } from './service.js'
+
+/** The chains the tests' API lists: a main chain and a second one. */
+export const testChains: readonly ApiChain[] = [
+  { chainId: 31337, rpcUrl: 'http://127.0.0.1:8545' },
+  { chainId: 1337, rpcUrl: 'http://127.0.0.1:8546' },
+]
+
+/** The main test chain's API name. */
+export const mainChainName = chainNameOf(31337)
+
+/**
+ * The game wallet of a custody key with the contracts a fresh emulator
+ * chain gets, as the emulator's API computes it.
+ */
+export const testWalletAddress: WalletAddressOf = (custody) =>
+  playerWalletAddress({ custody, contracts: predictContracts() })
+
+/** A player signed in at the identity provider. */
+export type Player = Tokens & {
+  email: string
+  /** The registry user (keyed by email). */
+  user: User
+}
+
+/** Starts an identity provider and the API on free ports. */
+export async function startApi(
+  options: { walletAddress?: WalletAddressOf | undefined } = {},
+) {
+  const identity = await startIdentity()
+  const guardian: Guardian = createGuardian()
+  const app = createApiService({
+    issuer: identity.issuer,
+    registry: identity.registry,
+    guardian,
+    chains: testChains,
+    walletAddress: options.walletAddress ?? testWalletAddress,
+  })
+  const server = await startServer({
+    fetch: app.fetch,
+    port: await findFreePort(),
+    localOnly: ['/dev/'],
+  })
+  const url = server.url
+  let count = 0
+
+  const api = {
+    url,
+    identity,
+    guardian,
+    registry: identity.registry,
+    /** Signs a new player in (a fresh email unless one is given). */
+    async player(email = `player${++count}-${Date.now()}@example.com`) {
+      const tokens = await tokensFor(identity, email)
+      const user = identity.registry.get(tokens.sub)
+      if (!user) throw new Error(`No user ${tokens.sub}.`)
+      return { ...tokens, email, user } satisfies Player
+    },
+    /** The player's custody key (created as the key-custody API does). */
+    custody: (player: Player) =>
+      identity.registry.findOrCreate(
+        custodyIdentity(identity.issuer, player.sub),
+      ),
+    /**
+     * The custody key's registration signature as the published SDK sends
+     * it: `r ‖ s ‖ v` with v 0 or 1 (or 27/28 with `legacyV`).
+     */
+    async registrationSignature(custody: User, legacyV = false): Promise<Hex> {
+      const signature = await identity.registry.signMessage(
+        custody.id,
+        registrationMessage,
+      )
+      if (legacyV) return signature
+      const v = Number.parseInt(signature.slice(130), 16) - 27
+      return `${signature.slice(0, 130)}0${v}` as Hex
+    },
+    /** Registers the player's zkEVM wallet; returns its address. */
+    async register(player: Player): Promise<Address> {
+      const custody = await api.custody(player)
+      const response = await api.post(
+        `/v2/chains/${mainChainName}/passport/counterfactual-address`,
+        {
+          ethereum_address: custody.address,
+          ethereum_signature: await api.registrationSignature(custody),
+        },
+        player.accessToken,
+      )
+      if (response.status !== 200)
+        throw new Error(`Register: ${response.status} ${response.text}`)
+      return (response.body as { counterfactual_address: Address })
+        .counterfactual_address
+    },
+    /** A JSON request; `token` goes in `Authorization: Bearer`. */
+    async request(
+      method: string,
+      path: string,
+      options: {
+        body?: unknown
+        token?: string | undefined
+        headers?: Record<string, string> | undefined
+      } = {},
+    ) {
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers: {
+          ...(options.body === undefined
+            ? {}
+            : { 'content-type': 'application/json' }),
+          ...(options.token === undefined
+            ? {}
+            : { authorization: `Bearer ${options.token}` }),
+          ...options.headers,
+        },
+        ...(options.body === undefined
+          ? {}
+          : {
+              body:
+                typeof options.body === 'string'
+                  ? options.body
+                  : JSON.stringify(options.body),
+            }),
+      })
+      const text = await response.text()
+      let body: unknown
+      try {
+        body = JSON.parse(text)
+      } catch {
+        body = undefined
+      }
+      return { status: response.status, headers: response.headers, body, text }
+    },
+    get: (path: string, token?: string) => api.request('GET', path, { token }),
+    post: (path: string, body: unknown, token?: string) =>
+      api.request('POST', path, { body, token }),
+    put: (path: string, body: unknown) => api.request('PUT', path, { body }),
+    async stop() {
+      await server.stop()
+      await identity.stop()
+    },
+  }
+  return api
+}
+
+/** A running test API. */
+export type TestApi = Awaited<ReturnType<typeof startApi>>
