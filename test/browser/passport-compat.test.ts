@@ -180,6 +180,27 @@ describe('published @imtbl/passport against the emulator: sign-in', () => {
   })
 })
 
+describe('published @imtbl/passport against the emulator: zkEVM provider before registration', () => {
+  test('behavior: connectEvm answers eth_chainId from the emulator chain and eth_accounts [] without a popup', async () => {
+    const passport = createPassport()
+    await signIn(passport, freshEmail('compat-rpc'))
+    const popups = vi.spyOn(window, 'open')
+    const provider = await passport.connectEvm({ announceProvider: false })
+    expect(provider.isPassport).toBe(true)
+    expect(await provider.request({ method: 'eth_chainId' })).toBe(
+      toHex(info.chainId),
+    )
+    expect(await provider.request({ method: 'eth_accounts' })).toEqual([])
+    expect(
+      await provider.request({
+        method: 'eth_getBalance',
+        params: ['0x000000000000000000000000000000000000dEaD', 'latest'],
+      }),
+    ).toMatch(/^0x[0-9a-f]+$/)
+    expect(popups).not.toHaveBeenCalled()
+  })
+})
+
 /*
  * The zkEVM wallet of the published SDK: these need the emulated platform
  * API, relayer, key custody and confirmation pages, and run once the
