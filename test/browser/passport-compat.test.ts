@@ -47,12 +47,12 @@ const app: PublishedApp = {
 const userKey = `oidc.user:${app.auth}:${app.client}`
 const opened: Window[] = []
 
+/** The published Passport as a game on this page configures it. */
 function createPassport(
-  extra: Partial<Parameters<typeof publishedConfig>[2]> = {},
   options: { forceScwDeployBeforeMessageSignature?: boolean } = {},
 ): PublishedPassport {
   return new Passport({
-    ...publishedConfig(location.origin, app, { ...overrides, ...extra }),
+    ...publishedConfig(location.origin, app, overrides),
     ...options,
   })
 }
@@ -214,7 +214,7 @@ describe.skipIf(!hasZkEvmBackends)(
     async function connected(
       options: { forceScwDeployBeforeMessageSignature?: boolean } = {},
     ) {
-      const passport = createPassport({}, options)
+      const passport = createPassport(options)
       await signIn(passport, freshEmail('compat-evm'))
       const provider = await passport.connectEvm({ announceProvider: false })
       const changes: unknown[] = []
