@@ -29,13 +29,15 @@ export default defineConfig([
     sourcemap: true,
     plugins: [
       {
-        // The connector lazy-imports the client: import the built entry
-        // rather than bundling a second copy of it.
-        name: 'external-magic-entry',
+        // The connectors lazy-import the clients: import the built entries
+        // rather than bundling a second copy of them.
+        name: 'external-client-entries',
         resolveId: (source: string) =>
           source === '../src/magic/index.js'
             ? { id: '../magic/index.js', external: true }
-            : null,
+            : source === '../src/passport/index.js'
+              ? { id: '../passport/index.js', external: true }
+              : null,
       },
     ],
   },

@@ -4,3 +4,10 @@
  * @packageDocumentation
  */
 export { type MagicInstance, type MagicParameters, magic } from './magic.js'
+export {
+  type ConnectEvmOptions,
+  type PassportInstance,
+  type PassportParameters,
+  type PassportProvider,
+  passport,
+} from './passport.js'

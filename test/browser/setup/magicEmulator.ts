@@ -1,5 +1,9 @@
 import type { TestProject } from 'vitest/node'
-import { type Emulator, startEmulator } from '../../../src/emulator/index.js'
+import {
+  type Emulator,
+  type Info,
+  startEmulator,
+} from '../../../src/emulator/index.js'
 import { findFreePort, findFreePortRange } from '../../../src/emulator/net.js'
 import { slots } from '../../../src/emulator/ports.js'
 import { startPassportDriver } from './passportDriver.js'
@@ -51,6 +55,11 @@ declare module 'vitest' {
     magicEmulator: MagicEmulatorContext
     /** The same emulator, as the game wallet's browser tests use it. */
     passportEmulator: PassportEmulatorContext
+    /**
+     * The same emulator's JSON line, whole: what a dApp reads to configure
+     * a published SDK against it (test/browser/passport-compat.test.ts).
+     */
+    emulatorInfo: Info
   }
 }
 
@@ -83,6 +92,7 @@ export default async function setup(
     rpcUrl: info.rpcUrl,
     driver: driver.url,
   })
+  project.provide('emulatorInfo', info)
   return async () => {
     await driver.close()
     await emulator.stop()

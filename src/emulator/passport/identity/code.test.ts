@@ -164,6 +164,12 @@ describe('authorization code + PKCE', () => {
       }),
     })
     expect(revoked.status).toBe(200)
+    // oidc-client-ts (the published SDK's) refuses a revocation answer whose
+    // Content-Type is not JSON, even an empty one.
+    expect(revoked.headers.get('content-type')).toBe(
+      'application/json; charset=utf-8',
+    )
+    expect(await revoked.text()).toBe('')
     const refreshed = await tokenRequest(identity.issuer, {
       grant_type: 'refresh_token',
       client_id: identity.clientId,

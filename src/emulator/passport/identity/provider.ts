@@ -204,7 +204,28 @@ export function createProvider(options: ProviderOptions): Provider {
   provider.use(requireDeviceSession(provider))
   provider.use(deviceMiddleware({ interval: options.deviceInterval }))
   provider.use(keepOfflineAccess)
+  provider.use(revocationAnswersJson)
   return provider
+}
+
+/**
+ * A successful revocation answers an empty body typed as JSON. oidc-provider
+ * answers it as Koa types an empty string, `text/plain`, and oidc-client-ts
+ * (which the published @imtbl/passport logs out with) rejects any answer
+ * whose Content-Type is not JSON before it reads the status. RFC 7009 asks
+ * only for a 200.
+ */
+async function revocationAnswersJson(
+  ctx: KoaContextWithOIDC,
+  next: () => Promise<void>,
+): Promise<void> {
+  await next()
+  if (
+    ctx.method === 'POST' &&
+    ctx.path === paths.revocation &&
+    ctx.status === 200
+  )
+    ctx.type = 'application/json'
 }
 
 /**
