@@ -22,8 +22,7 @@ import {
   resolve,
 } from './config.js'
 import { PassportErrorType, withPassportError } from './errors.js'
-import { createMagicSigner } from './zkevm/custodySigner.js'
-import { createProvider, type ZkEvmProvider } from './zkevm/provider.js'
+import type { ZkEvmProvider } from './zkevm/provider.js'
 import type { Confirmation, SessionActivity } from './zkevm/seams.js'
 
 /** The published `login` arguments (`LoginArguments`). */
@@ -284,6 +283,12 @@ export class Passport {
    */
   async connectEvm(options: ConnectEvmOptions = {}): Promise<ZkEvmProvider> {
     const { announceProvider = true } = options
+    // The wallet (its router, encodings and chain client) loads here, not
+    // with the page: a game that only signs players in never pays for it.
+    const [{ createProvider }, { createMagicSigner }] = await Promise.all([
+      import('./zkevm/provider.js'),
+      import('./zkevm/custodySigner.js'),
+    ])
     const config = this.#config
     const session = this.#session
     const chainId = async () => {
