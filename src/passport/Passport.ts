@@ -22,6 +22,7 @@ import {
   resolve,
 } from './config.js'
 import { PassportErrorType, withPassportError } from './errors.js'
+import * as Linking from './zkevm/linking.js'
 
 /** The published `login` arguments (`LoginArguments`). */
 export type LoginArguments = {
@@ -252,6 +253,31 @@ export class Passport {
     Logout.logoutSilentCallback(url)
   }
 
+  /**
+   * Links an external wallet (one the player signs with elsewhere) to the
+   * signed-in, registered player, with that wallet's EIP-712 signature of
+   * the link message.
+   *
+   * @throws {PassportError} `NOT_LOGGED_IN_ERROR`, `USER_NOT_REGISTERED_ERROR`,
+   *   `LINK_WALLET_ALREADY_LINKED_ERROR`, `LINK_WALLET_MAX_WALLETS_LINKED_ERROR`,
+   *   `LINK_WALLET_DUPLICATE_NONCE_ERROR`, `LINK_WALLET_VALIDATION_ERROR` or
+   *   `LINK_WALLET_GENERIC_ERROR`.
+   */
+  linkExternalWallet(
+    params: Linking.LinkWalletParams,
+  ): Promise<Linking.LinkedWallet> {
+    return Linking.linkExternalWallet(this.#linking(), params)
+  }
+
+  /**
+   * The addresses linked to the signed-in player; `[]` when signed out.
+   *
+   * @throws {PassportError} `SERVICE_UNAVAILABLE_ERROR`.
+   */
+  getLinkedAddresses(): Promise<string[]> {
+    return Linking.getLinkedAddresses(this.#linking())
+  }
+
   /** Listens to `loggedIn`, `loggedOut`, `tokenRefreshed` or `userRemoved`. */
   on<event extends keyof PassportEvents>(
     event: event,
@@ -272,6 +298,13 @@ export class Passport {
 
   #emit(event: 'loggedIn', user: User) {
     this.#session.emitter.emit(event, user)
+  }
+
+  #linking(): Linking.Context {
+    return {
+      apiBase: this.#config.passportMrBasePath,
+      getUser: () => this.#session.getUser(),
+    }
   }
 
   #device(): Device.Context {

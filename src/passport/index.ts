@@ -36,3 +36,4 @@ export {
   Passport,
   type PassportEvents,
 } from './Passport.js'
+export type { LinkedWallet, LinkWalletParams } from './zkevm/linking.js'
