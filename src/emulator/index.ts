@@ -11,6 +11,7 @@ import * as Mailbox from './dev/mailbox.js'
 import * as Dev from './dev/service.js'
 import * as MagicProvider from './magic/provider/service.js'
 import { isPortFree } from './net.js'
+import * as PassportConfirmation from './passport/confirmation/service.js'
 import { createGuardian } from './passport/guardian.js'
 import * as PassportIdentity from './passport/identity/service.js'
 import { defaultPortBase, getPorts, type Slot } from './ports.js'
@@ -31,6 +32,7 @@ export const services = [
   Dev.service,
   MagicProvider.service,
   PassportIdentity.service,
+  PassportConfirmation.service,
 ] as const
 
 /**
@@ -45,7 +47,8 @@ export const services = [
  *   provider: its origin, the SDK's `endpoint`, and its API key),
  *   `passport` (the game wallet's identity provider: its origin, the SDK's
  *   `authenticationDomain`, its client id, and the redirect URIs the dApp
- *   passes).
+ *   passes; the passport domain of the confirmation pages,
+ *   `passportDomain`).
  */
 export type Info = Compute<
   {

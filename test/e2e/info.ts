@@ -27,6 +27,7 @@ export function expectedInfo(options: {
       clientId: 'emulator-passport-client',
       redirectUri: 'http://localhost:5173/passport/redirect',
       logoutRedirectUri: 'http://localhost:5173/passport/logout',
+      passportDomain: `http://127.0.0.1:${portBase + 6}`,
     },
   }
 }
