@@ -1,5 +1,11 @@
 import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
+import {
+  popupClick,
+  popupText,
+  popupTitle,
+  popupUrl,
+} from './test/browser/setup/popupCommands.js'
 
 /** Flags Chromium needs on a machine with no network but loopback. */
 export const chromiumArgs = [
@@ -71,6 +77,8 @@ export default defineConfig({
               },
             }),
             instances: [{ browser: 'chromium' }],
+            // Act in popups on other origins, as the person would.
+            commands: { popupClick, popupText, popupTitle, popupUrl },
           },
         },
       },

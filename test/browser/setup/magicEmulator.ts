@@ -30,6 +30,8 @@ export type PassportEmulatorContext = {
   rpcUrl: string
   /** The login-page driver's origin (see passportDriver.ts). */
   driver: string
+  /** The emulated passport domain (`overrides.passportDomain`): the confirmation pages. */
+  passportDomain: string
 }
 
 /** The chain id of the emulator's second chain (its main one is 31337). */
@@ -82,6 +84,7 @@ export default async function setup(
     mailbox: info.mailbox,
     rpcUrl: info.rpcUrl,
     driver: driver.url,
+    passportDomain: info.passport.passportDomain,
   })
   return async () => {
     await driver.close()
