@@ -37,12 +37,14 @@ export const storageKeys = {
 export type SessionActivity = {
   /**
    * Starts a run for `wallet` unless one is already going for this client
-   * id (on any instance). Returns at once; never throws.
+   * id (on any instance). Never throws; the promise (which callers may
+   * leave alone) resolves when this run ends, at once when it does not
+   * start, and never rejects.
    */
   run(args: {
     wallet: string
     sendTransaction(tx: { to: string; data: string }): Promise<string>
-  }): void
+  }): Promise<void>
   /** Stops this instance's runs (a waiting one stops at once). */
   stop(): void
 }
@@ -155,7 +157,7 @@ export function create(options: create.Options): SessionActivity {
   }
 
   return {
-    run(args) {
+    async run(args) {
       if (!clientId) return report('noClientId')
       const url = checkUrl()
       if (!url) return report('environment')
@@ -164,9 +166,14 @@ export function create(options: create.Options): SessionActivity {
       if (!args.wallet) return report('noWallet')
       if (running.has(clientId) || controller.signal.aborted) return
       running.add(clientId)
-      loop(clientId, url, args)
-        .catch((error: unknown) => report('getDetails', error))
-        .finally(() => running.delete(clientId))
+      try {
+        await loop(clientId, url, args)
+      } catch (error) {
+        // The storage failed: report it as the check it stopped.
+        report('getDetails', error)
+      } finally {
+        running.delete(clientId)
+      }
     },
     stop() {
       controller.abort()
