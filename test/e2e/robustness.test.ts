@@ -34,13 +34,14 @@ const onException = (error: unknown) =>
 let stderr: ReturnType<typeof vi.spyOn>
 
 /** The origins of the services, by name. */
-const base = { dev: '', magic: '', identity: '', chain: '' }
+const base = { dev: '', magic: '', identity: '', passport: '', chain: '' }
 
 /** Real state to aim some requests at: a sign-in page, a waiting flow. */
 const state = {
   interaction: { uid: '', cookie: '' },
   device: { cookie: '', xsrf: '' },
   flowId: '',
+  verdictId: '',
 }
 
 beforeAll(async () => {
@@ -56,6 +57,7 @@ beforeAll(async () => {
   base.dev = new URL(emulator.info.mailbox).origin
   base.magic = emulator.info.magic.endpoint
   base.identity = emulator.info.passport.authenticationDomain
+  base.passport = emulator.info.passport.passportDomain
   base.chain = emulator.info.rpcUrl
 
   const authorize = new URL('/authorize', base.identity)
@@ -79,6 +81,19 @@ beforeAll(async () => {
     /name="xsrf" value="([^"]*)"/.exec(await device.text())?.[1] ?? ''
   expect(state.interaction.uid).not.toBe('')
   expect(state.device.xsrf).not.toBe('')
+
+  // A pending guardian verdict, for the confirmation pages' routes.
+  const verdict = await fetch(`${base.passport}/dev/verdicts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      kind: 'erc191',
+      chainId: emulator.info.chainId,
+      wallet: '0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf',
+      payload: 'hello',
+    }),
+  })
+  state.verdictId = ((await verdict.json()) as { id: string }).id
 
   // A login flow left waiting for its code, for the intermediary route.
   const flow = await open(
@@ -244,6 +259,45 @@ const routes: readonly Route[] = [
     method: 'POST',
     path: '/interaction/:uid/cancel',
     form: 'page',
+  },
+  // The game wallet's passport domain (the confirmation pages).
+  { service: 'passport', method: 'GET', path: '/health', form: 'json' },
+  {
+    service: 'passport',
+    method: 'GET',
+    path: '/transaction-confirmation/loading',
+    form: 'page',
+  },
+  {
+    service: 'passport',
+    method: 'GET',
+    path: '/transaction-confirmation/unavailable',
+    form: 'page',
+  },
+  {
+    service: 'passport',
+    method: 'GET',
+    path: '/transaction-confirmation/zkevm/transaction',
+    form: 'page',
+  },
+  {
+    service: 'passport',
+    method: 'GET',
+    path: '/transaction-confirmation/zkevm/message',
+    form: 'page',
+  },
+  {
+    service: 'passport',
+    method: 'POST',
+    path: '/transaction-confirmation/api/settle',
+    form: 'json',
+  },
+  { service: 'passport', method: 'POST', path: '/dev/verdicts', form: 'json' },
+  {
+    service: 'passport',
+    method: 'GET',
+    path: '/dev/verdicts/:id',
+    form: 'json',
   },
   // The chain gateway.
   { service: 'chain', method: 'POST', path: '/', form: 'json' },
@@ -650,7 +704,9 @@ const pathOf = (route: Route) =>
             ? state.flowId
             : name === 'uid'
               ? state.interaction.uid
-              : ''
+              : name === 'id'
+                ? state.verdictId
+                : ''
         if (real && value !== '') return value
         try {
           return encodeURIComponent(garbage)
@@ -842,6 +898,9 @@ describe('the emulator, under hostile input', () => {
       escaped.map(({ kind, error }) => `${kind}: ${String(error)}`),
     ).toEqual([])
     expect(await (await fetch(`${base.dev}/health`)).json()).toEqual({
+      ok: true,
+    })
+    expect(await (await fetch(`${base.passport}/health`)).json()).toEqual({
       ok: true,
     })
     const mailbox = await fetch(emulator.info.mailbox, {
