@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import type { User } from '../auth/user.js'
 import { PassportError } from '../errors.js'
+import { Passport } from '../Passport.js'
 import { type Reply, startTestServer } from './_test/server.js'
 import { getLinkedAddresses, linkExternalWallet } from './linking.js'
 
@@ -213,5 +214,98 @@ describe('getLinkedAddresses', () => {
         }),
       ),
     ).toEqual(['SERVICE_UNAVAILABLE_ERROR', 'Token expired'])
+  })
+})
+
+describe('Passport: linkExternalWallet and getLinkedAddresses', () => {
+  const authenticationDomain = 'https://auth.example'
+  const clientId = 'game-client'
+
+  /** A JWT with these claims; the cached session reads, not verifies, it. */
+  function jwt(claims: Record<string, unknown>): string {
+    const part = (value: unknown) =>
+      Buffer.from(JSON.stringify(value)).toString('base64url')
+    return `${part({ alg: 'none' })}.${part(claims)}.`
+  }
+
+  const exp = Math.floor(Date.now() / 1000) + 86_400
+  const accessToken = jwt({ sub: 'email|player-1', exp })
+
+  /** A localStorage holding a signed-in, registered player. */
+  function signedIn(): globalThis.Storage {
+    const map = new Map<string, string>()
+    map.set(
+      `oidc.user:${authenticationDomain}:${clientId}`,
+      JSON.stringify({
+        access_token: accessToken,
+        id_token: jwt({
+          sub: 'email|player-1',
+          exp,
+          passport: {
+            zkevm_eth_address: registered.zkEvm?.ethAddress,
+            zkevm_user_admin_address: registered.zkEvm?.userAdminAddress,
+          },
+        }),
+        token_type: 'Bearer',
+        session_state: null,
+        profile: { sub: 'email|player-1' },
+        expires_at: exp,
+      }),
+    )
+    return {
+      get length() {
+        return map.size
+      },
+      key: (index: number) => [...map.keys()][index] ?? null,
+      getItem: (key: string) => map.get(key) ?? null,
+      setItem: (key: string, value: string) => void map.set(key, value),
+      removeItem: (key: string) => void map.delete(key),
+      clear: () => map.clear(),
+    }
+  }
+
+  function passportAt(apiBase: string) {
+    return new Passport({
+      baseConfig: { environment: 'sandbox' },
+      clientId,
+      redirectUri: 'https://game.example/callback',
+      overrides: {
+        authenticationDomain,
+        magicPublishableApiKey: 'pk',
+        magicProviderId: 'provider',
+        passportDomain: 'https://passport.example',
+        imxPublicApiDomain: 'https://api.example',
+        zkEvmRpcUrl: 'https://rpc.example',
+        relayerUrl: 'https://api.example/relayer-mr',
+        indexerMrBasePath: 'https://api.example',
+        orderBookMrBasePath: 'https://api.example',
+        passportMrBasePath: apiBase,
+      },
+    })
+  }
+
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+
+  test('default: the facade links with the session access token at passportMrBasePath', async () => {
+    vi.stubGlobal('localStorage', signedIn())
+    const api = await server({ status: 200, body: linked })
+    const passport = passportAt(api.url)
+    expect(await passport.linkExternalWallet(params)).toEqual(linked)
+    expect(api.received.map((r) => [r.url, r.headers.authorization])).toEqual([
+      ['/passport-profile/v2/linked-wallets', `Bearer ${accessToken}`],
+    ])
+  })
+
+  test('behavior: signed out, linking rejects NOT_LOGGED_IN_ERROR and the linked addresses are []', async () => {
+    const api = await server({ status: 200, body: linked })
+    const passport = passportAt(api.url)
+    expect(await failure(passport.linkExternalWallet(params))).toEqual([
+      'NOT_LOGGED_IN_ERROR',
+      'User is not logged in',
+    ])
+    expect(await passport.getLinkedAddresses()).toEqual([])
+    expect(api.received).toEqual([])
   })
 })
