@@ -43,6 +43,16 @@ type Verdict = {
   state: string
 }
 
+/**
+ * The start of the URL of the popup's page for this verdict: the test acts
+ * in that window only, never in one a previous test left closing.
+ */
+function pageOf(verdict: Verdict): string {
+  return verdict.kind === 'transaction'
+    ? `${transactionPage}?transactionID=${verdict.id}&`
+    : `${messagePage}?messageID=${verdict.id}&`
+}
+
 /** Records a pending verdict through the control route. */
 async function recordVerdict(
   kind: 'transaction' | 'message' | 'erc191',
@@ -84,10 +94,59 @@ const transferPayload = {
 
 const confirmation = () => create({ passportDomain })
 
+/**
+ * Watches the module's `message` listeners and 1 s closed-popup timers:
+ * `left()` lists those still active (listeners added and not removed,
+ * intervals set and not cleared).
+ */
+function watchCleanup() {
+  const listeners = new Set<unknown>()
+  const timers = new Set<unknown>()
+  const realAdd = window.addEventListener.bind(window)
+  const realRemove = window.removeEventListener.bind(window)
+  const realSet = window.setInterval.bind(window)
+  const realClear = window.clearInterval.bind(window)
+  vi.spyOn(window, 'addEventListener').mockImplementation(
+    (
+      type: string,
+      listener: EventListenerOrEventListenerObject | null,
+      options?: boolean | AddEventListenerOptions,
+    ) => {
+      if (type === 'message') listeners.add(listener)
+      if (listener) realAdd(type, listener, options)
+    },
+  )
+  vi.spyOn(window, 'removeEventListener').mockImplementation(
+    (
+      type: string,
+      listener: EventListenerOrEventListenerObject | null,
+      options?: boolean | EventListenerOptions,
+    ) => {
+      if (type === 'message') listeners.delete(listener)
+      if (listener) realRemove(type, listener, options)
+    },
+  )
+  vi.spyOn(window, 'setInterval').mockImplementation(((
+    handler: TimerHandler,
+    ms?: number,
+    ...args: unknown[]
+  ) => {
+    const id = realSet(handler, ms, ...args)
+    if (ms === 1000) timers.add(id)
+    return id
+  }) as typeof setInterval)
+  vi.spyOn(window, 'clearInterval').mockImplementation((id) => {
+    timers.delete(id)
+    realClear(id)
+  })
+  return { left: () => ({ listeners: listeners.size, timers: timers.size }) }
+}
+
 describe('Confirmation: a transaction', () => {
   test('default: opens the loading page 480x720 named "Confirm this transaction", the player approves, resolves true and the verdict is allowed', async () => {
     const verdict = await recordVerdict('transaction', transferPayload)
     const calls = spyOpen()
+    const cleanup = watchCleanup()
     const handle = confirmation().open()
     expect(calls.map((call) => [call.url, call.target])).toEqual([
       [
@@ -103,21 +162,24 @@ describe('Confirmation: a transaction', () => {
       wallet,
       chainId,
     })
+    expect(cleanup.left()).toEqual({ listeners: 1, timers: 1 })
     expect(
-      await commands.popupText(transactionPage, 'confirmation-target'),
+      await commands.popupText(pageOf(verdict), 'confirmation-target'),
     ).toBe(target)
     expect(
-      await commands.popupText(transactionPage, 'confirmation-value'),
+      await commands.popupText(pageOf(verdict), 'confirmation-value'),
     ).toBe('1500000000000000000 wei (1.5 ETH)')
-    expect(await commands.popupTitle(transactionPage)).toBe(
+    expect(await commands.popupTitle(pageOf(verdict))).toBe(
       'Confirm this transaction',
     )
-    await commands.popupClick(transactionPage, 'confirmation-approve')
+    await commands.popupClick(pageOf(verdict), 'confirmation-approve')
     expect(await pending).toBe(true)
     expect(await stateOf(verdict.id)).toBe('allowed')
     await expect.poll(() => calls[0]?.window?.closed).toBe(true)
-    // The generic overlay was shown while the popup was up, and is gone.
+    // The generic overlay was shown while the popup was up, and is gone;
+    // so are the listener and the timer.
     expect(document.getElementById(overlayIds.root)).toBeNull()
+    expect(cleanup.left()).toEqual({ listeners: 0, timers: 0 })
   })
 
   test('behavior: navigates the popup to the transaction page with the published query; the answer comes from the popup on the passport domain', async () => {
@@ -129,12 +191,12 @@ describe('Confirmation: a transaction', () => {
       wallet,
       chainId,
     })
-    expect(await commands.popupUrl(transactionPage)).toBe(
+    expect(await commands.popupUrl(pageOf(verdict))).toBe(
       `${transactionPage}?transactionID=${verdict.id}&etherAddress=${wallet}&chainType=evm&chainID=eip155:${chainId}`,
     )
-    await commands.popupText(transactionPage, 'confirmation-details')
+    await commands.popupText(pageOf(verdict), 'confirmation-details')
     const messages = recordMessages()
-    await commands.popupClick(transactionPage, 'confirmation-reject')
+    await commands.popupClick(pageOf(verdict), 'confirmation-reject')
     expect(await pending).toBe(false)
     messages.stop()
     // The popup's window is closed by now (its events then carry no
@@ -168,7 +230,7 @@ describe('Confirmation: a transaction', () => {
       wallet,
       chainId,
     })
-    await commands.popupClick(transactionPage, 'confirmation-reject')
+    await commands.popupClick(pageOf(verdict), 'confirmation-reject')
     expect(await pending).toBe(false)
     expect(await stateOf(verdict.id)).toBe('rejected')
   })
@@ -176,20 +238,24 @@ describe('Confirmation: a transaction', () => {
   test('behavior: the player closes the popup: resolves false, the verdict stays pending', async () => {
     const verdict = await recordVerdict('transaction', transferPayload)
     const calls = spyOpen()
+    const cleanup = watchCleanup()
     const handle = confirmation().open()
     const pending = handle.transaction({
       transactionId: verdict.id,
       wallet,
       chainId,
     })
-    await commands.popupText(transactionPage, 'confirmation-details')
+    await commands.popupText(pageOf(verdict), 'confirmation-details')
     calls[0]?.window?.close()
     expect(await pending).toBe(false)
     expect(await stateOf(verdict.id)).toBe('pending')
+    expect(cleanup.left()).toEqual({ listeners: 0, timers: 0 })
+    expect(document.getElementById(overlayIds.root)).toBeNull()
   })
 
   test('error: an unknown transaction id: the page answers transaction_error, rejects "Error during transaction confirmation"', async () => {
     const calls = spyOpen()
+    const cleanup = watchCleanup()
     const handle = confirmation().open()
     const pending = handle.transaction({
       transactionId: crypto.randomUUID(),
@@ -202,6 +268,7 @@ describe('Confirmation: a transaction', () => {
     await rejected
     await expect(pending).rejects.toBeInstanceOf(ConfirmationError)
     await expect.poll(() => calls[0]?.window?.closed).toBe(true)
+    expect(cleanup.left()).toEqual({ listeners: 0, timers: 0 })
   })
 
   test('error: a request for another wallet gets the error page', async () => {
@@ -231,10 +298,10 @@ describe('Confirmation: a message', () => {
       wallet,
       messageType: 'erc191',
     })
-    expect(await commands.popupText(messagePage, 'confirmation-message')).toBe(
-      text,
-    )
-    await commands.popupClick(messagePage, 'confirmation-approve')
+    expect(
+      await commands.popupText(pageOf(verdict), 'confirmation-message'),
+    ).toBe(text)
+    await commands.popupClick(pageOf(verdict), 'confirmation-approve')
     expect(await pending).toBe(true)
     expect(await stateOf(verdict.id)).toBe('allowed')
   })
@@ -256,10 +323,10 @@ describe('Confirmation: a message', () => {
     })
     expect(
       JSON.parse(
-        await commands.popupText(messagePage, 'confirmation-typed-data'),
+        await commands.popupText(pageOf(verdict), 'confirmation-typed-data'),
       ),
     ).toEqual(typedData)
-    await commands.popupClick(messagePage, 'confirmation-reject')
+    await commands.popupClick(pageOf(verdict), 'confirmation-reject')
     expect(await pending).toBe(false)
     expect(await stateOf(verdict.id)).toBe('rejected')
   })
@@ -304,7 +371,7 @@ describe('Confirmation: who may answer', () => {
       wallet,
       chainId,
     })
-    await commands.popupText(transactionPage, 'confirmation-details')
+    await commands.popupText(pageOf(verdict), 'confirmation-details')
     const popup = calls[0]?.window as Window
     const confirmed = {
       eventType: 'imx_passport_confirmation',
@@ -331,7 +398,7 @@ describe('Confirmation: who may answer', () => {
         source: popup,
       }),
     )
-    await commands.popupClick(transactionPage, 'confirmation-reject')
+    await commands.popupClick(pageOf(verdict), 'confirmation-reject')
     expect(await pending).toBe(false)
     expect(await stateOf(verdict.id)).toBe('rejected')
   })
@@ -339,10 +406,11 @@ describe('Confirmation: who may answer', () => {
   test('error: an unknown message type from the popup closes it and rejects "Unsupported message type"', async () => {
     const verdict = await recordVerdict('transaction', transferPayload)
     const calls = spyOpen()
+    const cleanup = watchCleanup()
     const pending = confirmation()
       .open()
       .transaction({ transactionId: verdict.id, wallet, chainId })
-    await commands.popupText(transactionPage, 'confirmation-details')
+    await commands.popupText(pageOf(verdict), 'confirmation-details')
     const popup = calls[0]?.window as Window
     dispatchEvent(
       new MessageEvent('message', {
@@ -356,6 +424,7 @@ describe('Confirmation: who may answer', () => {
     )
     await expect(pending).rejects.toThrow(/^Unsupported message type$/)
     await expect.poll(() => popup.closed).toBe(true)
+    expect(cleanup.left()).toEqual({ listeners: 0, timers: 0 })
   })
 })
 
@@ -383,7 +452,7 @@ describe('Confirmation: blocked popup', () => {
     expect(calls[1]?.url).toBe(
       `${transactionPage}?transactionID=${verdict.id}&etherAddress=${wallet}&chainType=evm&chainID=eip155:${chainId}`,
     )
-    await commands.popupClick(transactionPage, 'confirmation-approve')
+    await commands.popupClick(pageOf(verdict), 'confirmation-approve')
     expect(await pending).toBe(true)
     expect(await stateOf(verdict.id)).toBe('allowed')
     expect(document.getElementById(overlayIds.root)).toBeNull()
@@ -392,6 +461,7 @@ describe('Confirmation: blocked popup', () => {
   test('behavior: closing the blocked overlay resolves false', async () => {
     const verdict = await recordVerdict('transaction', transferPayload)
     spyOpen(1)
+    const cleanup = watchCleanup()
     const handle = confirmation().open()
     const pending = handle.transaction({
       transactionId: verdict.id,
@@ -401,6 +471,7 @@ describe('Confirmation: blocked popup', () => {
     await userEvent.click(page.getByTestId(overlayTestIds.close))
     expect(await pending).toBe(false)
     expect(document.getElementById(overlayIds.root)).toBeNull()
+    expect(cleanup.left()).toEqual({ listeners: 0, timers: 0 })
   })
 
   test('error: blocked with the blocked overlay disabled rejects "Failed to open confirmation screen"', async () => {

@@ -18,7 +18,8 @@ async function pageAt(
 ): Promise<Page> {
   const until = Date.now() + timeout
   for (;;) {
-    const found = pages().find(
+    // The newest match: an older window may still be closing.
+    const found = pages().findLast(
       (candidate) =>
         !candidate.isClosed() && candidate.url().startsWith(prefix),
     )
