@@ -2,6 +2,7 @@ import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
 import {
   popupClick,
+  popupsGone,
   popupText,
   popupTitle,
   popupUrl,
@@ -78,7 +79,13 @@ export default defineConfig({
             }),
             instances: [{ browser: 'chromium' }],
             // Act in popups on other origins, as the person would.
-            commands: { popupClick, popupText, popupTitle, popupUrl },
+            commands: {
+              popupClick,
+              popupsGone,
+              popupText,
+              popupTitle,
+              popupUrl,
+            },
           },
         },
       },

@@ -28,10 +28,12 @@ const messagePage = `${passportDomain}/transaction-confirmation/zkevm/message`
 const unavailablePage = `${passportDomain}/transaction-confirmation/unavailable`
 const target = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 
-afterEach(() => {
+afterEach(async () => {
   vi.restoreAllMocks()
   closeWindows()
   document.getElementById(overlayIds.root)?.remove()
+  // Every test's popup has the same name: let the last one go for good.
+  await commands.popupsGone(passportDomain)
 })
 
 type Verdict = {
@@ -185,6 +187,9 @@ describe('Confirmation: a transaction', () => {
   test('behavior: navigates the popup to the transaction page with the published query; the answer comes from the popup on the passport domain', async () => {
     const verdict = await recordVerdict('transaction', transferPayload)
     const calls = spyOpen()
+    // Listening before the wallet does: once the wallet resolves, the test
+    // goes on (and stops recording) before later listeners see the event.
+    const messages = recordMessages()
     const handle = confirmation().open()
     const pending = handle.transaction({
       transactionId: verdict.id,
@@ -195,29 +200,23 @@ describe('Confirmation: a transaction', () => {
       `${transactionPage}?transactionID=${verdict.id}&etherAddress=${wallet}&chainType=evm&chainID=eip155:${chainId}`,
     )
     await commands.popupText(pageOf(verdict), 'confirmation-details')
-    const messages = recordMessages()
     await commands.popupClick(pageOf(verdict), 'confirmation-reject')
     expect(await pending).toBe(false)
     messages.stop()
-    // The popup's window is closed by now (its events then carry no
-    // source): the origin and the message say where it came from.
     expect(
-      messages.seen
-        .filter(
-          (m) =>
-            (m.data as { messageType?: string }).messageType !==
-            'confirmation_window_ready',
-        )
-        .map((m) => [m.origin, m.data]),
+      messages.seen.map((m) => [
+        m.origin,
+        m.source === calls[0]?.window,
+        (m.data as { messageType?: string }).messageType,
+      ]),
     ).toEqual([
-      [
-        passportDomain,
-        {
-          eventType: 'imx_passport_confirmation',
-          messageType: 'transaction_rejected',
-        },
-      ],
+      [passportDomain, true, 'confirmation_window_ready'],
+      [passportDomain, true, 'transaction_rejected'],
     ])
+    expect(messages.seen[1]?.data).toEqual({
+      eventType: 'imx_passport_confirmation',
+      messageType: 'transaction_rejected',
+    })
     expect(calls[0]?.window?.closed).toBe(true)
   })
 

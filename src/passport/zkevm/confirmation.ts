@@ -165,7 +165,17 @@ function openHandle(options: {
   let pending: Pending | undefined
 
   const openWindow = (): boolean => {
-    popup = window.open(href, Wire.windowName, popupFeatures({ width, height }))
+    try {
+      popup = window.open(
+        href,
+        Wire.windowName,
+        popupFeatures({ width, height }),
+      )
+    } catch {
+      // A sandboxed frame without allow-popups throws instead of
+      // answering null: blocked all the same.
+      popup = null
+    }
     if (!popup) return false
     popup.focus()
     return true

@@ -61,6 +61,29 @@ export const popupTitle: BrowserCommand<[prefix: string]> = async (
   return popup.title()
 }
 
+/**
+ * Waits until no window at `prefix` is left: a closed popup lingers a
+ * moment, and a new popup of the same name opened meanwhile may get the
+ * closing window back.
+ */
+export const popupsGone: BrowserCommand<[prefix: string]> = async (
+  context,
+  prefix,
+) => {
+  const until = Date.now() + 10_000
+  const left = () =>
+    context.context
+      .pages()
+      .filter(
+        (candidate) =>
+          !candidate.isClosed() && candidate.url().startsWith(prefix),
+      )
+  while (left().length > 0) {
+    if (Date.now() > until) throw new Error(`Windows still open at ${prefix}.`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
 /** The URL of the window at `prefix`. */
 export const popupUrl: BrowserCommand<[prefix: string]> = async (
   context,
@@ -73,6 +96,8 @@ declare module 'vitest/browser' {
     popupClick(prefix: string, testId: string): Promise<void>
     /** Reads `[data-testid=testId]` in the window whose URL starts with `prefix`. */
     popupText(prefix: string, testId: string): Promise<string>
+    /** Waits until no window's URL starts with `prefix`. */
+    popupsGone(prefix: string): Promise<void>
     /** The URL of the window whose URL starts with `prefix`. */
     popupUrl(prefix: string): Promise<string>
     /** The title of the window whose URL starts with `prefix`. */
