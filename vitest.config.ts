@@ -1,5 +1,12 @@
 import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
+import {
+  popupClick,
+  popupsGone,
+  popupText,
+  popupTitle,
+  popupUrl,
+} from './test/browser/setup/popupCommands.js'
 
 /** Flags Chromium needs on a machine with no network but loopback. */
 export const chromiumArgs = [
@@ -71,6 +78,14 @@ export default defineConfig({
               },
             }),
             instances: [{ browser: 'chromium' }],
+            // Act in popups on other origins, as the person would.
+            commands: {
+              popupClick,
+              popupsGone,
+              popupText,
+              popupTitle,
+              popupUrl,
+            },
           },
         },
       },

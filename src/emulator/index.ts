@@ -12,6 +12,7 @@ import * as Dev from './dev/service.js'
 import * as MagicProvider from './magic/provider/service.js'
 import { isPortFree } from './net.js'
 import * as PassportApi from './passport/api/service.js'
+import * as PassportConfirmation from './passport/confirmation/service.js'
 import { createGuardian } from './passport/guardian.js'
 import * as PassportIdentity from './passport/identity/service.js'
 import * as PassportRelayer from './passport/relayer/service.js'
@@ -37,6 +38,7 @@ export const services = [
   PassportRelayer.service,
   PassportApi.service,
   PassportTee.service,
+  PassportConfirmation.service,
 ] as const
 
 /**
@@ -51,7 +53,8 @@ export const services = [
  *   provider: its origin, the SDK's `endpoint`, and its API key),
  *   `passport` (the game wallet's identity provider: its origin, the SDK's
  *   `authenticationDomain`, its client id, and the redirect URIs the dApp
- *   passes; the platform API's `apiUrl`, the `passportDomain` and
+ *   passes; the platform API's `apiUrl`, the passport domain of the confirmation
+ *   pages (`passportDomain`) and
  *   the relayer's `relayerUrl`, and the `overrides` the game wallet is configured with,
  *   which point at every one of its services).
  */

@@ -8,6 +8,7 @@
  * Constructing one touches no `window`, so it is SSR-safe.
  */
 
+import type { Address, Hex } from 'viem'
 import * as Storage from '../core/Storage.js'
 import * as Device from './auth/device.js'
 import * as Flows from './auth/flows.js'
@@ -22,6 +23,7 @@ import {
   resolve,
 } from './config.js'
 import { PassportErrorType, withPassportError } from './errors.js'
+import * as Linking from './zkevm/linking.js'
 import type { ZkEvmProvider } from './zkevm/provider.js'
 import type { Confirmation, SessionActivity } from './zkevm/seams.js'
 
@@ -285,11 +287,24 @@ export class Passport {
     const { announceProvider = true } = options
     // The wallet (its router, encodings and chain client) loads here, not
     // with the page: a game that only signs players in never pays for it.
-    const [{ createProvider }, { createMagicSigner }] = await Promise.all([
+    const [
+      { createProvider },
+      { createMagicSigner },
+      Confirmation,
+      SessionActivity,
+    ] = await Promise.all([
       import('./zkevm/provider.js'),
       import('./zkevm/custodySigner.js'),
+      import('./zkevm/confirmation.js'),
+      import('./zkevm/sessionActivity.js'),
     ])
     const config = this.#config
+    const activity = SessionActivity.create({
+      clientId: config.oidcConfiguration.clientId,
+      chainId: config.chainId,
+      apiBase: config.indexerMrBasePath,
+      storage: this.#storage,
+    })
     const session = this.#session
     const chainId = async () => {
       if (config.chainId !== undefined) return config.chainId
@@ -322,8 +337,27 @@ export class Passport {
           getChainId: chainId,
           getIdToken: async () => (await session.getUser())?.idToken,
         }),
-      confirmation: this.zkEvmSeams.confirmation,
-      sessionActivity: this.zkEvmSeams.sessionActivity,
+      confirmation:
+        this.zkEvmSeams.confirmation ??
+        Confirmation.create({
+          passportDomain: config.passportDomain,
+          overlay: config.popupOverlayOptions,
+          crossSdkBridgeEnabled: config.crossSdkBridgeEnabled,
+        }),
+      sessionActivity:
+        this.zkEvmSeams.sessionActivity ??
+        (({ wallet, sendTransaction }) => {
+          // Runs in the background: it never rejects, and its failures are
+          // for monitoring, never for the player (as published).
+          void activity.run({
+            wallet,
+            sendTransaction: (call) =>
+              sendTransaction({
+                to: call.to as Address,
+                data: call.data as Hex,
+              }),
+          })
+        }),
       announceProvider,
     })
     return provider
@@ -334,6 +368,31 @@ export class Passport {
    * @internal
    */
   zkEvmSeams: ZkEvmSeams = {}
+
+  /**
+   * Links an external wallet (one the player signs with elsewhere) to the
+   * signed-in, registered player, with that wallet's EIP-712 signature of
+   * the link message.
+   *
+   * @throws {PassportError} `NOT_LOGGED_IN_ERROR`, `USER_NOT_REGISTERED_ERROR`,
+   *   `LINK_WALLET_ALREADY_LINKED_ERROR`, `LINK_WALLET_MAX_WALLETS_LINKED_ERROR`,
+   *   `LINK_WALLET_DUPLICATE_NONCE_ERROR`, `LINK_WALLET_VALIDATION_ERROR` or
+   *   `LINK_WALLET_GENERIC_ERROR`.
+   */
+  linkExternalWallet(
+    params: Linking.LinkWalletParams,
+  ): Promise<Linking.LinkedWallet> {
+    return Linking.linkExternalWallet(this.#linking(), params)
+  }
+
+  /**
+   * The addresses linked to the signed-in player; `[]` when signed out.
+   *
+   * @throws {PassportError} `SERVICE_UNAVAILABLE_ERROR`.
+   */
+  getLinkedAddresses(): Promise<string[]> {
+    return Linking.getLinkedAddresses(this.#linking())
+  }
 
   /** Listens to `loggedIn`, `loggedOut`, `tokenRefreshed` or `userRemoved`. */
   on<event extends keyof PassportEvents>(
@@ -355,6 +414,13 @@ export class Passport {
 
   #emit(event: 'loggedIn', user: User) {
     this.#session.emitter.emit(event, user)
+  }
+
+  #linking(): Linking.Context {
+    return {
+      apiBase: this.#config.passportMrBasePath,
+      getUser: () => this.#session.getUser(),
+    }
   }
 
   #device(): Device.Context {

@@ -45,6 +45,7 @@ export {
   RpcErrorCode,
   ServiceUnavailableError,
 } from './zkevm/errors.js'
+export type { LinkedWallet, LinkWalletParams } from './zkevm/linking.js'
 export type { ZkEvmProvider } from './zkevm/provider.js'
 export type {
   BackgroundCall,

@@ -45,6 +45,7 @@ const base = {
   relayer: '',
   api: '',
   tee: '',
+  passport: '',
   chain: '',
 }
 
@@ -56,6 +57,7 @@ const state = {
   /** A registered game-wallet player's tokens. */
   accessToken: '',
   idToken: '',
+  verdictId: '',
 }
 
 beforeAll(async () => {
@@ -74,6 +76,7 @@ beforeAll(async () => {
   base.relayer = emulator.info.passport.relayerUrl
   base.api = emulator.info.passport.apiUrl
   base.tee = emulator.info.passport.overrides.magicTeeBasePath
+  base.passport = emulator.info.passport.passportDomain
   base.chain = emulator.info.rpcUrl
 
   const authorize = new URL('/authorize', base.identity)
@@ -97,6 +100,19 @@ beforeAll(async () => {
     /name="xsrf" value="([^"]*)"/.exec(await device.text())?.[1] ?? ''
   expect(state.interaction.uid).not.toBe('')
   expect(state.device.xsrf).not.toBe('')
+
+  // A pending guardian verdict, for the confirmation pages' routes.
+  const verdict = await fetch(`${base.passport}/dev/verdicts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      kind: 'erc191',
+      chainId: emulator.info.chainId,
+      wallet: '0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf',
+      payload: 'hello',
+    }),
+  })
+  state.verdictId = ((await verdict.json()) as { id: string }).id
 
   // A login flow left waiting for its code, for the intermediary route.
   const flow = await open(
@@ -406,6 +422,45 @@ const routes: readonly Route[] = [
     path: '/v1/wallet/sign/message',
     form: 'json',
     session: 'tee',
+  },
+  // The game wallet's passport domain (the confirmation pages).
+  { service: 'passport', method: 'GET', path: '/health', form: 'json' },
+  {
+    service: 'passport',
+    method: 'GET',
+    path: '/transaction-confirmation/loading',
+    form: 'page',
+  },
+  {
+    service: 'passport',
+    method: 'GET',
+    path: '/transaction-confirmation/unavailable',
+    form: 'page',
+  },
+  {
+    service: 'passport',
+    method: 'GET',
+    path: '/transaction-confirmation/zkevm/transaction',
+    form: 'page',
+  },
+  {
+    service: 'passport',
+    method: 'GET',
+    path: '/transaction-confirmation/zkevm/message',
+    form: 'page',
+  },
+  {
+    service: 'passport',
+    method: 'POST',
+    path: '/transaction-confirmation/api/settle',
+    form: 'json',
+  },
+  { service: 'passport', method: 'POST', path: '/dev/verdicts', form: 'json' },
+  {
+    service: 'passport',
+    method: 'GET',
+    path: '/dev/verdicts/:id',
+    form: 'json',
   },
   // The chain gateway.
   { service: 'chain', method: 'POST', path: '/', form: 'json' },
@@ -851,7 +906,9 @@ const pathOf = (route: Route) =>
             ? state.flowId
             : name === 'uid'
               ? state.interaction.uid
-              : ''
+              : name === 'id'
+                ? state.verdictId
+                : ''
         if (real && value !== '') return value
         try {
           return encodeURIComponent(garbage)
@@ -1051,6 +1108,9 @@ describe('the emulator, under hostile input', () => {
       escaped.map(({ kind, error }) => `${kind}: ${String(error)}`),
     ).toEqual([])
     expect(await (await fetch(`${base.dev}/health`)).json()).toEqual({
+      ok: true,
+    })
+    expect(await (await fetch(`${base.passport}/health`)).json()).toEqual({
       ok: true,
     })
     const mailbox = await fetch(emulator.info.mailbox, {

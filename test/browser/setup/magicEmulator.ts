@@ -34,6 +34,8 @@ export type PassportEmulatorContext = {
   rpcUrl: string
   /** The login-page driver's origin (see passportDriver.ts). */
   driver: string
+  /** The emulated passport domain (`overrides.passportDomain`): the confirmation pages. */
+  passportDomain: string
 }
 
 /** The chain id of the emulator's second chain (its main one is 31337). */
@@ -91,6 +93,7 @@ export default async function setup(
     mailbox: info.mailbox,
     rpcUrl: info.rpcUrl,
     driver: driver.url,
+    passportDomain: info.passport.passportDomain,
   })
   project.provide('emulatorInfo', info)
   return async () => {

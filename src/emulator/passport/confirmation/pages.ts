@@ -1,0 +1,238 @@
+/**
+ * The confirmation pages of the emulated passport domain: plain
+ * server-rendered HTML, one nonce'd inline stylesheet and script each, no
+ * external assets. Each page is usable by a person (the playground) and by
+ * tests (every part carries a `data-testid`).
+ */
+import { formatEther } from 'viem'
+import {
+  eventType,
+  messages,
+  windowName,
+} from '../../../passport/wire/confirmation.js'
+import { escapeHtml } from '../identity/html.js'
+
+/** `data-testid`s of the pages' parts. */
+export const testIds = {
+  loading: 'confirmation-loading',
+  unavailable: 'confirmation-unavailable',
+  close: 'confirmation-close',
+  details: 'confirmation-details',
+  transaction: 'confirmation-transaction',
+  target: 'confirmation-target',
+  value: 'confirmation-value',
+  data: 'confirmation-data',
+  message: 'confirmation-message',
+  typedData: 'confirmation-typed-data',
+  approve: 'confirmation-approve',
+  reject: 'confirmation-reject',
+  status: 'confirmation-status',
+  error: 'confirmation-error',
+} as const
+
+/** Where the pages post the player's decision (same origin only). */
+export const settlePath = '/transaction-confirmation/api/settle'
+
+/** What the page script knows: which protocol prefix, and how to settle. */
+export type PageState =
+  | {
+      prefix: 'transaction' | 'message'
+      id: string
+      secret: string
+      error?: undefined
+    }
+  | { prefix: 'transaction' | 'message'; error: string }
+
+const styles = `body{font:15px/1.5 system-ui,sans-serif;background:#0d0d0d;color:#f3f3f3;margin:0}
+main{max-width:420px;margin:0 auto;padding:24px}h1{font-size:1.3em;margin:0 0 16px}
+dl{margin:0 0 12px;padding:12px;border-radius:8px;background:#1f1f1f}dt{color:#b6b6b6;font-size:.85em}
+dd{margin:0 0 8px;word-break:break-all;font-family:ui-monospace,monospace}
+pre{white-space:pre-wrap;word-break:break-all;background:#1f1f1f;padding:12px;border-radius:8px;max-height:320px;overflow:auto}
+.actions{display:flex;gap:12px;margin-top:16px}button{flex:1;padding:12px;font-size:1em;border-radius:24px;cursor:pointer;border:2px solid #f3f3f3}
+button.approve{background:#f3f3f3;color:#0d0d0d}button.reject{background:none;color:#f3f3f3}button:disabled{opacity:.5;cursor:default}
+.error{color:#ff8a9c}.muted{color:#b6b6b6}`
+
+/**
+ * A full page: the title is the popup's name; `script` runs with `nonce`
+ * (the only script the page's CSP allows).
+ */
+export function renderPage(options: {
+  nonce: string
+  body: string
+  script?: string | undefined
+  state?: PageState | undefined
+}): string {
+  const { nonce, body, script, state } = options
+  const data =
+    state === undefined
+      ? ''
+      : // A data block is never run; `<` is escaped so the JSON cannot end
+        // the element early.
+        `<script type="application/json" id="confirmation-state">${JSON.stringify(state).replaceAll('<', '\\u003c')}</script>\n`
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(windowName)}</title>
+<style nonce="${nonce}">${styles}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+${data}${script === undefined ? '' : `<script nonce="${nonce}">${script}</script>`}
+</body>
+</html>`
+}
+
+/** The loading page, shown while the wallet asks the guardian. */
+export function loadingBody(): string {
+  return `<h1>${escapeHtml(windowName)}</h1>
+<p data-testid="${testIds.loading}" role="status">Loading…</p>`
+}
+
+/** The unavailable page, with a Close button. */
+export function unavailableBody(): string {
+  return `<h1>Service unavailable</h1>
+<p data-testid="${testIds.unavailable}">The transaction service is unavailable right now. Please try again later.</p>
+<div class="actions"><button type="button" class="reject" data-testid="${testIds.close}">Close</button></div>`
+}
+
+/** Closes the window from its Close button (a popup may close itself). */
+export const unavailableScript = `document.querySelector('[data-testid="${testIds.close}"]').addEventListener('click',()=>window.close())`
+
+/** The error page of an unknown or unusable request. */
+export function errorBody(message: string): string {
+  return `<h1>${escapeHtml(windowName)}</h1>
+<p class="error" role="alert" data-testid="${testIds.error}">${escapeHtml(message)}</p>
+<p class="muted" data-testid="${testIds.status}">Return to the game and try again.</p>`
+}
+
+/** A transaction's page: each meta-transaction's target, value and data. */
+export function transactionBody(payload: unknown): string {
+  const calls = metaTransactionsOf(payload)
+  const details =
+    calls === undefined
+      ? `<pre data-testid="${testIds.data}">${escapeHtml(json(payload))}</pre>`
+      : calls
+          .map(
+            (call) => `<dl data-testid="${testIds.transaction}">
+<dt>To</dt><dd data-testid="${testIds.target}">${escapeHtml(call.target)}</dd>
+<dt>Value</dt><dd data-testid="${testIds.value}">${escapeHtml(call.value)}</dd>
+<dt>Data</dt><dd data-testid="${testIds.data}">${escapeHtml(call.data)}</dd>
+</dl>`,
+          )
+          .join('\n')
+  return decisionBody('Approve this transaction?', details)
+}
+
+/** A message's page: the text, or the typed data. */
+export function messageBody(kind: 'message' | 'erc191', payload: unknown) {
+  const details =
+    kind === 'erc191'
+      ? `<pre data-testid="${testIds.message}">${escapeHtml(typeof payload === 'string' ? payload : json(payload))}</pre>`
+      : `<pre data-testid="${testIds.typedData}">${escapeHtml(json(payload))}</pre>`
+  return decisionBody('Sign this message?', details)
+}
+
+function decisionBody(question: string, details: string): string {
+  return `<h1>${escapeHtml(windowName)}</h1>
+<p>${escapeHtml(question)}</p>
+<section data-testid="${testIds.details}">
+${details}
+</section>
+<div class="actions">
+<button type="button" class="reject" data-decision="reject" data-testid="${testIds.reject}" disabled>Reject</button>
+<button type="button" class="approve" data-decision="approve" data-testid="${testIds.approve}" disabled>Approve</button>
+</div>
+<p class="muted" role="status" data-testid="${testIds.status}">Waiting for the game…</p>`
+}
+
+/**
+ * The protocol side of the page. It announces itself to its opener, waits
+ * for the opener's `confirmation_start` (from that window only), then
+ * enables the buttons (or, for an unusable request, answers the error). A
+ * decision is settled with this page's secret through a same-origin POST,
+ * and only then told to the opener.
+ *
+ * Target origin '*': the page cannot know the dApp's origin (the published
+ * protocol never tells it), and what it posts is only the protocol's
+ * ready/confirmed/rejected/error signal, never the secret or any detail of
+ * the request. The answer that counts is the guardian's verdict, which the
+ * relayer checks before it co-signs; a window that merely learns "confirmed"
+ * gains nothing, and one that forges it only fools itself.
+ */
+export const decisionScript = `(()=>{
+const state=JSON.parse(document.getElementById('confirmation-state').textContent)
+const opener=window.opener
+const status=document.querySelector('[data-testid="${testIds.status}"]')
+const buttons=[...document.querySelectorAll('button[data-decision]')]
+const post=(messageType)=>{if(opener)opener.postMessage({eventType:'${eventType}',messageType},'*')}
+let started=false
+addEventListener('message',(event)=>{
+if(!opener||event.source!==opener||started)return
+const m=event.data
+if(!m||typeof m!=='object'||m.eventType!=='${eventType}'||m.messageType!=='${messages.start}')return
+started=true
+if(state.error){post(state.prefix+'_error');return}
+for(const b of buttons)b.disabled=false
+status.textContent='Waiting for your decision.'
+})
+for(const button of buttons)button.addEventListener('click',async()=>{
+for(const b of buttons)b.disabled=true
+const decision=button.dataset.decision
+status.textContent='Sending…'
+try{
+const response=await fetch('${settlePath}',{method:'POST',credentials:'same-origin',headers:{'content-type':'application/json'},body:JSON.stringify({id:state.id,secret:state.secret,decision})})
+if(!response.ok)throw new Error('settle answered '+response.status)
+status.textContent=decision==='approve'?'Approved.':'Rejected.'
+post(state.prefix+(decision==='approve'?'_confirmed':'_rejected'))
+}catch(error){
+status.textContent='Something went wrong: '+error.message
+post(state.prefix+'_error')
+}
+})
+post('${messages.ready}')
+})()`
+
+/** A meta-transaction as shown. */
+type ShownCall = { target: string; value: string; data: string }
+
+/**
+ * The meta-transactions of an evaluated transaction (the guardian's
+ * evaluation body, `transactionData.metaTransactions`), or undefined when
+ * the payload has another shape (then it is shown as JSON).
+ */
+function metaTransactionsOf(payload: unknown): ShownCall[] | undefined {
+  const data = (payload as { transactionData?: unknown } | null)
+    ?.transactionData as { metaTransactions?: unknown } | undefined
+  const list = data?.metaTransactions
+  if (!Array.isArray(list)) return undefined
+  return list.map((entry: unknown) => {
+    const call = (entry ?? {}) as Record<string, unknown>
+    return {
+      target: String(call.target ?? ''),
+      value: valueText(call.value),
+      data: String(call.data ?? '0x'),
+    }
+  })
+}
+
+/** Wei as a decimal string, followed by its ETH amount when it parses. */
+function valueText(value: unknown): string {
+  const text = String(value ?? '0')
+  try {
+    return `${text} wei (${formatEther(BigInt(text))} ETH)`
+  } catch {
+    return text
+  }
+}
+
+function json(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value)
+  } catch {
+    return String(value)
+  }
+}

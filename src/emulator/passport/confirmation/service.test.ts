@@ -1,0 +1,273 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { findFreePort } from '../../net.js'
+import { startServer } from '../../server.js'
+import {
+  createGuardian,
+  erc191Digest,
+  type Guardian,
+  transactionDigest,
+} from '../guardian.js'
+import { settlePath } from './pages.js'
+import { createConfirmationApp } from './service.js'
+
+const wallet = '0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf'
+const target = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+let guardian: Guardian
+let origin: string
+let stop: () => Promise<void>
+
+beforeAll(async () => {
+  guardian = createGuardian()
+  const port = await findFreePort()
+  origin = `http://127.0.0.1:${port}`
+  const app = createConfirmationApp({ origin, guardian })
+  const server = await startServer({
+    fetch: app.fetch,
+    port,
+    localOnly: ['/dev/'],
+  })
+  stop = server.stop
+})
+afterAll(() => stop())
+
+function pending(kind: 'erc191' | 'transaction' = 'erc191') {
+  return guardian.record({
+    kind,
+    chainId: 31337,
+    wallet,
+    digest: erc191Digest('hello'),
+    payload: 'hello',
+    state: 'pending',
+  })
+}
+
+function messagePage(id: string, messageType = 'erc191') {
+  return `${origin}/transaction-confirmation/zkevm/message?messageID=${id}&etherAddress=${wallet}&messageType=${messageType}`
+}
+
+/** The page's state block (its JSON data) and its CSP nonce. */
+async function openPage(url: string) {
+  const response = await fetch(url)
+  const html = await response.text()
+  const state = JSON.parse(
+    /<script type="application\/json" id="confirmation-state">(.*?)<\/script>/s.exec(
+      html,
+    )?.[1] ?? 'null',
+  )
+  const nonce = /<script nonce="([^"]+)">/.exec(html)?.[1]
+  return { response, html, state, nonce }
+}
+
+function settle(body: unknown, headers: Record<string, string> = {}) {
+  return fetch(origin + settlePath, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
+}
+
+describe('confirmation pages', () => {
+  test('default: a pending message page carries its secret, a nonce CSP and no framing', async () => {
+    const verdict = pending()
+    const { response, html, state, nonce } = await openPage(
+      messagePage(verdict.id),
+    )
+    expect(response.status).toBe(200)
+    expect(html).toContain('<title>Confirm this transaction</title>')
+    expect(html).toContain('data-testid="confirmation-message">hello</pre>')
+    expect(state).toEqual({
+      prefix: 'message',
+      id: verdict.id,
+      secret: expect.stringMatching(/^[0-9a-f]{64}$/),
+    })
+    expect(response.headers.get('content-security-policy')).toBe(
+      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    )
+    expect(response.headers.get('x-frame-options')).toBe('DENY')
+    expect(response.headers.get('cache-control')).toBe('no-store')
+    // No CORS: another origin cannot read the page (and its secret).
+    expect(response.headers.get('access-control-allow-origin')).toBeNull()
+  })
+
+  test('behavior: an unknown id, another wallet or another kind get the error state, with no secret', async () => {
+    const verdict = pending()
+    const unknown = await openPage(messagePage(crypto.randomUUID()))
+    const eip712 = await openPage(messagePage(verdict.id, 'eip712'))
+    const transaction = await openPage(
+      `${origin}/transaction-confirmation/zkevm/transaction?transactionID=${verdict.id}&etherAddress=${wallet}&chainType=evm&chainID=eip155:31337`,
+    )
+    expect([unknown.state, eip712.state, transaction.state]).toEqual([
+      { prefix: 'message', error: 'This request is unknown or has expired.' },
+      { prefix: 'message', error: 'This request is unknown or has expired.' },
+      {
+        prefix: 'transaction',
+        error: 'This request is unknown or has expired.',
+      },
+    ])
+    const other = await openPage(
+      messagePage(verdict.id).replace(wallet, target),
+    )
+    expect(other.state.error).toBe('This request is for another wallet.')
+    expect(other.html).not.toMatch(/[0-9a-f]{64}/)
+  })
+
+  test('behavior: text is escaped in the page', async () => {
+    const verdict = guardian.record({
+      kind: 'erc191',
+      chainId: 31337,
+      wallet,
+      digest: erc191Digest('x'),
+      payload: '</script><script>alert(1)</script>',
+      state: 'pending',
+    })
+    const { html } = await openPage(messagePage(verdict.id))
+    expect(html).toContain(
+      '&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;',
+    )
+    expect(html).not.toContain('<script>alert(1)')
+  })
+})
+
+describe('POST /transaction-confirmation/api/settle', () => {
+  test('default: the page secret from this origin settles the verdict once', async () => {
+    const verdict = pending()
+    const { state } = await openPage(messagePage(verdict.id))
+    const body = { id: verdict.id, secret: state.secret, decision: 'approve' }
+    const first = await settle(body)
+    expect([first.status, await first.json()]).toEqual([
+      200,
+      { id: verdict.id, state: 'allowed' },
+    ])
+    expect(
+      guardian.isAllowed({ chainId: 31337, wallet, digest: verdict.digest }),
+    ).toBe(true)
+    const again = await settle({ ...body, decision: 'reject' })
+    expect([again.status, await again.json()]).toEqual([
+      409,
+      { error: 'The request is already allowed.', state: 'allowed' },
+    ])
+  })
+
+  test('error: another origin, no origin, a cross-site fetch or a form type are refused', async () => {
+    const verdict = pending()
+    const { state } = await openPage(messagePage(verdict.id))
+    const body = { id: verdict.id, secret: state.secret, decision: 'approve' }
+    const statuses = [
+      (await settle(body, { origin: 'http://127.0.0.1:1' })).status,
+      (await settle(body, { origin: 'https://evil.example' })).status,
+      (await settle(body, { 'sec-fetch-site': 'cross-site' })).status,
+      (
+        await fetch(origin + settlePath, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).status,
+      (await settle(body, { 'content-type': 'text/plain' })).status,
+    ]
+    expect(statuses).toEqual([403, 403, 403, 403, 415])
+    expect(guardian.get(verdict.id)?.state).toBe('pending')
+  })
+
+  test('error: another verdict secret is refused; malformed and oversized bodies too', async () => {
+    const verdict = pending()
+    const other = pending()
+    const { state } = await openPage(messagePage(other.id))
+    const statuses = [
+      (
+        await settle({
+          id: verdict.id,
+          secret: state.secret,
+          decision: 'approve',
+        })
+      ).status,
+      (await settle({ id: verdict.id, secret: 'ab', decision: 'approve' }))
+        .status,
+      (await settle({ id: verdict.id, secret: state.secret, decision: 'yes' }))
+        .status,
+      (await settle('not json')).status,
+      (await settle({ id: 'x'.repeat(2000) })).status,
+    ]
+    expect(statuses).toEqual([403, 400, 400, 400, 413])
+    expect(guardian.get(verdict.id)?.state).toBe('pending')
+  })
+})
+
+describe('/dev/verdicts', () => {
+  test('default: records a pending transaction verdict with its Sequence digest and reads it back', async () => {
+    const payload = {
+      transactionData: {
+        nonce: '7',
+        metaTransactions: [
+          {
+            delegateCall: false,
+            revertOnError: true,
+            gasLimit: '0',
+            target,
+            value: '1',
+            data: '0x1234',
+          },
+        ],
+      },
+    }
+    const created = await fetch(`${origin}/dev/verdicts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        kind: 'transaction',
+        chainId: 31337,
+        wallet: wallet.toLowerCase(),
+        payload,
+      }),
+    })
+    const verdict = await created.json()
+    expect([created.status, verdict]).toEqual([
+      201,
+      {
+        id: expect.any(String),
+        kind: 'transaction',
+        chainId: 31337,
+        wallet,
+        digest: transactionDigest(7n, [
+          {
+            delegateCall: false,
+            revertOnError: true,
+            gasLimit: 0n,
+            target,
+            value: 1n,
+            data: '0x1234',
+          },
+        ]),
+        state: 'pending',
+      },
+    ])
+    const read = await fetch(`${origin}/dev/verdicts/${verdict.id}`)
+    expect(await read.json()).toEqual(verdict)
+  })
+
+  test('error: bad bodies answer 400, unknown ids 404, other origins 403', async () => {
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${origin}/dev/verdicts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      }).then((response) => response.status)
+    expect([
+      await post({ kind: 'nope', chainId: 1, wallet, payload: 'x' }),
+      await post({ kind: 'erc191', chainId: -1, wallet, payload: 'x' }),
+      await post({ kind: 'erc191', chainId: 1, wallet: '0x12', payload: 'x' }),
+      await post({ kind: 'message', chainId: 1, wallet, payload: {} }),
+      await post({
+        kind: 'transaction',
+        chainId: 1,
+        wallet,
+        payload: { transactionData: { nonce: '0', metaTransactions: [] } },
+      }),
+      await post(
+        { kind: 'erc191', chainId: 1, wallet, payload: 'x' },
+        { origin: 'https://evil.example' },
+      ),
+      (await fetch(`${origin}/dev/verdicts/${crypto.randomUUID()}`)).status,
+    ]).toEqual([400, 400, 400, 400, 400, 403, 404])
+  })
+})

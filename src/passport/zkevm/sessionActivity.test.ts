@@ -1,0 +1,313 @@
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import * as Storage from '../../core/Storage.js'
+import { type Reply, startTestServer } from './_test/server.js'
+import {
+  create,
+  localDate,
+  type SessionActivityError,
+  selectorOf,
+  storageKeys,
+} from './sessionActivity.js'
+
+const wallet = '0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf'
+const contract = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+const today = new Date(2026, 10, 25, 12)
+
+const closers: (() => Promise<void>)[] = []
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close()
+})
+
+/** A check server answering `replies` in order (404 once they run out). */
+async function checkServer(replies: Reply[]) {
+  let index = 0
+  const server = await startTestServer(
+    () => replies[index++] ?? { status: 404 },
+  )
+  closers.push(server.close)
+  return server
+}
+
+/** A sleep the test releases by hand (no timers). */
+function manualSleep() {
+  const waits: { ms: number; release(): void }[] = []
+  const sleep = (ms: number, signal: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      waits.push({ ms, release: resolve })
+      signal.addEventListener('abort', () => reject(signal.reason), {
+        once: true,
+      })
+    })
+  return { sleep, waits }
+}
+
+/** The query of each check the server received. */
+function queries(
+  received: { url: string }[],
+): [string, Record<string, string>][] {
+  return received.map((request) => {
+    const url = new URL(request.url, 'http://x')
+    return [url.pathname, Object.fromEntries(url.searchParams)]
+  })
+}
+
+function setup(
+  server: { url: string },
+  options: Partial<Parameters<typeof create>[0]> = {},
+) {
+  const errors: SessionActivityError[] = []
+  const sent: { to: string; data: string }[] = []
+  const storage = Storage.memory()
+  const clientId = `client-${crypto.randomUUID()}`
+  const activity = create({
+    clientId,
+    chainId: 31337,
+    apiBase: server.url,
+    storage,
+    onError: (error) => errors.push(error),
+    now: () => today,
+    ...options,
+  })
+  const sendTransaction = async (tx: { to: string; data: string }) => {
+    sent.push(tx)
+    return '0xhash'
+  }
+  return { activity, clientId, errors, sent, storage, sendTransaction }
+}
+
+describe('SessionActivity.run', () => {
+  test('default: 404 from the check stops the run: one check, nothing sent', async () => {
+    const server = await checkServer([{ status: 404 }])
+    const { activity, clientId, errors, sent, sendTransaction } = setup(server)
+    await activity.run({ wallet, sendTransaction })
+    expect(queries(server.received)).toEqual([
+      [
+        '/v1/sdk/session-activity/check',
+        { clientId, wallet, checkCount: '0', sendCount: '0' },
+      ],
+    ])
+    expect(server.received[0]?.headers.authorization).toBeUndefined()
+    expect(sent).toEqual([])
+    expect(errors).toEqual([])
+  })
+
+  test('behavior: a contract and function: sends its selector, counts the send, resets the check count', async () => {
+    const server = await checkServer([
+      {
+        status: 200,
+        body: { contractAddress: contract, functionName: 'ping' },
+      },
+      { status: 404 },
+    ])
+    const { activity, clientId, sent, storage, sendTransaction } = setup(server)
+    await activity.run({ wallet, sendTransaction })
+    expect(sent).toEqual([{ to: contract, data: '0x5c36b186' }])
+    expect(await storage.getItem(storageKeys.sendCount)).toBe(
+      JSON.stringify({ [clientId]: 1 }),
+    )
+    expect(await storage.getItem(storageKeys.date)).toBe('2026-11-25')
+    await activity.run({ wallet, sendTransaction })
+    expect(queries(server.received).map(([, query]) => query)).toEqual([
+      { clientId, wallet, checkCount: '0', sendCount: '0' },
+      { clientId, wallet, checkCount: '0', sendCount: '1' },
+    ])
+  })
+
+  test('behavior: a delay waits that many seconds and checks again, counting the checks', async () => {
+    const server = await checkServer([
+      { status: 200, body: { delay: 2 } },
+      {
+        status: 200,
+        body: { contractAddress: contract, functionName: 'ping()', delay: 1 },
+      },
+      { status: 404 },
+    ])
+    const { sleep, waits } = manualSleep()
+    const { activity, clientId, sent, sendTransaction } = setup(server, {
+      sleep,
+    })
+    const run = activity.run({ wallet, sendTransaction })
+    await vi.waitFor(() => expect(waits).toHaveLength(1))
+    expect(waits[0]?.ms).toBe(2000)
+    expect(server.received).toHaveLength(1)
+    waits[0]?.release()
+    await vi.waitFor(() => expect(waits).toHaveLength(2))
+    expect(waits[1]?.ms).toBe(1000)
+    expect(sent).toEqual([{ to: contract, data: '0x5c36b186' }])
+    waits[1]?.release()
+    await run
+    expect(queries(server.received).map(([, query]) => query)).toEqual([
+      { clientId, wallet, checkCount: '0', sendCount: '0' },
+      { clientId, wallet, checkCount: '1', sendCount: '0' },
+      { clientId, wallet, checkCount: '0', sendCount: '1' },
+    ])
+  })
+
+  test('behavior: counts of another local date are reset; those of today are sent', async () => {
+    const server = await checkServer([{ status: 404 }, { status: 404 }])
+    const { activity, clientId, storage, sendTransaction } = setup(server)
+    await storage.setItem(storageKeys.date, '2026-11-24')
+    await storage.setItem(
+      storageKeys.sendCount,
+      JSON.stringify({ [clientId]: 5 }),
+    )
+    await activity.run({ wallet, sendTransaction })
+    expect(await storage.getItem(storageKeys.date)).toBe('2026-11-25')
+    expect(await storage.getItem(storageKeys.sendCount)).toBeNull()
+
+    await storage.setItem(
+      storageKeys.sendCount,
+      JSON.stringify({ [clientId]: 3 }),
+    )
+    await activity.run({ wallet, sendTransaction })
+    expect(
+      queries(server.received).map(([, query]) => query.sendCount),
+    ).toEqual(['0', '3'])
+  })
+
+  test('behavior: one run per client id at a time, across instances', async () => {
+    let release: (reply: Reply) => void = () => undefined
+    const server = await startTestServer(
+      () => new Promise<Reply>((resolve) => (release = resolve)),
+    )
+    closers.push(server.close)
+    const first = setup(server)
+    const second = create({
+      clientId: first.clientId,
+      apiBase: server.url,
+      storage: Storage.memory(),
+    })
+    const running = first.activity.run({
+      wallet,
+      sendTransaction: first.sendTransaction,
+    })
+    await vi.waitFor(() => expect(server.received).toHaveLength(1))
+    await first.activity.run({ wallet, sendTransaction: first.sendTransaction })
+    await second.run({ wallet, sendTransaction: first.sendTransaction })
+    expect(server.received).toHaveLength(1)
+    release({ status: 404 })
+    await running
+    // Done: the next run checks again.
+    const next = first.activity.run({
+      wallet,
+      sendTransaction: first.sendTransaction,
+    })
+    await vi.waitFor(() => expect(server.received).toHaveLength(2))
+    release({ status: 404 })
+    await next
+  })
+
+  test('behavior: stop ends a waiting run', async () => {
+    const server = await checkServer([{ status: 200, body: { delay: 60 } }])
+    const { sleep, waits } = manualSleep()
+    const { activity, errors, sendTransaction } = setup(server, { sleep })
+    const run = activity.run({ wallet, sendTransaction })
+    await vi.waitFor(() => expect(waits).toHaveLength(1))
+    activity.stop()
+    await run
+    expect(server.received).toHaveLength(1)
+    expect(errors).toEqual([])
+  })
+
+  test('error: a failed check is reported as "Failed to get details", never thrown', async () => {
+    const server = await checkServer([{ status: 500, body: { code: 'x' } }])
+    const { activity, errors, sent, sendTransaction } = setup(server)
+    await expect(activity.run({ wallet, sendTransaction })).resolves.toBe(
+      undefined,
+    )
+    expect(errors.map((error) => [error.message, error.reason])).toEqual([
+      ['Failed to get details', 'getDetails'],
+    ])
+    expect(errors[0]?.cause?.message).toBe('The check answered HTTP 500.')
+    expect(sent).toEqual([])
+  })
+
+  test('error: a failed send is reported as "Failed to send transaction" and counts nothing', async () => {
+    const server = await checkServer([
+      {
+        status: 200,
+        body: { contractAddress: contract, functionName: 'ping' },
+      },
+    ])
+    const { activity, errors, storage } = setup(server)
+    const failure = new Error('relayer down')
+    await activity.run({
+      wallet,
+      sendTransaction: () => Promise.reject(failure),
+    })
+    expect(errors.map((error) => error.message)).toEqual([
+      'Failed to send transaction',
+    ])
+    expect(errors[0]?.cause).toBe(failure)
+    expect(await storage.getItem(storageKeys.sendCount)).toBeNull()
+  })
+
+  test('error: no client id, no environment, no wallet are reported, nothing is checked', async () => {
+    const server = await checkServer([])
+    const errors: string[] = []
+    const onError = (error: Error) => errors.push(error.message)
+    const storage = Storage.memory()
+    const sendTransaction = async () => '0x'
+    await create({ clientId: '', apiBase: server.url, storage, onError }).run({
+      wallet,
+      sendTransaction,
+    })
+    await create({ clientId: 'c', chainId: 1, storage, onError }).run({
+      wallet,
+      sendTransaction,
+    })
+    await create({ clientId: 'c', apiBase: server.url, storage, onError }).run({
+      wallet: '',
+      sendTransaction,
+    })
+    expect(errors).toEqual([
+      'No Passport Client ID provided',
+      'Environment not supported',
+      'No wallet address',
+    ])
+    expect(server.received).toEqual([])
+  })
+})
+
+describe('SessionActivity: where the check goes', () => {
+  test('behavior: the published chains use the hosted API; others the API base, its path dropped', async () => {
+    const urls: string[] = []
+    const fetch = async (input: RequestInfo | URL) => {
+      urls.push(String(input))
+      return new Response(null, { status: 404 })
+    }
+    const storage = Storage.memory()
+    const sendTransaction = async () => '0x'
+    for (const [chainId, apiBase] of [
+      [13371, undefined],
+      [13473, 'http://127.0.0.1:1'],
+      [31337, 'http://127.0.0.1:9/some/prefix'],
+    ] as const)
+      await create({
+        clientId: `client-${chainId}`,
+        chainId,
+        apiBase,
+        storage,
+        fetch,
+      }).run({ wallet, sendTransaction })
+    expect(urls.map((url) => url.split('?')[0])).toEqual([
+      'https://api.immutable.com/v1/sdk/session-activity/check',
+      'https://api.sandbox.immutable.com/v1/sdk/session-activity/check',
+      'http://127.0.0.1:9/v1/sdk/session-activity/check',
+    ])
+  })
+})
+
+describe('selectorOf', () => {
+  test('default: the selector of a function without arguments, with or without parentheses', () => {
+    expect(selectorOf('ping')).toBe('0x5c36b186')
+    expect(selectorOf('ping()')).toBe('0x5c36b186')
+    expect(selectorOf('trackSession')).toBe('0x2f1a3401')
+  })
+})
+
+describe('localDate', () => {
+  test('default: the local calendar date, zero-padded', () => {
+    expect(localDate(new Date(2026, 0, 5, 23, 59))).toBe('2026-01-05')
+  })
+})

@@ -1,0 +1,106 @@
+import type {} from '@vitest/browser-playwright'
+import type { Page } from 'playwright'
+import type { BrowserCommand } from 'vitest/node'
+
+/*
+ * Browser commands that act as the person in front of a popup on another
+ * origin. The test page cannot reach into a cross-origin window, but the
+ * browser can: these run in Node, find the popup among the browser
+ * context's pages by its URL, and click or read it through Playwright, as
+ * a person would.
+ */
+
+/** Waits for a page of the context whose URL starts with `prefix`. */
+async function pageAt(
+  pages: () => Page[],
+  prefix: string,
+  timeout = 10_000,
+): Promise<Page> {
+  const until = Date.now() + timeout
+  for (;;) {
+    // The newest match: an older window may still be closing.
+    const found = pages().findLast(
+      (candidate) =>
+        !candidate.isClosed() && candidate.url().startsWith(prefix),
+    )
+    if (found) return found
+    if (Date.now() > until)
+      throw new Error(
+        `No window at ${prefix} (open: ${pages()
+          .map((candidate) => candidate.url())
+          .join(', ')}).`,
+      )
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+/** Clicks the element with `testId` in the window at `prefix`. */
+export const popupClick: BrowserCommand<
+  [prefix: string, testId: string]
+> = async (context, prefix, testId) => {
+  const popup = await pageAt(() => context.context.pages(), prefix)
+  await popup.getByTestId(testId).click({ timeout: 10_000 })
+}
+
+/** The text of the element with `testId` in the window at `prefix`. */
+export const popupText: BrowserCommand<
+  [prefix: string, testId: string]
+> = async (context, prefix, testId) => {
+  const popup = await pageAt(() => context.context.pages(), prefix)
+  return (
+    (await popup.getByTestId(testId).textContent({ timeout: 10_000 })) ?? ''
+  )
+}
+
+/** The title of the window at `prefix`. */
+export const popupTitle: BrowserCommand<[prefix: string]> = async (
+  context,
+  prefix,
+) => {
+  const popup = await pageAt(() => context.context.pages(), prefix)
+  return popup.title()
+}
+
+/**
+ * Waits until no window at `prefix` is left: a closed popup lingers a
+ * moment, and a new popup of the same name opened meanwhile may get the
+ * closing window back.
+ */
+export const popupsGone: BrowserCommand<[prefix: string]> = async (
+  context,
+  prefix,
+) => {
+  const until = Date.now() + 10_000
+  const left = () =>
+    context.context
+      .pages()
+      .filter(
+        (candidate) =>
+          !candidate.isClosed() && candidate.url().startsWith(prefix),
+      )
+  while (left().length > 0) {
+    if (Date.now() > until) throw new Error(`Windows still open at ${prefix}.`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+/** The URL of the window at `prefix`. */
+export const popupUrl: BrowserCommand<[prefix: string]> = async (
+  context,
+  prefix,
+) => (await pageAt(() => context.context.pages(), prefix)).url()
+
+declare module 'vitest/browser' {
+  interface BrowserCommands {
+    /** Clicks `[data-testid=testId]` in the window whose URL starts with `prefix`. */
+    popupClick(prefix: string, testId: string): Promise<void>
+    /** Reads `[data-testid=testId]` in the window whose URL starts with `prefix`. */
+    popupText(prefix: string, testId: string): Promise<string>
+    /** Waits until no window's URL starts with `prefix`. */
+    popupsGone(prefix: string): Promise<void>
+    /** The URL of the window whose URL starts with `prefix`. */
+    popupUrl(prefix: string): Promise<string>
+    /** The title of the window whose URL starts with `prefix`. */
+    popupTitle(prefix: string): Promise<string>
+  }
+}
