@@ -8,14 +8,13 @@
  */
 import {
   type Address,
-  CallExecutionError,
-  ContractFunctionRevertedError,
   decodeFunctionResult,
   encodeFunctionData,
   type Hex,
 } from 'viem'
+import { RpcResponseError } from '../../core/Transport.js'
 import { feeTokenSymbol } from '../wire/relayer.js'
-import type { Context } from './context.js'
+import { type Context, getCode } from './context.js'
 import {
   invalidParams,
   JsonRpcError,
@@ -80,37 +79,41 @@ export async function readNonce(
   wallet: Address,
   space: bigint,
 ): Promise<bigint> {
-  const code = await context.rpc.getCode({ address: wallet })
+  const code = await getCode(context.rpc, wallet)
   if (!code || code === '0x') return 0n
-  let data: { data?: Hex | undefined }
+  let data: Hex | null | undefined
   try {
-    data = await context.rpc.call({
-      to: wallet,
-      data: encodeFunctionData({
-        abi: walletAbi,
-        functionName: 'readNonce',
-        args: [space],
-      }),
+    data = await context.rpc.request<Hex>({
+      method: 'eth_call',
+      params: [
+        {
+          to: wallet,
+          data: encodeFunctionData({
+            abi: walletAbi,
+            functionName: 'readNonce',
+            args: [space],
+          }),
+        },
+        'latest',
+      ],
     })
   } catch (error) {
     // A wallet whose call reverts has no nonce to read, as the published
-    // SDK treats it; a node that cannot be reached is a real failure.
+    // SDK treats it; a node that cannot be reached is a real failure. A
+    // revert is the node's JSON-RPC error: code 3 with the revert data
+    // (EIP-1474's execution error), or a message saying so (older nodes).
     if (
-      error instanceof CallExecutionError &&
-      error.walk(
-        (e) =>
-          e instanceof ContractFunctionRevertedError ||
-          /revert/i.test((e as Error)?.message ?? ''),
-      )
+      error instanceof RpcResponseError &&
+      (error.code === 3 || /revert/i.test(error.message))
     )
       return 0n
     throw error
   }
-  if (!data.data || data.data === '0x') return 0n
+  if (!data || data === '0x') return 0n
   return decodeFunctionResult({
     abi: walletAbi,
     functionName: 'readNonce',
-    data: data.data,
+    data,
   })
 }
 
