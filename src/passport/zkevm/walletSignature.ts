@@ -18,12 +18,12 @@ import {
   hexToNumber,
   keccak256,
   numberToHex,
-  recoverAddress,
   size,
   slice,
   toBytes,
   toHex,
 } from 'viem'
+import { recoverAddress } from './ecrecover.js'
 
 /** One call of the wallet's `execute` (Sequence `IModuleCalls.Transaction`). */
 export type MetaTransaction = {
