@@ -218,7 +218,9 @@ describe('Transport.http', () => {
   test('error: a client error (400) is not retried: HttpError with the status', async () => {
     script = [() => ({ status: 400, body: 'bad' })]
     const node = Transport.http(url, { retryDelay: 1 })
-    const error = await node.request({ method: 'eth_chainId' }).catch((e) => e)
+    const error = (await node
+      .request({ method: 'eth_chainId' })
+      .catch((e) => e)) as Http.HttpError
     expect(error).toBeInstanceOf(Http.HttpError)
     expect(error.status).toBe(400)
     expect(posts).toHaveLength(1)
@@ -230,7 +232,9 @@ describe('Transport.http', () => {
       body: 'down',
     }))
     const node = Transport.http(url, { retryCount: 2, retryDelay: 1 })
-    const error = await node.request({ method: 'eth_chainId' }).catch((e) => e)
+    const error = (await node
+      .request({ method: 'eth_chainId' })
+      .catch((e) => e)) as Http.HttpError
     expect(error).toBeInstanceOf(Http.HttpError)
     expect(error.status).toBe(500)
     expect(posts).toHaveLength(3)

@@ -6,12 +6,7 @@
  * the chain's hash. The order is the published SDK's: chain id → (nonce ∥
  * fee) → (guardian ∥ signature) → relayer → polling.
  */
-import {
-  type Address,
-  decodeFunctionResult,
-  encodeFunctionData,
-  type Hex,
-} from 'viem'
+import type { Address, Hex } from 'viem'
 import { RpcResponseError } from '../../core/Transport.js'
 import { feeTokenSymbol } from '../wire/relayer.js'
 import { type Context, getCode } from './context.js'
@@ -24,15 +19,16 @@ import {
 import { checkTransaction } from './guardian.js'
 import type { ConfirmationHandle } from './seams.js'
 import {
+  decodeReadNonce,
   encodeExecute,
   encodeMetaTransactions,
   encodeNonce,
+  encodeReadNonce,
   type MetaTransaction,
   metaTransaction,
   subDigest,
   transactionSignature,
   transactionsDigest,
-  walletAbi,
 } from './walletSignature.js'
 
 /** A call as `eth_sendTransaction` / `wallet_sendCalls` take it. */
@@ -88,11 +84,7 @@ export async function readNonce(
       params: [
         {
           to: wallet,
-          data: encodeFunctionData({
-            abi: walletAbi,
-            functionName: 'readNonce',
-            args: [space],
-          }),
+          data: encodeReadNonce(space),
         },
         'latest',
       ],
@@ -110,11 +102,7 @@ export async function readNonce(
     throw error
   }
   if (!data || data === '0x') return 0n
-  return decodeFunctionResult({
-    abi: walletAbi,
-    functionName: 'readNonce',
-    data,
-  })
+  return decodeReadNonce(data)
 }
 
 /** The transactions with the relayer's IMX fee appended when it is not zero. */
