@@ -97,7 +97,11 @@ export function createRpcClient(url: string): RpcClient {
 
 /** The node's chain id. */
 export async function getChainId(rpc: RpcClient): Promise<number> {
-  return Number(await rpc.request<Hex>({ method: 'eth_chainId' }))
+  const answer = await rpc.request<Hex>({ method: 'eth_chainId' })
+  const chainId = typeof answer === 'string' ? Number(answer) : Number.NaN
+  if (!Number.isSafeInteger(chainId) || chainId <= 0)
+    throw new Error(`Invalid chain id from the node: ${String(answer)}`)
+  return chainId
 }
 
 /** The code at `address` (latest block); `0x` for an account without code. */
