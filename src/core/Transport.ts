@@ -112,11 +112,13 @@ export function http(url: string, options: http.Options = {}): Transport {
         for (const pending of batch) settle(pending, answers)
         return
       }
-      const byId = new Map<unknown, unknown>()
+      // Matched by id, whatever the order (some nodes echo ids as text).
+      const byId = new Map<string, unknown>()
       for (const answer of answers)
         if (answer && typeof answer === 'object')
-          byId.set((answer as Rpc.Response).id, answer)
-      for (const pending of batch) settle(pending, byId.get(pending.request.id))
+          byId.set(String((answer as Rpc.Response).id), answer)
+      for (const pending of batch)
+        settle(pending, byId.get(String(pending.request.id)))
     } catch (error) {
       for (const pending of batch) pending.reject(error)
     }
