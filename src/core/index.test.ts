@@ -45,6 +45,11 @@ describe('embedded-wallets/core', () => {
           "memory",
           "select",
         ],
+        "Transport": [
+          "MalformedResponseError",
+          "RpcResponseError",
+          "http",
+        ],
       }
     `)
   })

@@ -1,7 +1,7 @@
 /**
  * What both wallets share: the base error, JSON-RPC requests, a typed
- * emitter and PromiEvent, key-value storage, EIP-6963 announcement and a
- * retry helper for their backend calls.
+ * emitter and PromiEvent, key-value storage, EIP-6963 announcement, a
+ * retry helper for their backend calls and a batched JSON-RPC HTTP transport.
  *
  * @packageDocumentation
  */
@@ -13,3 +13,4 @@ export * as Http from './Http.js'
 export * as PromiEvent from './PromiEvent.js'
 export * as Rpc from './Rpc.js'
 export * as Storage from './Storage.js'
+export * as Transport from './Transport.js'

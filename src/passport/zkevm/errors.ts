@@ -1,10 +1,16 @@
 /**
- * The zkEVM provider's errors: viem's `RpcError` / `ProviderRpcError` with
- * the codes and exact messages of the published SDK (`JsonRpcError`), so a
- * dapp matching on `code` or `message` behaves as with @imtbl/passport, and
- * viem-based code recognises them as RPC errors.
+ * The zkEVM provider's errors: `code`, exact `message` and `data` as
+ * EIP-1193 and EIP-1474 define them, with the codes and texts of the
+ * published SDK (`JsonRpcError`), so a dapp matching on `code` or `message`
+ * behaves as with @imtbl/passport. viem and wagmi recognise RPC errors by
+ * `code` (viem's `custom` transport maps each code to its own class), so
+ * these are our own classes on the core `BaseError`, in viem's layout
+ * (`shortMessage`, `details`, `cause`, `walk`), rather than viem's
+ * `RpcError` family, whose classes cannot be tree-shaken apart.
  */
-import { ProviderRpcError, type ProviderRpcErrorCode, RpcError } from 'viem'
+import type { ProviderRpcErrorCode } from 'viem'
+import { BaseError } from '../../core/Errors.js'
+import { RpcResponseError } from '../../core/Transport.js'
 
 /** EIP-1193 provider error codes. */
 export const ProviderErrorCode = {
@@ -51,34 +57,52 @@ export function failedToSubmit(status: string, message: string | undefined) {
 }
 
 /**
- * A JSON-RPC error (`-32xxx`) with an exact `message`: viem's layout adds
- * `Details:`/`Version:` lines, which the published SDK's errors do not
- * have, so the message is reset to the short text.
+ * What every error of the provider is: an RPC error with a numeric `code`,
+ * an exact one-line `message` and optional `data`.
  */
+export class RpcError extends BaseError {
+  override name = 'RpcError'
+  /** The JSON-RPC (`-32xxx`) or EIP-1193 (`4xxx`, `57xx`) code. */
+  code: number
+  /** Extra information (e.g. a node's revert data). */
+  data?: unknown
+  constructor(
+    code: number,
+    message: string,
+    options: { cause?: unknown; data?: unknown } = {},
+  ) {
+    // The message is the short text alone (the published SDK's errors
+    // have no `Details:` lines); the cause keeps the rest.
+    super(message, { cause: asError(options.cause, message) })
+    this.message = message
+    this.code = code
+    if (options.data !== undefined) this.data = options.data
+  }
+}
+
+/** A JSON-RPC error (`-32xxx`, or a node's own code) with an exact `message`. */
 export class JsonRpcError extends RpcError {
   override name = 'JsonRpcError'
   constructor(
-    code: (typeof RpcErrorCode)[keyof typeof RpcErrorCode],
+    code: (typeof RpcErrorCode)[keyof typeof RpcErrorCode] | (number & {}),
     message: string,
-    options: { cause?: unknown } = {},
+    options: { cause?: unknown; data?: unknown } = {},
   ) {
-    super(asError(options.cause, message), { code, shortMessage: message })
+    super(code, message, options)
     this.name = 'JsonRpcError'
-    this.message = message
   }
 }
 
 /** An EIP-1193 provider error (`4xxx`) with an exact `message`. */
-export class ProviderError extends ProviderRpcError {
+export class ProviderError extends RpcError {
   override name = 'ProviderError'
   constructor(
     code: ProviderRpcErrorCode,
     message: string,
-    options: { cause?: unknown } = {},
+    options: { cause?: unknown; data?: unknown } = {},
   ) {
-    super(asError(options.cause, message), { code, shortMessage: message })
+    super(code, message, options)
     this.name = 'ProviderError'
-    this.message = message
   }
 }
 
@@ -124,6 +148,13 @@ export function describe(error: unknown): string {
  */
 export function toRpcError(error: unknown): RpcError {
   if (error instanceof RpcError) return error
+  // The chain node's own error (pass-through methods): its code, message
+  // and data, as a wallet forwarding to a node answers.
+  if (error instanceof RpcResponseError)
+    return new JsonRpcError(error.code, error.shortMessage, {
+      cause: error,
+      data: error.data,
+    })
   return new JsonRpcError(
     RpcErrorCode.INTERNAL_ERROR,
     describe(error) || 'Internal error',

@@ -16,7 +16,7 @@ import {
   isHex,
   type TypedDataDefinition,
 } from 'viem'
-import type { Context } from './context.js'
+import { type Context, getCode, waitForTransactionReceipt } from './context.js'
 import { invalidParams } from './errors.js'
 import { checkMessage } from './guardian.js'
 import type { ConfirmationHandle } from './seams.js'
@@ -194,7 +194,7 @@ async function ensureDeployed(
   context: Context,
   wallet: Address,
 ): Promise<boolean> {
-  const code = await context.rpc.getCode({ address: wallet })
+  const code = await getCode(context.rpc, wallet)
   if (code && code !== '0x') return true
   if (!context.config.forceScwDeployBeforeMessageSignature) return false
   const hash = await sendTransactions(context, wallet, [
@@ -202,7 +202,7 @@ async function ensureDeployed(
   ])
   // The relayer reports a hash once submitted; the signature is only
   // checkable once the deployment is mined.
-  await context.rpc.waitForTransactionReceipt({ hash, pollingInterval: 500 })
+  await waitForTransactionReceipt(context.rpc, hash, 500)
   return true
 }
 

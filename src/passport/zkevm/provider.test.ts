@@ -89,6 +89,22 @@ describe('router', () => {
       node.requests.find((r) => r.method === 'eth_getStorageAt')?.params,
     ).toEqual([wallet, '0x0', '0x5'])
   })
+
+  test('error: a node error passes through with its code, message and data', async () => {
+    const { provider, node } = await start({ signedIn: false })
+    node.setReverting(target)
+    await expect(
+      provider.request({
+        method: 'eth_call',
+        params: [{ to: target, data: '0x' }],
+      } as never),
+    ).rejects.toMatchObject({
+      name: 'JsonRpcError',
+      code: 3,
+      message: 'execution reverted',
+      data: '0x',
+    })
+  })
 })
 
 describe('accounts', () => {

@@ -23,6 +23,7 @@ import {
   type Context,
   createNonceReservations,
   createRpcClient,
+  getChainId,
   type ProviderConfig,
   type ProviderEvents,
   type ProviderSession,
@@ -155,7 +156,7 @@ export function createProvider(
       chainId ??= (
         config.chainId !== undefined
           ? Promise.resolve(config.chainId)
-          : rpc.getChainId()
+          : getChainId(rpc)
       ).then(
         (id) => {
           context.observeChainId(id)

@@ -6,16 +6,10 @@
  * the chain's hash. The order is the published SDK's: chain id → (nonce ∥
  * fee) → (guardian ∥ signature) → relayer → polling.
  */
-import {
-  type Address,
-  CallExecutionError,
-  ContractFunctionRevertedError,
-  decodeFunctionResult,
-  encodeFunctionData,
-  type Hex,
-} from 'viem'
+import type { Address, Hex } from 'viem'
+import { RpcResponseError } from '../../core/Transport.js'
 import { feeTokenSymbol } from '../wire/relayer.js'
-import type { Context } from './context.js'
+import { type Context, getCode } from './context.js'
 import {
   invalidParams,
   JsonRpcError,
@@ -25,15 +19,16 @@ import {
 import { checkTransaction } from './guardian.js'
 import type { ConfirmationHandle } from './seams.js'
 import {
+  decodeReadNonce,
   encodeExecute,
   encodeMetaTransactions,
   encodeNonce,
+  encodeReadNonce,
   type MetaTransaction,
   metaTransaction,
   subDigest,
   transactionSignature,
   transactionsDigest,
-  walletAbi,
 } from './walletSignature.js'
 
 /** A call as `eth_sendTransaction` / `wallet_sendCalls` take it. */
@@ -80,38 +75,34 @@ export async function readNonce(
   wallet: Address,
   space: bigint,
 ): Promise<bigint> {
-  const code = await context.rpc.getCode({ address: wallet })
+  const code = await getCode(context.rpc, wallet)
   if (!code || code === '0x') return 0n
-  let data: { data?: Hex | undefined }
+  let data: Hex | null | undefined
   try {
-    data = await context.rpc.call({
-      to: wallet,
-      data: encodeFunctionData({
-        abi: walletAbi,
-        functionName: 'readNonce',
-        args: [space],
-      }),
+    data = await context.rpc.request<Hex>({
+      method: 'eth_call',
+      params: [
+        {
+          to: wallet,
+          data: encodeReadNonce(space),
+        },
+        'latest',
+      ],
     })
   } catch (error) {
     // A wallet whose call reverts has no nonce to read, as the published
-    // SDK treats it; a node that cannot be reached is a real failure.
+    // SDK treats it; a node that cannot be reached is a real failure. A
+    // revert is the node's JSON-RPC error: code 3 with the revert data
+    // (EIP-1474's execution error), or a message saying so (older nodes).
     if (
-      error instanceof CallExecutionError &&
-      error.walk(
-        (e) =>
-          e instanceof ContractFunctionRevertedError ||
-          /revert/i.test((e as Error)?.message ?? ''),
-      )
+      error instanceof RpcResponseError &&
+      (error.code === 3 || /revert/i.test(error.message))
     )
       return 0n
     throw error
   }
-  if (!data.data || data.data === '0x') return 0n
-  return decodeFunctionResult({
-    abi: walletAbi,
-    functionName: 'readNonce',
-    data: data.data,
-  })
+  if (!data || data === '0x') return 0n
+  return decodeReadNonce(data)
 }
 
 /** The transactions with the relayer's IMX fee appended when it is not zero. */

@@ -1,29 +1,37 @@
 import {
   concat,
+  decodeFunctionResult,
   encodeAbiParameters,
   encodeFunctionData,
+  encodeFunctionResult,
   keccak256,
   parseErc6492Signature,
   recoverMessageAddress,
   slice,
+  toFunctionSelector,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import { imageHash as emulatorImageHash } from '../../emulator/chain/counterfactual.js'
 import {
+  decodeReadNonce,
   decodeSignature,
+  encodeExecute,
   encodeNonce,
+  encodeReadNonce,
   erc6492MagicBytes,
   factoryAbi,
   imageHash,
   mergeSignatures,
   metaTransaction,
   normalizeV,
+  selectors,
   subDigest,
   transactionSignature,
   transactionsDigest,
   unwrapErc6492,
   userPart,
+  walletAbi,
   wrapErc6492,
   zeroBasedV,
 } from './walletSignature.js'
@@ -31,6 +39,52 @@ import {
 const wallet = '0x1111111111111111111111111111111111111111'
 
 describe('walletSignature', () => {
+  test('default: the selectors are those of the ABI', () => {
+    expect(selectors).toEqual({
+      execute: toFunctionSelector(walletAbi[0]),
+      readNonce: toFunctionSelector(walletAbi[1]),
+      deploy: toFunctionSelector(factoryAbi[0]),
+    })
+  })
+
+  test('behavior: execute and readNonce calldata are the ABI encoding', () => {
+    const transactions = [
+      metaTransaction({ to: wallet, value: 5n, data: '0x1234' }),
+      metaTransaction({ to: wallet }),
+    ]
+    expect(
+      encodeExecute({ transactions, nonce: 7n, signature: '0xabcdef' }),
+    ).toBe(
+      encodeFunctionData({
+        abi: walletAbi,
+        functionName: 'execute',
+        args: [transactions, 7n, '0xabcdef'],
+      }),
+    )
+    expect(encodeReadNonce(1n)).toBe(
+      encodeFunctionData({
+        abi: walletAbi,
+        functionName: 'readNonce',
+        args: [1n],
+      }),
+    )
+    const answer = encodeFunctionResult({
+      abi: walletAbi,
+      functionName: 'readNonce',
+      result: 2n ** 96n + 3n,
+    })
+    expect(decodeReadNonce(answer)).toBe(
+      decodeFunctionResult({
+        abi: walletAbi,
+        functionName: 'readNonce',
+        data: answer,
+      }),
+    )
+    expect(() => decodeReadNonce('0x01')).toThrow(
+      'Data size of 1 bytes is too small for given parameters.',
+    )
+  })
+
   test('default: a nonce in space 1 is 2^96 + n', () => {
     expect(encodeNonce(1n, 5n)).toBe(0x1000000000000000000000005n)
     expect(encodeNonce(0n, 7n)).toBe(7n)

@@ -11,19 +11,18 @@ import {
   concat,
   decodeAbiParameters,
   encodeAbiParameters,
-  encodeFunctionData,
   encodePacked,
   getAddress,
   type Hex,
   hexToNumber,
   keccak256,
   numberToHex,
-  recoverAddress,
   size,
   slice,
   toBytes,
   toHex,
 } from 'viem'
+import { recoverAddress } from './ecrecover.js'
 
 /** One call of the wallet's `execute` (Sequence `IModuleCalls.Transaction`). */
 export type MetaTransaction = {
@@ -83,6 +82,37 @@ export const factoryAbi = [
 ] as const
 
 const metaTransactionsType = walletAbi[0].inputs[0]
+
+/**
+ * The selectors of the functions above (the first 4 bytes of the keccak256
+ * of their canonical signatures; the tests check them against the ABI), so
+ * that calldata is built without bundling an ABI lookup and formatter.
+ */
+export const selectors = {
+  /** `execute((bool,bool,uint256,address,uint256,bytes)[],uint256,bytes)` */
+  execute: '0x7a9a1628',
+  /** `readNonce(uint256)` */
+  readNonce: '0x8c3f5563',
+  /** `deploy(address,bytes32)` */
+  deploy: '0x32c02a14',
+} as const satisfies Record<string, Hex>
+
+/** `readNonce(space)` calldata. */
+export function encodeReadNonce(space: bigint): Hex {
+  return concat([
+    selectors.readNonce,
+    encodeAbiParameters(walletAbi[1].inputs, [space]),
+  ])
+}
+
+/** The `uint256` that `readNonce` returns (the first 32-byte word). */
+export function decodeReadNonce(data: Hex): bigint {
+  if (size(data) < 32)
+    throw new Error(
+      `Data size of ${size(data)} bytes is too small for given parameters.`,
+    )
+  return BigInt(slice(data, 0, 32))
+}
 
 /**
  * A plain call as the published SDK builds it: no delegate call, the whole
@@ -151,11 +181,14 @@ export function encodeExecute(options: {
   nonce: bigint
   signature: Hex
 }): Hex {
-  return encodeFunctionData({
-    abi: walletAbi,
-    functionName: 'execute',
-    args: [options.transactions, options.nonce, options.signature],
-  })
+  return concat([
+    selectors.execute,
+    encodeAbiParameters(walletAbi[0].inputs, [
+      options.transactions,
+      options.nonce,
+      options.signature,
+    ]),
+  ])
 }
 
 /** Sequence signature types of an EOA part (`SignatureValidator`). */
@@ -351,11 +384,13 @@ export function wrapErc6492(options: {
   imageHash: Hex
   signature: Hex
 }): Hex {
-  const calldata = encodeFunctionData({
-    abi: factoryAbi,
-    functionName: 'deploy',
-    args: [options.mainModule, options.imageHash],
-  })
+  const calldata = concat([
+    selectors.deploy,
+    encodeAbiParameters(factoryAbi[0].inputs, [
+      options.mainModule,
+      options.imageHash,
+    ]),
+  ])
   return concat([
     encodeAbiParameters(
       [{ type: 'address' }, { type: 'bytes' }, { type: 'bytes' }],

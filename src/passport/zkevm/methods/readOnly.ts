@@ -4,7 +4,7 @@
  * method takes one; `eth_chainId` is the node's, as hex.
  */
 import { numberToHex } from 'viem'
-import type { Context } from '../context.js'
+import { type Context, getChainId } from '../context.js'
 import type { Routes } from './route.js'
 
 /** The methods passed through, with the index of their block tag. */
@@ -31,17 +31,14 @@ function forward(method: keyof typeof passThrough) {
       while (args.length < tagIndex) args.push(undefined)
       args.push('latest')
     }
-    return context.rpc.request({
-      method: method as never,
-      params: args as never,
-    })
+    return context.rpc.request({ method, params: args })
   }
 }
 
 export const readOnlyRoutes = {
   eth_chainId: {
     async handler(context) {
-      const chainId = await context.rpc.getChainId()
+      const chainId = await getChainId(context.rpc)
       context.observeChainId(chainId)
       return numberToHex(chainId)
     },

@@ -6,6 +6,7 @@
  */
 import { type Address, type Hex, isAddressEqual, numberToHex } from 'viem'
 import * as Relayer from '../../wire/relayer.js'
+import { getTransactionReceipt } from '../context.js'
 import { invalidParams, ProviderError } from '../errors.js'
 import { relayTransactions } from '../transactions.js'
 import type { Routes } from './route.js'
@@ -94,9 +95,10 @@ export const walletRoutes = {
       if (status === Relayer.statuses.reverted && !hash)
         return { ...base, status: callsStatus.reverted }
       if (!hash) return { ...base, status: callsStatus.pending }
-      const receipt = await context.rpc
-        .getTransactionReceipt({ hash: hash as Hex })
-        .catch(() => undefined)
+      const receipt = await getTransactionReceipt(
+        context.rpc,
+        hash as Hex,
+      ).catch(() => null)
       if (!receipt)
         return {
           ...base,
@@ -105,12 +107,10 @@ export const walletRoutes = {
               ? callsStatus.reverted
               : callsStatus.pending,
         }
+      const success = Number(receipt.status) === 1
       return {
         ...base,
-        status:
-          receipt.status === 'success'
-            ? callsStatus.confirmed
-            : callsStatus.reverted,
+        status: success ? callsStatus.confirmed : callsStatus.reverted,
         receipts: [
           {
             logs: receipt.logs.map((log) => ({
@@ -118,10 +118,10 @@ export const walletRoutes = {
               data: log.data,
               topics: log.topics,
             })),
-            status: receipt.status === 'success' ? '0x1' : '0x0',
+            status: success ? '0x1' : '0x0',
             blockHash: receipt.blockHash,
-            blockNumber: numberToHex(receipt.blockNumber),
-            gasUsed: numberToHex(receipt.gasUsed),
+            blockNumber: numberToHex(BigInt(receipt.blockNumber)),
+            gasUsed: numberToHex(BigInt(receipt.gasUsed)),
             transactionHash: receipt.transactionHash,
           },
         ],
