@@ -19,7 +19,6 @@ import {
 import { fund } from './magicLogin.js'
 import { completeInPopup, freshEmail, userinfo } from './passportLogin.js'
 import {
-  hasZkEvmBackends,
   info,
   nextLoginPopup,
   overrides,
@@ -202,128 +201,122 @@ describe('published @imtbl/passport against the emulator: zkEVM provider before 
 })
 
 /*
- * The zkEVM wallet of the published SDK: these need the emulated platform
- * API, relayer, key custody and confirmation pages, and run once the
- * emulator prints them in `passport.overrides`.
+ * The zkEVM wallet of the published SDK against the emulated platform API,
+ * relayer, key custody and confirmation pages.
  */
-describe.skipIf(!hasZkEvmBackends)(
-  'published @imtbl/passport against the emulator: zkEVM wallet',
-  () => {
-    const client = createPublicClient({ transport: http(info.rpcUrl) })
+describe('published @imtbl/passport against the emulator: zkEVM wallet', () => {
+  const client = createPublicClient({ transport: http(info.rpcUrl) })
 
-    async function connected(
-      options: { forceScwDeployBeforeMessageSignature?: boolean } = {},
-    ) {
-      const passport = createPassport(options)
-      await signIn(passport, freshEmail('compat-evm'))
-      const provider = await passport.connectEvm({ announceProvider: false })
-      const changes: unknown[] = []
-      provider.on('accountsChanged', (accounts: unknown) =>
-        changes.push(accounts),
-      )
-      const accounts = (await provider.request({
-        method: 'eth_requestAccounts',
-      })) as string[]
-      return { passport, provider, accounts, changes }
+  async function connected(
+    options: { forceScwDeployBeforeMessageSignature?: boolean } = {},
+  ) {
+    const passport = createPassport(options)
+    await signIn(passport, freshEmail('compat-evm'))
+    const provider = await passport.connectEvm({ announceProvider: false })
+    const changes: unknown[] = []
+    provider.on('accountsChanged', (accounts: unknown) =>
+      changes.push(accounts),
+    )
+    const accounts = (await provider.request({
+      method: 'eth_requestAccounts',
+    })) as string[]
+    return { passport, provider, accounts, changes }
+  }
+
+  test('behavior: eth_requestAccounts registers the player: the id token then names the wallet', async () => {
+    const { passport, provider, accounts, changes } = await connected()
+    expect(accounts).toHaveLength(1)
+    const [address] = accounts as [string]
+    expect(isAddress(address)).toBe(true)
+    expect(changes).toEqual([accounts])
+    expect(await provider.request({ method: 'eth_accounts' })).toEqual(accounts)
+    expect(await provider.request({ method: 'eth_chainId' })).toBe(
+      toHex(info.chainId),
+    )
+    const claims = decodeJwt((await passport.getIdToken()) as string) as {
+      passport?: Record<string, string>
     }
+    expect(getAddress(claims.passport?.zkevm_eth_address ?? '')).toBe(
+      getAddress(address),
+    )
+    expect(isAddress(claims.passport?.zkevm_user_admin_address ?? '')).toBe(
+      true,
+    )
+    // Registered: the same wallet again, without a new registration.
+    expect(await provider.request({ method: 'eth_requestAccounts' })).toEqual(
+      accounts,
+    )
+  })
 
-    test('behavior: eth_requestAccounts registers the player: the id token then names the wallet', async () => {
-      const { passport, provider, accounts, changes } = await connected()
-      expect(accounts).toHaveLength(1)
-      const [address] = accounts as [string]
-      expect(isAddress(address)).toBe(true)
-      expect(changes).toEqual([accounts])
-      expect(await provider.request({ method: 'eth_accounts' })).toEqual(
-        accounts,
-      )
-      expect(await provider.request({ method: 'eth_chainId' })).toBe(
-        toHex(info.chainId),
-      )
-      const claims = decodeJwt((await passport.getIdToken()) as string) as {
-        passport?: Record<string, string>
-      }
-      expect(getAddress(claims.passport?.zkevm_eth_address ?? '')).toBe(
-        getAddress(address),
-      )
-      expect(isAddress(claims.passport?.zkevm_user_admin_address ?? '')).toBe(
-        true,
-      )
-      // Registered: the same wallet again, without a new registration.
-      expect(await provider.request({ method: 'eth_requestAccounts' })).toEqual(
-        accounts,
-      )
-    })
+  test('behavior: eth_sendTransaction is relayed and mined; then personal_sign and eth_signTypedData_v4 verify on chain', async () => {
+    const { provider, accounts } = await connected()
+    const wallet = getAddress(accounts[0] as string)
+    await fund(info.rpcUrl, wallet, parseEther('1'))
+    const to = getAddress(toHex(crypto.getRandomValues(new Uint8Array(20))))
+    const hash = (await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ from: wallet, to, value: toHex(parseEther('0.1')) }],
+    })) as `0x${string}`
+    const receipt = await client.waitForTransactionReceipt({ hash })
+    expect(receipt.status).toBe('success')
+    expect(await client.getBalance({ address: to })).toBe(parseEther('0.1'))
+    expect(await client.getCode({ address: wallet })).toMatch(/^0x[0-9a-f]+$/)
 
-    test('behavior: eth_sendTransaction is relayed and mined; then personal_sign and eth_signTypedData_v4 verify on chain', async () => {
-      const { provider, accounts } = await connected()
-      const wallet = getAddress(accounts[0] as string)
-      await fund(info.rpcUrl, wallet, parseEther('1'))
-      const to = getAddress(toHex(crypto.getRandomValues(new Uint8Array(20))))
-      const hash = (await provider.request({
-        method: 'eth_sendTransaction',
-        params: [{ from: wallet, to, value: toHex(parseEther('0.1')) }],
-      })) as `0x${string}`
-      const receipt = await client.waitForTransactionReceipt({ hash })
-      expect(receipt.status).toBe('success')
-      expect(await client.getBalance({ address: to })).toBe(parseEther('0.1'))
-      expect(await client.getCode({ address: wallet })).toMatch(/^0x[0-9a-f]+$/)
+    const message = 'hello from the published SDK'
+    const signature = (await provider.request({
+      method: 'personal_sign',
+      params: [toHex(message), wallet],
+    })) as `0x${string}`
+    expect(
+      await client.verifyMessage({ address: wallet, message, signature }),
+    ).toBe(true)
 
-      const message = 'hello from the published SDK'
-      const signature = (await provider.request({
-        method: 'personal_sign',
-        params: [toHex(message), wallet],
-      })) as `0x${string}`
-      expect(
-        await client.verifyMessage({ address: wallet, message, signature }),
-      ).toBe(true)
-
-      const typedData = {
-        types: {
-          EIP712Domain: [
-            { name: 'name', type: 'string' },
-            { name: 'version', type: 'string' },
-            { name: 'chainId', type: 'uint256' },
-          ],
-          Order: [
-            { name: 'owner', type: 'address' },
-            { name: 'amount', type: 'uint256' },
-          ],
-        },
+    const typedData = {
+      types: {
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'version', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+        ],
+        Order: [
+          { name: 'owner', type: 'address' },
+          { name: 'amount', type: 'uint256' },
+        ],
+      },
+      primaryType: 'Order',
+      domain: { name: 'Compat', version: '1', chainId: info.chainId },
+      message: { owner: wallet, amount: '100000000000000000000' },
+    } as const
+    const typedSignature = (await provider.request({
+      method: 'eth_signTypedData_v4',
+      params: [wallet, JSON.stringify(typedData)],
+    })) as `0x${string}`
+    expect(
+      await client.verifyTypedData({
+        address: wallet,
+        signature: typedSignature,
+        domain: typedData.domain,
+        types: { Order: typedData.types.Order },
         primaryType: 'Order',
-        domain: { name: 'Compat', version: '1', chainId: info.chainId },
-        message: { owner: wallet, amount: '100000000000000000000' },
-      } as const
-      const typedSignature = (await provider.request({
-        method: 'eth_signTypedData_v4',
-        params: [wallet, JSON.stringify(typedData)],
-      })) as `0x${string}`
-      expect(
-        await client.verifyTypedData({
-          address: wallet,
-          signature: typedSignature,
-          domain: typedData.domain,
-          types: { Order: typedData.types.Order },
-          primaryType: 'Order',
-          message: { owner: wallet, amount: 10n ** 20n },
-        }),
-      ).toBe(true)
-    })
+        message: { owner: wallet, amount: 10n ** 20n },
+      }),
+    ).toBe(true)
+  })
 
-    test('behavior: with forceScwDeployBeforeMessageSignature the first personal_sign deploys the wallet and verifies on chain', async () => {
-      const { provider, accounts } = await connected({
-        forceScwDeployBeforeMessageSignature: true,
-      })
-      const wallet = getAddress(accounts[0] as string)
-      expect(await client.getCode({ address: wallet })).toBeUndefined()
-      const message = 'signed before any transaction'
-      const signature = (await provider.request({
-        method: 'personal_sign',
-        params: [toHex(message), wallet],
-      })) as `0x${string}`
-      expect(await client.getCode({ address: wallet })).toMatch(/^0x[0-9a-f]+$/)
-      expect(
-        await client.verifyMessage({ address: wallet, message, signature }),
-      ).toBe(true)
+  test('behavior: with forceScwDeployBeforeMessageSignature the first personal_sign deploys the wallet and verifies on chain', async () => {
+    const { provider, accounts } = await connected({
+      forceScwDeployBeforeMessageSignature: true,
     })
-  },
-)
+    const wallet = getAddress(accounts[0] as string)
+    expect(await client.getCode({ address: wallet })).toBeUndefined()
+    const message = 'signed before any transaction'
+    const signature = (await provider.request({
+      method: 'personal_sign',
+      params: [toHex(message), wallet],
+    })) as `0x${string}`
+    expect(await client.getCode({ address: wallet })).toMatch(/^0x[0-9a-f]+$/)
+    expect(
+      await client.verifyMessage({ address: wallet, message, signature }),
+    ).toBe(true)
+  })
+})

@@ -33,14 +33,13 @@ import {
   spyPopups,
   userKey,
 } from './passportLogin.js'
-import { hasZkEvmBackends, info, overrides } from './publishedPassport.js'
+import { info, overrides } from './publishedPassport.js'
 
 /*
  * The wagmi connector `passport()` with real `@wagmi/core` actions, our
  * client's zkEVM provider and the emulator (identity provider, platform API,
- * relayer, key custody, Anvil). They need the zkEVM backends, and run once
- * the emulator prints them in `passport.overrides`; the connector's logic
- * is unit-tested in connectors/passport.test.ts.
+ * relayer, key custody, Anvil); the connector's logic is unit-tested in
+ * connectors/passport.test.ts.
  */
 
 const chain = localChain({ rpcUrl: info.rpcUrl, chainId: info.chainId })
@@ -103,7 +102,7 @@ const typed = (owner: `0x${string}`) =>
 beforeEach(() => localStorage.clear())
 afterEach(() => vi.restoreAllMocks())
 
-describe.skipIf(!hasZkEvmBackends)('passport() wagmi connector', () => {
+describe('passport() wagmi connector', () => {
   test('behavior: connect signs in and registers; signMessage and signTypedData verify before and after deployment; sendTransaction is mined', async () => {
     const wagmi = createWagmi()
     const { accounts, chainId } = await connectSigningIn(wagmi)
