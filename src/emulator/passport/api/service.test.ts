@@ -45,6 +45,21 @@ describe('overridesOf', () => {
     })
   })
 
+  test("behavior: our game wallet's configuration accepts it without imxPublicApiDomain (the published SDK's keys), defaulting it to the API", () => {
+    const { imxPublicApiDomain: _, ...published } = overrides
+    const config = resolve({
+      baseConfig: { environment: 'sandbox' },
+      clientId: 'emulator-passport-client',
+      redirectUri: 'http://127.0.0.1:5173/passport/redirect',
+      overrides: published,
+    })
+    expect(config).toMatchObject({
+      imxPublicApiDomain: 'http://127.0.0.1:4405',
+      indexerMrBasePath: 'http://127.0.0.1:4405',
+      passportMrBasePath: 'http://127.0.0.1:4405',
+    })
+  })
+
   test("behavior: our game wallet's configuration accepts it unchanged", () => {
     const config = resolve({
       baseConfig: { environment: 'sandbox' },
