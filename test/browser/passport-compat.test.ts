@@ -8,6 +8,15 @@ import {
   toHex,
 } from 'viem'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import {
+  ethChain,
+  headers as teeHeaders,
+  paths as teePaths,
+} from '../../src/passport/wire/tee.js'
+import {
+  factoryAbi,
+  imageHash,
+} from '../../src/passport/zkevm/walletSignature.js'
 import { refusedTelemetry, telemetryOrigin } from './fixtures/noTelemetry.js'
 import {
   type PublishedApp,
@@ -239,9 +248,40 @@ describe('published @imtbl/passport against the emulator: zkEVM wallet', () => {
     expect(getAddress(claims.passport?.zkevm_eth_address ?? '')).toBe(
       getAddress(address),
     )
-    expect(isAddress(claims.passport?.zkevm_user_admin_address ?? '')).toBe(
-      true,
+    // The wallet's signer is the player's key at the key custody (what
+    // the SDK's `POST /v1/wallet` answered), and the wallet is the one the
+    // factory deploys for {that key, the co-signer}, 2 of 2.
+    const admin = getAddress(claims.passport?.zkevm_user_admin_address ?? '')
+    const custody = await fetch(
+      `${overrides.magicTeeBasePath}${teePaths.wallet}`,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${await passport.getIdToken()}`,
+          [teeHeaders.apiKey]: overrides.magicPublishableApiKey,
+          [teeHeaders.providerId]: overrides.magicProviderId,
+          [teeHeaders.chain]: ethChain,
+        },
+      },
     )
+    expect(custody.status).toBe(200)
+    expect(await custody.json()).toEqual({ public_address: admin })
+    const { result: deployed } = await client.simulateContract({
+      address: info.contracts.factory,
+      abi: factoryAbi,
+      functionName: 'deploy',
+      args: [
+        info.contracts.mainModule,
+        imageHash({
+          threshold: 2,
+          signers: [
+            { weight: 1, address: admin },
+            { weight: 1, address: info.contracts.coSigner },
+          ],
+        }),
+      ],
+    })
+    expect(deployed).toBe(getAddress(address))
     // Registered: the same wallet again, without a new registration.
     expect(await provider.request({ method: 'eth_requestAccounts' })).toEqual(
       accounts,
