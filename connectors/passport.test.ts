@@ -15,7 +15,8 @@ import {
   SwitchChainError,
   UserRejectedRequestError,
 } from 'viem'
-import { beforeEach, describe, expect, test, vi } from 'vitest'
+import { beforeEach, describe, expect, expectTypeOf, test, vi } from 'vitest'
+import type { Passport } from '../src/passport/index.js'
 import {
   type PassportInstance,
   type PassportParameters,
@@ -137,6 +138,10 @@ beforeEach(() => {
 })
 
 describe('passport() connector', () => {
+  test('types: our Passport is accepted as the connector’s client without a cast', () => {
+    expectTypeOf<Passport>().toExtend<PassportInstance>()
+  })
+
   test('is the game wallet: id and rdns com.immutable.passport, type passport', () => {
     const { connector } = setup()
     expect([

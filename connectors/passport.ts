@@ -22,8 +22,33 @@ import type {
  */
 export type ConnectEvmOptions = { announceProvider?: boolean | undefined }
 
-/** The game wallet's zkEVM provider, as `connectEvm` answers it. */
-export type PassportProvider = EIP1193Provider & { isPassport: true }
+/** The provider's EIP-1193 events (the connector listens to all but `connect`). */
+type PassportEvents = {
+  accountsChanged(accounts: string[]): void
+  chainChanged(chainId: string): void
+  connect(info: { chainId: string }): void
+  disconnect(error: Error): void
+}
+
+/**
+ * The game wallet's zkEVM provider, as `connectEvm` answers it: EIP-1193
+ * requests and events. Narrower than viem's `EIP1193Provider`, whose `on`
+ * also takes `message`: our client's provider does not emit it (the
+ * published SDK's emits only `accountsChanged`), and with it our `Passport`
+ * could not be passed to the connector without a cast.
+ */
+export type PassportProvider = {
+  request: EIP1193Provider['request']
+  on<event extends keyof PassportEvents>(
+    event: event,
+    listener: PassportEvents[event],
+  ): void
+  removeListener<event extends keyof PassportEvents>(
+    event: event,
+    listener: PassportEvents[event],
+  ): void
+  readonly isPassport: true
+}
 
 /**
  * What the connector uses of the game wallet's client: its zkEVM provider

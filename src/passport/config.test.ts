@@ -140,6 +140,32 @@ describe('resolve', () => {
     })
   })
 
+  test('behavior: the published SDK’s nine required overrides suffice; imxPublicApiDomain defaults to the origin of indexerMrBasePath', () => {
+    const { imxPublicApiDomain: _, ...published } = overrides
+    const config = resolve({
+      ...base,
+      overrides: {
+        ...published,
+        indexerMrBasePath: 'http://127.0.0.1:4409/indexer',
+      },
+    })
+    expect(config).toMatchObject({
+      authenticationDomain: 'http://127.0.0.1:4402',
+      passportDomain: 'http://127.0.0.1:4403',
+      imxPublicApiDomain: 'http://127.0.0.1:4409',
+      indexerMrBasePath: 'http://127.0.0.1:4409/indexer',
+      orderBookMrBasePath: 'http://127.0.0.1:4404',
+      passportMrBasePath: 'http://127.0.0.1:4404',
+    })
+  })
+
+  test('behavior: an empty imxPublicApiDomain is not required either (the default applies)', () => {
+    expect(
+      resolve({ ...base, overrides: { ...overrides, imxPublicApiDomain: '' } })
+        .imxPublicApiDomain,
+    ).toBe('http://127.0.0.1:4404')
+  })
+
   test('error: overrides missing keys are listed in order with the prefix', () => {
     const partial = {
       ...overrides,
@@ -159,7 +185,7 @@ describe('resolve', () => {
       failure({ ...base, overrides: {} as PassportOverrides }),
     ).toMatchObject({
       message:
-        'overrides - authenticationDomain, passportDomain, magicPublishableApiKey, magicProviderId, zkEvmRpcUrl, relayerUrl, imxPublicApiDomain, indexerMrBasePath, orderBookMrBasePath, passportMrBasePath cannot be null',
+        'overrides - authenticationDomain, passportDomain, magicPublishableApiKey, magicProviderId, zkEvmRpcUrl, relayerUrl, indexerMrBasePath, orderBookMrBasePath, passportMrBasePath cannot be null',
     })
   })
 

@@ -111,7 +111,12 @@ export type PassportOverrides = {
   magicPublishableApiKey: string
   magicProviderId: string
   passportDomain: string
-  imxPublicApiDomain: string
+  /**
+   * The platform API's origin (not among the published SDK's overrides,
+   * which name its base paths instead). @default the origin of
+   * `indexerMrBasePath`, the API's own base path
+   */
+  imxPublicApiDomain?: string | undefined
   zkEvmRpcUrl: string
   relayerUrl: string
   indexerMrBasePath: string
@@ -200,7 +205,10 @@ export type PassportConfiguration = Omit<
   extraQueryParams: Record<string, string>
 }
 
-/** The override keys that must all be set (published validation). */
+/**
+ * The override keys that must all be set: the published SDK's nine, in its
+ * order, so that overrides it accepts are accepted here too.
+ */
 export const requiredOverrides = [
   'authenticationDomain',
   'passportDomain',
@@ -208,7 +216,6 @@ export const requiredOverrides = [
   'magicProviderId',
   'zkEvmRpcUrl',
   'relayerUrl',
-  'imxPublicApiDomain',
   'indexerMrBasePath',
   'orderBookMrBasePath',
   'passportMrBasePath',
@@ -220,7 +227,8 @@ export const requiredOverrides = [
  * - `clientId` and `redirectUri` are required:
  *   `'clientId, redirectUri cannot be null'` (only the missing ones).
  * - `overrides`, when given, must set every key of {@link requiredOverrides}:
- *   `'overrides - passportDomain, relayerUrl cannot be null'`.
+ *   `'overrides - passportDomain, relayerUrl cannot be null'`; the optional
+ *   `imxPublicApiDomain` defaults to the origin of `indexerMrBasePath`.
  * - Without overrides the environment's domains are used; an unknown
  *   environment falls back to sandbox, as published.
  * - `scope` and `audience` default to {@link defaultScope} and
@@ -260,7 +268,8 @@ export function resolve(
         ...magic,
         authenticationDomain: overrides.authenticationDomain,
         passportDomain: overrides.passportDomain,
-        imxPublicApiDomain: overrides.imxPublicApiDomain,
+        imxPublicApiDomain:
+          overrides.imxPublicApiDomain || originOf(overrides.indexerMrBasePath),
         zkEvmRpcUrl: overrides.zkEvmRpcUrl,
         relayerUrl: overrides.relayerUrl,
         magicPublishableApiKey: overrides.magicPublishableApiKey,
@@ -307,6 +316,16 @@ export function resolve(
       disableBlockedPopupOverlay: false,
     },
     extraQueryParams: extraQueryParams ?? {},
+  }
+}
+
+/** The origin of a URL; the text itself when it is not an absolute URL. */
+function originOf(url: string): string {
+  try {
+    const { origin } = new URL(url)
+    return origin === 'null' ? url : origin
+  } catch {
+    return url
   }
 }
 

@@ -8,6 +8,15 @@ import {
   toHex,
 } from 'viem'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import {
+  ethChain,
+  headers as teeHeaders,
+  paths as teePaths,
+} from '../../src/passport/wire/tee.js'
+import {
+  factoryAbi,
+  imageHash,
+} from '../../src/passport/zkevm/walletSignature.js'
 import { refusedTelemetry, telemetryOrigin } from './fixtures/noTelemetry.js'
 import {
   type PublishedApp,
@@ -19,7 +28,6 @@ import {
 import { fund } from './magicLogin.js'
 import { completeInPopup, freshEmail, userinfo } from './passportLogin.js'
 import {
-  hasZkEvmBackends,
   info,
   nextLoginPopup,
   overrides,
@@ -202,128 +210,153 @@ describe('published @imtbl/passport against the emulator: zkEVM provider before 
 })
 
 /*
- * The zkEVM wallet of the published SDK: these need the emulated platform
- * API, relayer, key custody and confirmation pages, and run once the
- * emulator prints them in `passport.overrides`.
+ * The zkEVM wallet of the published SDK against the emulated platform API,
+ * relayer, key custody and confirmation pages.
  */
-describe.skipIf(!hasZkEvmBackends)(
-  'published @imtbl/passport against the emulator: zkEVM wallet',
-  () => {
-    const client = createPublicClient({ transport: http(info.rpcUrl) })
+describe('published @imtbl/passport against the emulator: zkEVM wallet', () => {
+  const client = createPublicClient({ transport: http(info.rpcUrl) })
 
-    async function connected(
-      options: { forceScwDeployBeforeMessageSignature?: boolean } = {},
-    ) {
-      const passport = createPassport(options)
-      await signIn(passport, freshEmail('compat-evm'))
-      const provider = await passport.connectEvm({ announceProvider: false })
-      const changes: unknown[] = []
-      provider.on('accountsChanged', (accounts: unknown) =>
-        changes.push(accounts),
-      )
-      const accounts = (await provider.request({
-        method: 'eth_requestAccounts',
-      })) as string[]
-      return { passport, provider, accounts, changes }
+  async function connected(
+    options: { forceScwDeployBeforeMessageSignature?: boolean } = {},
+  ) {
+    const passport = createPassport(options)
+    await signIn(passport, freshEmail('compat-evm'))
+    const provider = await passport.connectEvm({ announceProvider: false })
+    const changes: unknown[] = []
+    provider.on('accountsChanged', (accounts: unknown) =>
+      changes.push(accounts),
+    )
+    const accounts = (await provider.request({
+      method: 'eth_requestAccounts',
+    })) as string[]
+    return { passport, provider, accounts, changes }
+  }
+
+  test('behavior: eth_requestAccounts registers the player: the id token then names the wallet', async () => {
+    const { passport, provider, accounts, changes } = await connected()
+    expect(accounts).toHaveLength(1)
+    const [address] = accounts as [string]
+    expect(isAddress(address)).toBe(true)
+    expect(changes).toEqual([accounts])
+    expect(await provider.request({ method: 'eth_accounts' })).toEqual(accounts)
+    expect(await provider.request({ method: 'eth_chainId' })).toBe(
+      toHex(info.chainId),
+    )
+    const claims = decodeJwt((await passport.getIdToken()) as string) as {
+      passport?: Record<string, string>
     }
-
-    test('behavior: eth_requestAccounts registers the player: the id token then names the wallet', async () => {
-      const { passport, provider, accounts, changes } = await connected()
-      expect(accounts).toHaveLength(1)
-      const [address] = accounts as [string]
-      expect(isAddress(address)).toBe(true)
-      expect(changes).toEqual([accounts])
-      expect(await provider.request({ method: 'eth_accounts' })).toEqual(
-        accounts,
-      )
-      expect(await provider.request({ method: 'eth_chainId' })).toBe(
-        toHex(info.chainId),
-      )
-      const claims = decodeJwt((await passport.getIdToken()) as string) as {
-        passport?: Record<string, string>
-      }
-      expect(getAddress(claims.passport?.zkevm_eth_address ?? '')).toBe(
-        getAddress(address),
-      )
-      expect(isAddress(claims.passport?.zkevm_user_admin_address ?? '')).toBe(
-        true,
-      )
-      // Registered: the same wallet again, without a new registration.
-      expect(await provider.request({ method: 'eth_requestAccounts' })).toEqual(
-        accounts,
-      )
-    })
-
-    test('behavior: eth_sendTransaction is relayed and mined; then personal_sign and eth_signTypedData_v4 verify on chain', async () => {
-      const { provider, accounts } = await connected()
-      const wallet = getAddress(accounts[0] as string)
-      await fund(info.rpcUrl, wallet, parseEther('1'))
-      const to = getAddress(toHex(crypto.getRandomValues(new Uint8Array(20))))
-      const hash = (await provider.request({
-        method: 'eth_sendTransaction',
-        params: [{ from: wallet, to, value: toHex(parseEther('0.1')) }],
-      })) as `0x${string}`
-      const receipt = await client.waitForTransactionReceipt({ hash })
-      expect(receipt.status).toBe('success')
-      expect(await client.getBalance({ address: to })).toBe(parseEther('0.1'))
-      expect(await client.getCode({ address: wallet })).toMatch(/^0x[0-9a-f]+$/)
-
-      const message = 'hello from the published SDK'
-      const signature = (await provider.request({
-        method: 'personal_sign',
-        params: [toHex(message), wallet],
-      })) as `0x${string}`
-      expect(
-        await client.verifyMessage({ address: wallet, message, signature }),
-      ).toBe(true)
-
-      const typedData = {
-        types: {
-          EIP712Domain: [
-            { name: 'name', type: 'string' },
-            { name: 'version', type: 'string' },
-            { name: 'chainId', type: 'uint256' },
-          ],
-          Order: [
-            { name: 'owner', type: 'address' },
-            { name: 'amount', type: 'uint256' },
-          ],
+    expect(getAddress(claims.passport?.zkevm_eth_address ?? '')).toBe(
+      getAddress(address),
+    )
+    // The wallet's signer is the player's key at the key custody (what
+    // the SDK's `POST /v1/wallet` answered), and the wallet is the one the
+    // factory deploys for {that key, the co-signer}, 2 of 2.
+    const admin = getAddress(claims.passport?.zkevm_user_admin_address ?? '')
+    const custody = await fetch(
+      `${overrides.magicTeeBasePath}${teePaths.wallet}`,
+      {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${await passport.getIdToken()}`,
+          [teeHeaders.apiKey]: overrides.magicPublishableApiKey,
+          [teeHeaders.providerId]: overrides.magicProviderId,
+          [teeHeaders.chain]: ethChain,
         },
-        primaryType: 'Order',
-        domain: { name: 'Compat', version: '1', chainId: info.chainId },
-        message: { owner: wallet, amount: '100000000000000000000' },
-      } as const
-      const typedSignature = (await provider.request({
-        method: 'eth_signTypedData_v4',
-        params: [wallet, JSON.stringify(typedData)],
-      })) as `0x${string}`
-      expect(
-        await client.verifyTypedData({
-          address: wallet,
-          signature: typedSignature,
-          domain: typedData.domain,
-          types: { Order: typedData.types.Order },
-          primaryType: 'Order',
-          message: { owner: wallet, amount: 10n ** 20n },
+      },
+    )
+    expect(custody.status).toBe(200)
+    expect(await custody.json()).toEqual({ public_address: admin })
+    const { result: deployed } = await client.simulateContract({
+      address: info.contracts.factory,
+      abi: factoryAbi,
+      functionName: 'deploy',
+      args: [
+        info.contracts.mainModule,
+        imageHash({
+          threshold: 2,
+          signers: [
+            { weight: 1, address: admin },
+            { weight: 1, address: info.contracts.coSigner },
+          ],
         }),
-      ).toBe(true)
+      ],
     })
+    expect(deployed).toBe(getAddress(address))
+    // Registered: the same wallet again, without a new registration.
+    expect(await provider.request({ method: 'eth_requestAccounts' })).toEqual(
+      accounts,
+    )
+  })
 
-    test('behavior: with forceScwDeployBeforeMessageSignature the first personal_sign deploys the wallet and verifies on chain', async () => {
-      const { provider, accounts } = await connected({
-        forceScwDeployBeforeMessageSignature: true,
-      })
-      const wallet = getAddress(accounts[0] as string)
-      expect(await client.getCode({ address: wallet })).toBeUndefined()
-      const message = 'signed before any transaction'
-      const signature = (await provider.request({
-        method: 'personal_sign',
-        params: [toHex(message), wallet],
-      })) as `0x${string}`
-      expect(await client.getCode({ address: wallet })).toMatch(/^0x[0-9a-f]+$/)
-      expect(
-        await client.verifyMessage({ address: wallet, message, signature }),
-      ).toBe(true)
+  test('behavior: eth_sendTransaction is relayed and mined; then personal_sign and eth_signTypedData_v4 verify on chain', async () => {
+    const { provider, accounts } = await connected()
+    const wallet = getAddress(accounts[0] as string)
+    await fund(info.rpcUrl, wallet, parseEther('1'))
+    const to = getAddress(toHex(crypto.getRandomValues(new Uint8Array(20))))
+    const hash = (await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ from: wallet, to, value: toHex(parseEther('0.1')) }],
+    })) as `0x${string}`
+    const receipt = await client.waitForTransactionReceipt({ hash })
+    expect(receipt.status).toBe('success')
+    expect(await client.getBalance({ address: to })).toBe(parseEther('0.1'))
+    expect(await client.getCode({ address: wallet })).toMatch(/^0x[0-9a-f]+$/)
+
+    const message = 'hello from the published SDK'
+    const signature = (await provider.request({
+      method: 'personal_sign',
+      params: [toHex(message), wallet],
+    })) as `0x${string}`
+    expect(
+      await client.verifyMessage({ address: wallet, message, signature }),
+    ).toBe(true)
+
+    const typedData = {
+      types: {
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'version', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+        ],
+        Order: [
+          { name: 'owner', type: 'address' },
+          { name: 'amount', type: 'uint256' },
+        ],
+      },
+      primaryType: 'Order',
+      domain: { name: 'Compat', version: '1', chainId: info.chainId },
+      message: { owner: wallet, amount: '100000000000000000000' },
+    } as const
+    const typedSignature = (await provider.request({
+      method: 'eth_signTypedData_v4',
+      params: [wallet, JSON.stringify(typedData)],
+    })) as `0x${string}`
+    expect(
+      await client.verifyTypedData({
+        address: wallet,
+        signature: typedSignature,
+        domain: typedData.domain,
+        types: { Order: typedData.types.Order },
+        primaryType: 'Order',
+        message: { owner: wallet, amount: 10n ** 20n },
+      }),
+    ).toBe(true)
+  })
+
+  test('behavior: with forceScwDeployBeforeMessageSignature the first personal_sign deploys the wallet and verifies on chain', async () => {
+    const { provider, accounts } = await connected({
+      forceScwDeployBeforeMessageSignature: true,
     })
-  },
-)
+    const wallet = getAddress(accounts[0] as string)
+    expect(await client.getCode({ address: wallet })).toBeUndefined()
+    const message = 'signed before any transaction'
+    const signature = (await provider.request({
+      method: 'personal_sign',
+      params: [toHex(message), wallet],
+    })) as `0x${string}`
+    expect(await client.getCode({ address: wallet })).toMatch(/^0x[0-9a-f]+$/)
+    expect(
+      await client.verifyMessage({ address: wallet, message, signature }),
+    ).toBe(true)
+  })
+})

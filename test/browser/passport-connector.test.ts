@@ -20,7 +20,7 @@ import {
   http as viemHttp,
 } from 'viem'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { type PassportInstance, passport } from '../../connectors/passport.js'
+import { passport } from '../../connectors/passport.js'
 import { Passport } from '../../src/passport/index.js'
 import { appConfig } from './fixtures/passportApp.js'
 import { fund } from './magicLogin.js'
@@ -33,35 +33,32 @@ import {
   spyPopups,
   userKey,
 } from './passportLogin.js'
-import { hasZkEvmBackends, info, overrides } from './publishedPassport.js'
+import { info } from './publishedPassport.js'
 
 /*
  * The wagmi connector `passport()` with real `@wagmi/core` actions, our
  * client's zkEVM provider and the emulator (identity provider, platform API,
- * relayer, key custody, Anvil). They need the zkEVM backends, and run once
- * the emulator prints them in `passport.overrides`; the connector's logic
- * is unit-tested in connectors/passport.test.ts.
+ * relayer, key custody, Anvil); the connector's logic is unit-tested in
+ * connectors/passport.test.ts.
  */
 
 const chain = localChain({ rpcUrl: info.rpcUrl, chainId: info.chainId })
 const client = createPublicClient({ transport: viemHttp(info.rpcUrl) })
 
 /**
- * Our Passport on this page against every emulated backend. (Typed through
- * the connector's view of it until the client has `connectEvm`; then the
- * cast can go.)
+ * Our Passport on this page, configured as a dApp would against the
+ * emulator: its `overrides` as printed (every backend, and the wallet
+ * contracts our client wraps undeployed signatures with, ERC-6492).
  */
-function createWallet(): PassportInstance {
-  const base = appConfig(location.origin, appOptions)
-  const wallet = new Passport({
-    ...base,
-    overrides: { ...base.overrides, ...overrides } as typeof base.overrides,
+function createWallet(): Passport {
+  return new Passport({
+    ...appConfig(location.origin, appOptions),
+    overrides: info.passport.overrides,
   })
-  return wallet as unknown as PassportInstance
 }
 
 /** A wagmi config whose only connector is `passport()` around `wallet`. */
-function createWagmi(wallet: PassportInstance = createWallet()) {
+function createWagmi(wallet: Passport = createWallet()) {
   const config = createConfig({
     chains: [chain],
     connectors: [passport({ passport: wallet })],
@@ -103,7 +100,7 @@ const typed = (owner: `0x${string}`) =>
 beforeEach(() => localStorage.clear())
 afterEach(() => vi.restoreAllMocks())
 
-describe.skipIf(!hasZkEvmBackends)('passport() wagmi connector', () => {
+describe('passport() wagmi connector', () => {
   test('behavior: connect signs in and registers; signMessage and signTypedData verify before and after deployment; sendTransaction is mined', async () => {
     const wagmi = createWagmi()
     const { accounts, chainId } = await connectSigningIn(wagmi)

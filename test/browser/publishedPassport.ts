@@ -1,5 +1,4 @@
 import { inject, vi } from 'vitest'
-import type { Info } from '../../src/emulator/index.js'
 import type { PassportOverrides } from './fixtures/publishedPassport.js'
 import type { Opened } from './passportLogin.js'
 
@@ -9,53 +8,19 @@ import type { Opened } from './passportLogin.js'
  * it, and an observer of the published SDK's login popup.
  */
 
-/**
- * The emulator's `passport` record. `overrides` is the full set the
- * published SDK takes (its nine required domains and keys plus
- * `zkEvmChainId`, `magicTeeBasePath`), printed once the emulator serves the
- * platform API, relayer and key custody.
- */
-export type PassportInfo = Info['passport'] & {
-  overrides?: PassportOverrides | undefined
-}
-
 /** The emulator's JSON line. */
 export const info = inject('emulatorInfo')
 
 /** Its `passport` record. */
-export const passportInfo: PassportInfo = info.passport
+export const passportInfo = info.passport
 
 /**
- * Whether the emulator serves the zkEVM wallet's backends (platform API,
- * relayer, key custody, confirmation pages): it then prints them in
- * `passport.overrides`. The wallet tests wait for it.
+ * The `overrides` a dApp passes to the published SDK against this emulator:
+ * the emulator prints them (its nine required domains and keys plus
+ * `zkEvmChainId`, `zkEvmChainName` and `magicTeeBasePath`; the extra keys it
+ * prints for our client the published SDK ignores).
  */
-export const hasZkEvmBackends = Boolean(passportInfo.overrides?.relayerUrl)
-
-/**
- * The `overrides` a dApp passes to the published SDK against this emulator.
- * Until the emulator prints them, only the identity provider and the chain
- * are real: the rest point at a closed port, which the sign-in flows never
- * call.
- */
-export const overrides: PassportOverrides =
-  passportInfo.overrides ?? signInOnlyOverrides()
-
-function signInOnlyOverrides(): PassportOverrides {
-  const closed = 'http://127.0.0.1:9'
-  return {
-    authenticationDomain: passportInfo.authenticationDomain,
-    passportDomain: closed,
-    magicPublishableApiKey: 'pk_live_unused',
-    magicProviderId: 'unused',
-    zkEvmRpcUrl: info.rpcUrl,
-    relayerUrl: closed,
-    indexerMrBasePath: closed,
-    orderBookMrBasePath: closed,
-    passportMrBasePath: closed,
-    zkEvmChainId: info.chainId,
-  }
-}
+export const overrides: PassportOverrides = passportInfo.overrides
 
 /**
  * The published SDK's login popup, once it is sent to the authorization

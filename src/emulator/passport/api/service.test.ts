@@ -20,6 +20,7 @@ describe('overridesOf', () => {
       magic: 'http://127.0.0.1:4401',
     },
     chain: { chainId: 31337, rpcUrl: 'http://127.0.0.1:8545' },
+    contracts: predictContracts(),
   })
 
   test('default: every domain of the emulator, the chain and the key-custody settings', () => {
@@ -38,6 +39,24 @@ describe('overridesOf', () => {
       zkEvmChainName: 'imtbl-zkevm-local-31337',
       magicTeeBasePath: 'http://127.0.0.1:4407',
       magicEndpoint: 'http://127.0.0.1:4401',
+      zkEvmWalletFactory: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      zkEvmWalletMainModule: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+      zkEvmCoSigner: '0x8A791620dd6260079BF849Dc5567aDC3F2FdC318',
+    })
+  })
+
+  test("behavior: our game wallet's configuration accepts it without imxPublicApiDomain (the published SDK's keys), defaulting it to the API", () => {
+    const { imxPublicApiDomain: _, ...published } = overrides
+    const config = resolve({
+      baseConfig: { environment: 'sandbox' },
+      clientId: 'emulator-passport-client',
+      redirectUri: 'http://127.0.0.1:5173/passport/redirect',
+      overrides: published,
+    })
+    expect(config).toMatchObject({
+      imxPublicApiDomain: 'http://127.0.0.1:4405',
+      indexerMrBasePath: 'http://127.0.0.1:4405',
+      passportMrBasePath: 'http://127.0.0.1:4405',
     })
   })
 
@@ -56,6 +75,11 @@ describe('overridesOf', () => {
       indexerMrBasePath: overrides.indexerMrBasePath,
       magicPublishableApiKey: overrides.magicPublishableApiKey,
       magicProviderId: overrides.magicProviderId,
+      walletContracts: {
+        factory: overrides.zkEvmWalletFactory,
+        mainModule: overrides.zkEvmWalletMainModule,
+        coSigner: overrides.zkEvmCoSigner,
+      },
     })
   })
 })
@@ -107,6 +131,7 @@ describe('service', () => {
               magic: origins.magic as string,
             },
             chain: { chainId: 1337, rpcUrl: 'http://127.0.0.1:9545' },
+            contracts: predictContracts(),
           }),
         },
       })

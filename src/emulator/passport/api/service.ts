@@ -21,8 +21,12 @@
 import type { Hono } from 'hono'
 import { cors } from 'hono/cors'
 import { HTTPException } from 'hono/http-exception'
+import type { Address } from 'viem'
 import { sdkVersionHeader } from '../../../passport/wire/api.js'
-import { playerWalletAddress } from '../../chain/sequence.js'
+import {
+  type PlayerWalletContracts,
+  playerWalletAddress,
+} from '../../chain/sequence.js'
 import { defaultApiKey } from '../../magic/provider/protocol.js'
 import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
@@ -131,9 +135,12 @@ export declare namespace createApiService {
 
 /**
  * The `overrides` a dApp gives the game wallet (ours, and the published
- * @imtbl/passport 2.24.8 unchanged) to run against the emulator, plus
- * `magicEndpoint`, the iframe wallet provider our client signs with. Every
- * domain is an exact origin: the SDK compares some with `event.origin`.
+ * @imtbl/passport 2.24.8 unchanged) to run against the emulator, plus what
+ * only our client reads (the published SDK ignores them): `magicEndpoint`,
+ * the iframe wallet provider our client signs with, and the wallet
+ * contracts it wraps an undeployed wallet's signatures with (ERC-6492).
+ * Every domain is an exact origin: the SDK compares some with
+ * `event.origin`.
  */
 export type PassportOverrides = {
   authenticationDomain: string
@@ -150,6 +157,9 @@ export type PassportOverrides = {
   zkEvmChainName: string
   magicTeeBasePath: string
   magicEndpoint: string
+  zkEvmWalletFactory: Address
+  zkEvmWalletMainModule: Address
+  zkEvmCoSigner: Address
 }
 
 /**
@@ -168,8 +178,10 @@ export function overridesOf(input: {
     magic: string
   }
   chain: ApiChain
+  /** The contracts of the players' wallets on that chain. */
+  contracts: PlayerWalletContracts
 }): PassportOverrides {
-  const { api, origins, chain } = input
+  const { api, origins, chain, contracts } = input
   return {
     authenticationDomain: origins.identity,
     magicPublishableApiKey: defaultApiKey,
@@ -185,6 +197,9 @@ export function overridesOf(input: {
     zkEvmChainName: chainNameOf(chain.chainId),
     magicTeeBasePath: origins.tee,
     magicEndpoint: origins.magic,
+    zkEvmWalletFactory: contracts.factory,
+    zkEvmWalletMainModule: contracts.mainModule,
+    zkEvmCoSigner: contracts.coSigner,
   }
 }
 
@@ -221,6 +236,7 @@ export const service = defineService({
         magic: required(origins.magic, 'magic'),
       },
       chain: main,
+      contracts: main.contracts,
     })
     return {
       ...server,

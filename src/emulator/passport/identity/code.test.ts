@@ -75,7 +75,8 @@ describe('authorization code + PKCE', () => {
     expect(tokens).toMatchObject({
       token_type: 'Bearer',
       expires_in: 86400,
-      scope: 'transact',
+      // Every scope granted, as the real provider lists them.
+      scope: 'openid profile email offline_access transact',
     })
     const user = identity.registry.find({ email: 'ada@example.com' })
     const jwks = createRemoteJWKSet(
@@ -109,6 +110,9 @@ describe('authorization code + PKCE', () => {
 
   test('behavior: a refresh issues an id token with the registrations made since, and a new refresh token', async () => {
     const { tokens } = await login('bob@example.com')
+    // oidc-client-ts (the published SDK's) sends back the scope the token
+    // response listed.
+    expect(tokens.scope).toBe(scope)
     const user = identity.registry.find({ email: 'bob@example.com' })
     identity.registry.setPassport(user?.id ?? '', {
       zkevmEthAddress: '0x1111111111111111111111111111111111111111',
@@ -118,8 +122,10 @@ describe('authorization code + PKCE', () => {
       grant_type: 'refresh_token',
       client_id: identity.clientId,
       refresh_token: String(tokens.refresh_token),
+      scope: String(tokens.scope),
     })
     expect(refreshed.status).toBe(200)
+    expect(refreshed.body.scope).toBe(scope)
     expect(refreshed.body.refresh_token).not.toBe(tokens.refresh_token)
     expect(decodeJwt(String(refreshed.body.id_token))).toMatchObject({
       sub: user?.id,

@@ -55,6 +55,13 @@ declare module 'oidc-provider' {
     readonly requestParamScopes: Set<string>
     readonly resourceServers: Record<string, ResourceServer>
     readonly account: { accountId: string } | undefined
+    /** The tokens the request used or issued, by model name. */
+    readonly entities: Partial<
+      Record<
+        'AuthorizationCode' | 'RefreshToken' | 'DeviceCode',
+        { readonly scope?: string | undefined }
+      >
+    >
     urlFor(route: string, options?: Json): string
   }
 

@@ -205,7 +205,37 @@ export function createProvider(options: ProviderOptions): Provider {
   provider.use(deviceMiddleware({ interval: options.deviceInterval }))
   provider.use(keepOfflineAccess)
   provider.use(revocationAnswersJson)
+  provider.use(tokenScopeListsTheGrant)
   return provider
+}
+
+/**
+ * A token response's `scope` lists every scope granted, the OpenID Connect
+ * ones included (`openid profile email offline_access transact`), as the
+ * real identity provider answers; oidc-provider lists only the access
+ * token's (`transact`, the API's scope). oidc-client-ts keeps that list and
+ * sends it as the `scope` of its refresh requests, so with `transact` alone
+ * the published @imtbl/passport's refreshes get no id token, and the
+ * `passport` claim a registration adds never reaches it.
+ */
+async function tokenScopeListsTheGrant(
+  ctx: KoaContextWithOIDC,
+  next: () => Promise<void>,
+): Promise<void> {
+  await next()
+  if (ctx.method !== 'POST' || ctx.path !== paths.token || ctx.status !== 200)
+    return
+  const body = ctx.body as { scope?: unknown } | undefined
+  if (typeof body?.scope !== 'string') return
+  const { entities } = ctx.oidc
+  const source =
+    entities.AuthorizationCode ?? entities.RefreshToken ?? entities.DeviceCode
+  if (typeof source?.scope !== 'string') return
+  body.scope = [
+    ...new Set([...source.scope.split(' '), ...body.scope.split(' ')]),
+  ]
+    .filter(Boolean)
+    .join(' ')
 }
 
 /**
