@@ -4,6 +4,7 @@ import type { Info } from '../emulator.js'
 import { createPassports, type LogoutMode } from '../passport/config.js'
 import { usePassportSession } from '../passport/usePassportSession.js'
 import { EventLog } from './EventLog.js'
+import { GameWalletSection } from './game/GameWalletSection.js'
 import { PassportDevice } from './PassportDevice.js'
 import { PassportSession } from './PassportSession.js'
 import { PassportSignIn, type SignInActions } from './PassportSignIn.js'
@@ -15,7 +16,8 @@ const deviceTimeoutMs = 10 * 60_000
  * The game wallet's sign-in against the emulated identity provider: every
  * sign-in flow of the facade (popup, redirect, device code, PKCE), a silent
  * refresh, logout in both modes (two Passport instances sharing the user),
- * the profile and decoded token claims, and a log of the session's events.
+ * the profile and decoded token claims, and a log of the session's events;
+ * once signed in, the player's zkEVM wallet (see GameWalletSection).
  */
 export function PassportPanel(props: { info: Info }) {
   const { info } = props
@@ -113,6 +115,13 @@ export function PassportPanel(props: { info: Info }) {
             run('Refresh', () => passport.login({ useSilentLogin: true }))
           }
           onLogout={logout}
+        />
+      )}
+      {session.status === 'signed-in' && (
+        <GameWalletSection
+          key={session.user.profile.sub}
+          passport={passport}
+          info={info}
         />
       )}
       {busy && <p data-testid="passport-working">{busy}…</p>}
