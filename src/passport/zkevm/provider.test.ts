@@ -361,6 +361,29 @@ describe('eth_sendTransaction', () => {
     })
   })
 
+  test('behavior: a send the relayer gave up on (FAILED) gives its nonce back to the next send', async () => {
+    const { provider, node, relayer, wallet } = await start()
+    node.setCode(wallet, deployed)
+    node.setNonce(wallet, 0n, 7n)
+    relayer.setScript({ statuses: ['FAILED'], statusMessage: 'gave up' })
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32000,
+      message:
+        'Transaction failed to submit with status FAILED. Error message: gave up',
+    })
+    relayer.setScript({})
+    await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([7n, 7n])
+  })
+
   test('error: still pending after 30 polls', async () => {
     const { provider, relayer } = await start()
     relayer.setScript({ statuses: ['PENDING'] })

@@ -23,6 +23,7 @@ import {
   RpcErrorCode,
 } from './errors.js'
 import { checkTransaction } from './guardian.js'
+import { RelayerGaveUpError } from './relayerClient.js'
 import type { ConfirmationHandle } from './seams.js'
 import {
   encodeExecute,
@@ -155,7 +156,13 @@ export async function relayTransactions(
   wallet: Address,
   calls: readonly Call[],
   options: SendOptions = {},
-): Promise<{ relayerId: string; chainId: number }> {
+): Promise<{
+  relayerId: string
+  chainId: number
+  /** The nonce signed (not space-encoded), and its space. */
+  nonce: bigint
+  space: bigint
+}> {
   const transactions = toMetaTransactions(calls)
   const chainId = await context.chainId()
   const space = options.background
@@ -194,7 +201,7 @@ export async function relayTransactions(
       data,
       chainId,
     )
-    return { relayerId, chainId }
+    return { relayerId, chainId, nonce, space }
   } catch (error) {
     context.nonces.release(wallet, space, nonce)
     throw error
@@ -208,6 +215,20 @@ export async function sendTransactions(
   calls: readonly Call[],
   options: SendOptions = {},
 ): Promise<Hex> {
-  const { relayerId } = await relayTransactions(context, wallet, calls, options)
-  return context.relayer.waitForHash(relayerId)
+  const { relayerId, nonce, space } = await relayTransactions(
+    context,
+    wallet,
+    calls,
+    options,
+  )
+  try {
+    return await context.relayer.waitForHash(relayerId)
+  } catch (error) {
+    // The relayer gave up before the chain saw it: the nonce is still the
+    // wallet's next. Kept reserved, every later send would be signed for
+    // the nonce after it, which the wallet contract never reaches.
+    if (error instanceof RelayerGaveUpError)
+      context.nonces.release(wallet, space, nonce)
+    throw error
+  }
 }
