@@ -981,7 +981,10 @@ describe('events', () => {
       profile: { sub: 'p' },
       zkEvm: { ethAddress: wallet, userAdminAddress: custody.address },
     })
+    // The first `connect` reaches a listener added after the provider was
+    // made (as a dApp adds it after `await connectEvm()`).
     expect(events).toEqual([
+      ['connect', { chainId: '0x34a1' }],
       ['accountsChanged', []],
       ['disconnect', 4900],
       ['connect', { chainId: '0x34a1' }],
