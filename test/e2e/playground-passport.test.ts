@@ -46,6 +46,8 @@ describe('npm start: the game wallet panel', () => {
   let origin: string
   let info: {
     rpcUrl: string
+    chainId: number
+    contracts: { erc20: string }
     passport: Record<string, string> & { apiUrl: string; relayerUrl: string }
   }
   const errors: string[] = []
@@ -237,9 +239,18 @@ describe('npm start: the game wallet panel', () => {
       'game-deployed',
       'not yet (the first transaction deploys it)',
     )
-    expect(await page.getByTestId('game-event-log').textContent()).toContain(
-      `accountsChanged — ${address}`,
-    )
+    // The provider's events, newest first: connect when it was loaded,
+    // then the account eth_requestAccounts gave.
+    await expect
+      .poll(
+        () =>
+          page.getByTestId('game-event-log').locator('li').allTextContents(),
+        poll,
+      )
+      .toEqual([
+        expect.stringContaining(` provider accountsChanged — ${address}`),
+        expect.stringContaining(` provider connect — chain ${info.chainId}`),
+      ])
 
     // Signed before deployment: an ERC-6492 signature the chain accepts.
     await page.getByTestId('game-sign-message-submit').click()
@@ -294,13 +305,45 @@ describe('npm start: the game wallet panel', () => {
       await page.getByTestId('game-sign-message-deployed').textContent(),
     ).toBe('yes (checked with ERC-1271)')
 
+    await page.getByTestId('game-sign-typed-submit').click()
+    await expectText(page, 'game-sign-typed-verified', '✓ valid')
+
+    // Session activity: with a rule for the playground's client id, the
+    // wallet checks with the API and sends the background call.
+    await page.getByTestId('game-activity-delay').fill('1')
+    await page.getByTestId('game-activity-set').click()
+    await expectText(
+      page,
+      'game-activity-rule',
+      `Rule for ${info.passport.clientId}: totalSupply() on ${shortHex(info.contracts.erc20)}, every 1 s.`,
+    )
+    await page.getByTestId('game-activity-add').click()
+    await expect
+      .poll(async () => {
+        await page.getByTestId('game-activity-refresh').click()
+        return page.getByTestId('game-activity-checks').textContent()
+      }, poll)
+      .toContain('sendCount 1')
+    await page.getByTestId('game-activity-remove').click()
+    await expectText(
+      page,
+      'game-activity-rule',
+      `No rule for ${info.passport.clientId}: the API answers its checks 404.`,
+    )
+
     // Link a wallet made in the page: it is listed.
     await page.getByTestId('game-link-new').click()
-    await page.getByTestId('game-link-result').waitFor()
-    const linked = await page
-      .getByTestId('game-linked-address')
-      .allTextContents()
-    expect(linked).toHaveLength(1)
+    const linked = await page.getByTestId('game-link-address').textContent()
+    expect(linked).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    await expect
+      .poll(
+        async () =>
+          (await page.getByTestId('game-linked-address').allTextContents()).map(
+            (address) => address.toLowerCase(),
+          ),
+        poll,
+      )
+      .toEqual([linked!.toLowerCase()])
 
     await mkdir(new URL('.', walletScreenshot), { recursive: true })
     await page.screenshot({ path: walletScreenshot.pathname, fullPage: true })
@@ -422,4 +465,9 @@ async function setRule(page: Page, testId: string, on: boolean) {
   const box = page.getByTestId(testId)
   if ((await box.isChecked()) !== on) await box.click()
   await expect.poll(() => box.isChecked(), poll).toBe(on)
+}
+
+/** `0x1234…abcd`, as the page shortens addresses. */
+function shortHex(value: string): string {
+  return `${value.slice(0, 6)}…${value.slice(-4)}`
 }

@@ -63,7 +63,7 @@ export function GuardianRules(props: { apiUrl: string }) {
   }
 
   const box = (which: Toggle, label: string) => (
-    <label className="row">
+    <label className="check">
       <input
         type="checkbox"
         checked={on[which]}

@@ -4,7 +4,6 @@ import { type Address, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { linkWalletTypedData } from '../../../../src/passport/wire/api.js'
 import { useFailures } from '../../ui/errors.js'
-import { shortHex } from '../../ui/format.js'
 
 /**
  * The external wallets linked to the player (`getLinkedAddresses`), and a
@@ -102,7 +101,7 @@ export function LinkedWallets(props: { passport: Passport; wallet: Address }) {
       </div>
       {last && (
         <p className="ok" data-testid="game-link-result">
-          Linked {shortHex(last)}.
+          Linked <code data-testid="game-link-address">{last}</code>.
         </p>
       )}
     </div>
