@@ -284,6 +284,16 @@ describe('npm start: the game wallet panel', () => {
       'Transaction failed to submit with status FAILED. Error message: The relayer failed to submit the transaction.',
     )
 
+    // The relayer's next send reverts on chain: the relayer reports it
+    // REVERTED, which the wallet answers as a failure (as published); the
+    // sends after it still go through (their nonce is the chain's).
+    await page.getByTestId('game-relayer-next').selectOption('revert')
+    await page.getByTestId('game-send-submit').click()
+    await expectState(page, 'game-send-status', 'failed')
+    expect(await page.getByTestId('game-send-error').textContent()).toBe(
+      'Transaction failed to submit with status REVERTED. Error message: The transaction reverted on chain.',
+    )
+
     // A guardian rule: a send above 0.01 ETH waits for the player's
     // approval in the wallet's popup.
     await setRule(page, 'game-rule-value', true)

@@ -182,8 +182,14 @@ export function createProvider(
     emit: (event, ...args) => {
       emitter.emit(event, ...args)
     },
-    nonces: createNonceReservations((wallet, space) =>
-      readNonce(context, wallet, space),
+    nonces: createNonceReservations(
+      (wallet, space) => readNonce(context, wallet, space),
+      // No receipt yet (or none to read): not known to have reverted.
+      (hash) =>
+        rpc.getTransactionReceipt({ hash }).then(
+          (receipt) => receipt.status === 'reverted',
+          () => false,
+        ),
     ),
     startSessionActivity(wallet) {
       options.sessionActivity?.({

@@ -222,11 +222,13 @@ export async function sendTransactions(
     options,
   )
   try {
-    return await context.relayer.waitForHash(relayerId)
+    const hash = await context.relayer.waitForHash(relayerId)
+    context.nonces.sent(wallet, space, nonce, hash)
+    return hash
   } catch (error) {
-    // The relayer gave up before the chain saw it: the nonce is still the
-    // wallet's next. Kept reserved, every later send would be signed for
-    // the nonce after it, which the wallet contract never reaches.
+    // The relayer gave up on it (not submitted, or reverted as a whole):
+    // the nonce is still the wallet's next. Kept reserved, every later send
+    // would be signed for the nonce after it, which the wallet never reaches.
     if (error instanceof RelayerGaveUpError)
       context.nonces.release(wallet, space, nonce)
     throw error
