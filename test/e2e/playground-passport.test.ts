@@ -318,6 +318,35 @@ describe('npm start: the game wallet panel', () => {
     await page.getByTestId('game-sign-typed-submit').click()
     await expectText(page, 'game-sign-typed-verified', '✓ valid')
 
+    // Typed data under the rule "confirm typed data": approved in the
+    // popup, then checked on chain.
+    await setRule(page, 'game-rule-typedData', true)
+    const typedConfirmation = page.waitForEvent('popup')
+    await page.getByTestId('game-sign-typed-submit').click()
+    const typedPopup = await typedConfirmation
+    await typedPopup.getByTestId('confirmation-approve').click()
+    await expectText(page, 'game-sign-typed-verified', '✓ valid')
+    await setRule(page, 'game-rule-typedData', false)
+
+    // The guardian unavailable: the popup says so and the player closes it.
+    await setRule(page, 'game-rule-unavailable', true)
+    const unavailable = page.waitForEvent('popup')
+    await page.getByTestId('game-sign-message-submit').click()
+    await (await unavailable).getByTestId('confirmation-close').click()
+    await expect
+      .poll(() => page.getByTestId('game-sign-message-error').count(), poll)
+      .toBe(1)
+    // The published text, then what the wallet's error carries: the
+    // guardian's 403.
+    expect(
+      (await page.getByTestId('game-sign-message-error').textContent())
+        // viem's details start on a line of their own.
+        ?.replace(/\s+/g, ' '),
+    ).toBe(
+      `Service unavailable HTTP 403 from ${info.passport.apiUrl}/guardian/v1/erc191-messages/evaluate Details: {"code":"AUTHENTICATION_ERROR","message":"The guardian is unavailable."}`,
+    )
+    await setRule(page, 'game-rule-unavailable', false)
+
     // Session activity: with a rule for the playground's client id, the
     // wallet checks with the API and sends the background call.
     await page.getByTestId('game-activity-delay').fill('1')
