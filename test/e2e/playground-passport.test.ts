@@ -275,6 +275,8 @@ describe('npm start: the game wallet panel', () => {
       parseEther('0.001'),
     )
     await expectText(page, 'game-deployed', 'yes')
+    await page.getByTestId('game-mint').click()
+    await expectText(page, 'game-token', '100')
 
     // The relayer's next send fails: the wallet says so.
     await page.getByTestId('game-relayer-next').selectOption('fail')

@@ -1,10 +1,11 @@
 import { useState } from 'react'
-import { formatEther, parseEther } from 'viem'
+import { type Address, encodeFunctionData, formatEther, parseEther } from 'viem'
 import type { Info } from '../../emulator.js'
 import { addBalance } from '../../passport/devControls.js'
 import type { GameWallet } from '../../passport/useGameWallet.js'
 import { useFailures } from '../../ui/errors.js'
 import { trimDecimals } from '../../ui/format.js'
+import { faucetAmount, testTokenAbi } from '../../wallet/tokens.js'
 
 /** What "Add 1 test ETH" adds to the wallet's balance. */
 const fundAmount = parseEther('1')
@@ -18,6 +19,7 @@ export function GameWalletAccount(props: { info: Info; wallet: GameWallet }) {
   const { info, wallet } = props
   const { address, reading } = wallet
   const [funding, setFunding] = useState(false)
+  const [minting, setMinting] = useState(false)
   const { report, clear } = useFailures('passport')
 
   const fund = async () => {
@@ -32,6 +34,45 @@ export function GameWalletAccount(props: { info: Info; wallet: GameWallet }) {
     } finally {
       setFunding(false)
     }
+  }
+
+  /**
+   * Mints 100 TEST to the wallet with a transaction of the wallet itself
+   * (the test token's `mint` is open), then reads the balances again.
+   */
+  const mint = () => {
+    const { provider } = wallet
+    if (!address || !provider) return
+    setMinting(true)
+    clear()
+    // In the click's turn: the wallet opens its popup before any await.
+    const sending = provider.request({
+      method: 'eth_sendTransaction',
+      params: [
+        {
+          from: address,
+          to: info.contracts.erc20 as Address,
+          data: encodeFunctionData({
+            abi: testTokenAbi,
+            functionName: 'mint',
+            args: [address, faucetAmount],
+          }),
+        },
+      ],
+    })
+    void (async () => {
+      try {
+        const hash = await sending
+        const receipt = await wallet.client.waitForTransactionReceipt({ hash })
+        if (receipt.status !== 'success')
+          throw new Error(`The mint ${hash} reverted.`)
+      } catch (error) {
+        report('Minting test tokens', error)
+      } finally {
+        setMinting(false)
+        await wallet.refresh()
+      }
+    })()
   }
 
   if (!address)
@@ -99,10 +140,19 @@ export function GameWalletAccount(props: { info: Info; wallet: GameWallet }) {
         >
           {funding ? 'Adding…' : 'Add 1 test ETH'}
         </button>
+        <button
+          type="button"
+          disabled={minting || !wallet.provider}
+          data-testid="game-mint"
+          onClick={mint}
+        >
+          {minting ? 'Minting…' : 'Mint 100 TEST'}
+        </button>
       </div>
       <p className="hint">
         The wallet is a contract: it needs ETH of its own to send value. “Add 1
-        test ETH” sets its balance on Anvil (a dev-only method).
+        test ETH” sets its balance on Anvil (a dev-only method); “Mint 100 TEST”
+        is a transaction of the wallet calling the test token’s open mint.
       </p>
     </div>
   )
