@@ -334,7 +334,15 @@ describe('npm start: the game wallet panel', () => {
     await setRule(page, 'game-rule-unavailable', true)
     const unavailable = page.waitForEvent('popup')
     await page.getByTestId('game-sign-message-submit').click()
-    await (await unavailable).getByTestId('confirmation-close').click()
+    const unavailablePopup = await unavailable
+    // Close shuts the window in the click's own turn: Playwright may see
+    // the page go while it finishes the click.
+    await unavailablePopup
+      .getByTestId('confirmation-close')
+      .click()
+      .catch((error: unknown) => {
+        if (!unavailablePopup.isClosed()) throw error
+      })
     await expect
       .poll(() => page.getByTestId('game-sign-message-error').count(), poll)
       .toBe(1)
@@ -388,6 +396,27 @@ describe('npm start: the game wallet panel', () => {
 
     await mkdir(new URL('.', walletScreenshot), { recursive: true })
     await page.screenshot({ path: walletScreenshot.pathname, fullPage: true })
+
+    // Logging out: the provider says the account is gone and disconnects;
+    // its log stays.
+    await page.getByTestId('passport-logout-silent').click()
+    await waitForState(page, 'signed-out')
+    await expect
+      .poll(
+        async () =>
+          (
+            await page
+              .getByTestId('game-event-log')
+              .locator('li')
+              .allTextContents()
+          ).slice(0, 2),
+        poll,
+      )
+      .toEqual([
+        expect.stringContaining(' provider disconnect — Logged out'),
+        expect.stringContaining(' provider accountsChanged — no account'),
+      ])
+    expect(await page.getByTestId('game-wallet').count()).toBe(0)
     expect(await page.getByTestId('passport-error').count()).toBe(0)
     expect(errors).toEqual([])
   })

@@ -2,9 +2,13 @@ import type { DeviceConnectResponse } from 'embedded-wallets/passport'
 import { useMemo, useRef, useState } from 'react'
 import type { Info } from '../emulator.js'
 import { createPassports, type LogoutMode } from '../passport/config.js'
+import { useGameWallet } from '../passport/useGameWallet.js'
 import { usePassportSession } from '../passport/usePassportSession.js'
 import { EventLog } from './EventLog.js'
-import { GameWalletSection } from './game/GameWalletSection.js'
+import {
+  GameWalletEvents,
+  GameWalletSection,
+} from './game/GameWalletSection.js'
 import { PassportDevice } from './PassportDevice.js'
 import { PassportSession } from './PassportSession.js'
 import { PassportSignIn, type SignInActions } from './PassportSignIn.js'
@@ -32,6 +36,14 @@ export function PassportPanel(props: { info: Info }) {
   const deviceAbort = useRef<AbortController | undefined>(undefined)
 
   const passport = passports.redirect
+  // The wallet follows the silent-logout instance's session: its logout
+  // keeps the page, so the provider's `disconnect` shows in the log (a
+  // redirect logout leaves the page as it happens).
+  const wallet = useGameWallet(
+    passports.silent,
+    info,
+    session.status === 'signed-in' ? session.user.profile.sub : undefined,
+  )
   // The pending request and the user live in this origin's storage: the
   // callback pages must be on it.
   const callbackOrigin = new URL(passportInfo.redirectUri).origin
@@ -120,8 +132,9 @@ export function PassportPanel(props: { info: Info }) {
       {session.status === 'signed-in' && (
         <GameWalletSection
           key={session.user.profile.sub}
-          passport={passport}
+          passport={passports.silent}
           info={info}
+          wallet={wallet}
         />
       )}
       {busy && <p data-testid="passport-working">{busy}…</p>}
@@ -137,6 +150,7 @@ export function PassportPanel(props: { info: Info }) {
         title="Events"
         testId="passport-event-log"
       />
+      <GameWalletEvents wallet={wallet} />
     </div>
   )
 }

@@ -40,11 +40,17 @@ export type GameWallet = {
 /**
  * Loads the game wallet's zkEVM provider (`passport.connectEvm()`, not
  * announced through EIP-6963: this panel uses it directly, without wagmi)
- * and follows it: its events (`accountsChanged`, `chainChanged`, `connect`,
- * `disconnect`) go to a log, the account follows `accountsChanged`, and the
- * balances are read from the chain on demand.
+ * with the page, and follows it: its events (`accountsChanged`,
+ * `chainChanged`, `connect`, `disconnect`) go to a log that outlives the
+ * sessions (so a logout's `disconnect` shows), the account follows
+ * `accountsChanged`, and the balances are read from the chain on demand.
  */
-export function useGameWallet(passport: Passport, info: Info): GameWallet {
+export function useGameWallet(
+  passport: Passport,
+  info: Info,
+  /** The signed-in player's subject; `undefined` while signed out. */
+  player: string | undefined,
+): GameWallet {
   const [provider, setProvider] = useState<ZkEvmProvider>()
   const [address, setAddress] = useState<Address>()
   const [reading, setReading] = useState<WalletReading>()
@@ -122,6 +128,13 @@ export function useGameWallet(passport: Passport, info: Info): GameWallet {
       detach()
     }
   }, [passport, record, report])
+
+  // Signed out (in any of the page's instances): the account is gone. The
+  // provider says so too (`accountsChanged []`) when its own instance
+  // signed out; the other instance's logout reaches it only through here.
+  useEffect(() => {
+    if (player === undefined) setAddress(undefined)
+  }, [player])
 
   const refresh = useCallback(async () => {
     if (!address) return

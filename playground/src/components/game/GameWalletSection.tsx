@@ -1,7 +1,7 @@
 import type { Passport } from 'embedded-wallets/passport'
 import type { ReactNode } from 'react'
 import type { Info } from '../../emulator.js'
-import { useGameWallet } from '../../passport/useGameWallet.js'
+import type { GameWallet } from '../../passport/useGameWallet.js'
 import { EventLog } from '../EventLog.js'
 import { GameWalletAccount } from './GameWalletAccount.js'
 import { GameWalletSend } from './GameWalletSend.js'
@@ -13,12 +13,15 @@ import { SessionActivity } from './SessionActivity.js'
 /**
  * The signed-in player's zkEVM wallet, through its EIP-1193 provider
  * (`passport.connectEvm()`), used directly: connect, send, sign and check
- * signatures on the chain, the guardian's rules, linked wallets, session
- * activity, and the provider's events.
+ * signatures on the chain, the guardian's rules, linked wallets and
+ * session activity.
  */
-export function GameWalletSection(props: { passport: Passport; info: Info }) {
-  const { passport, info } = props
-  const wallet = useGameWallet(passport, info)
+export function GameWalletSection(props: {
+  passport: Passport
+  info: Info
+  wallet: GameWallet
+}) {
+  const { passport, info, wallet } = props
   const { address } = wallet
   return (
     <div className="game-wallet" data-testid="game-wallet">
@@ -51,13 +54,6 @@ export function GameWalletSection(props: { passport: Passport; info: Info }) {
       <Part title="Guardian rules" testId="game-part-rules">
         <GuardianRules apiUrl={info.passport.apiUrl} />
       </Part>
-      <Part title="Provider events" testId="game-part-events">
-        <EventLog
-          entries={wallet.events}
-          onClear={wallet.clearEvents}
-          testId="game-event-log"
-        />
-      </Part>
     </div>
   )
 }
@@ -67,6 +63,21 @@ function Part(props: { title: string; testId: string; children: ReactNode }) {
     <section className="game-part" data-testid={props.testId}>
       <h3>{props.title}</h3>
       {props.children}
+    </section>
+  )
+}
+
+/** The provider's events, kept across sign-ins and logouts. */
+export function GameWalletEvents(props: { wallet: GameWallet }) {
+  const { wallet } = props
+  return (
+    <section className="game-part" data-testid="game-part-events">
+      <h3>zkEVM provider events</h3>
+      <EventLog
+        entries={wallet.events}
+        onClear={wallet.clearEvents}
+        testId="game-event-log"
+      />
     </section>
   )
 }
