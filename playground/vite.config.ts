@@ -32,6 +32,7 @@ export default defineConfig({
       'react-dom/client',
       'react/jsx-dev-runtime',
       'viem',
+      'viem/accounts',
       'wagmi',
     ],
   },

@@ -40,6 +40,21 @@ const command: Command = {
 }
 
 const playgroundRoot = fileURLToPath(new URL('../playground/', import.meta.url))
+
+/** The modules `Passport.connectEvm` imports dynamically (src/passport/Passport.ts). */
+const zkEvmModules = [
+  'provider',
+  'custodySigner',
+  'confirmation',
+  'sessionActivity',
+] as const
+
+/** The file path of a zkEVM module of the package's sources. */
+function sourcePath(name: string): string {
+  return fileURLToPath(
+    new URL(`../src/passport/zkevm/${name}.ts`, import.meta.url),
+  )
+}
 const host = '127.0.0.1'
 
 async function main(argv: readonly string[]): Promise<void> {
@@ -118,6 +133,10 @@ async function main(argv: readonly string[]): Promise<void> {
         '/src/main.tsx',
         '/src/renderApp.tsx',
         '/src/passport/CallbackPage.tsx',
+        // What `passport.connectEvm()` imports on first use (the game
+        // wallet's panel calls it once signed in): dynamic imports, which
+        // warming the page's entry does not reach.
+        ...zkEvmModules.map((name) => `/@fs${sourcePath(name)}`),
       ].map((url) => vite?.warmupRequest(url)),
     )
     if (signalled) return shutdown(signalled)

@@ -38,6 +38,20 @@ const contractNames = {
   coSigner: true,
 } as const satisfies Record<keyof Info['contracts'], true>
 
+/** The `passport.overrides` that must be URLs (the wallet calls each). */
+const overrideUrls = [
+  'authenticationDomain',
+  'passportDomain',
+  'imxPublicApiDomain',
+  'indexerMrBasePath',
+  'orderBookMrBasePath',
+  'passportMrBasePath',
+  'zkEvmRpcUrl',
+  'relayerUrl',
+  'magicTeeBasePath',
+  'magicEndpoint',
+] as const satisfies readonly (keyof PassportInfo['overrides'])[]
+
 /**
  * Reads and checks the emulator's JSON line.
  *
@@ -79,10 +93,20 @@ function problemOf(value: unknown): string | undefined {
     'authenticationDomain',
     'redirectUri',
     'logoutRedirectUri',
+    'apiUrl',
+    'passportDomain',
+    'relayerUrl',
   ] as const)
     if (!isUrl(passport[key])) return `passport.${key} is not a URL.`
   if (typeof passport.clientId !== 'string' || passport.clientId === '')
     return 'passport.clientId is missing.'
+  const { overrides } = passport
+  if (!isObject(overrides)) return 'passport.overrides is missing.'
+  for (const key of overrideUrls)
+    if (!isUrl(overrides[key])) return `passport.overrides.${key} is not a URL.`
+  for (const key of ['magicPublishableApiKey', 'magicProviderId'] as const)
+    if (typeof overrides[key] !== 'string' || overrides[key] === '')
+      return `passport.overrides.${key} is missing.`
   return undefined
 }
 

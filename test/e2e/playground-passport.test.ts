@@ -5,6 +5,14 @@ import {
   chromium,
   type Page,
 } from 'playwright-core'
+import {
+  createPublicClient,
+  getAddress,
+  type Hex,
+  http,
+  parseEther,
+  toHex,
+} from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { findFreePort, findFreePortRange } from '../../src/emulator/net.js'
 import { slots } from '../../src/emulator/ports.js'
@@ -13,6 +21,10 @@ import { type Spawned, start, tsx } from './process.js'
 
 const screenshot = new URL(
   '../artifacts/playground-passport.png',
+  import.meta.url,
+)
+const walletScreenshot = new URL(
+  '../artifacts/playground-passport-wallet.png',
   import.meta.url,
 )
 
@@ -32,7 +44,12 @@ describe('npm start: the game wallet panel', () => {
   let page: Page
   let ports: { base: number; anvil: number; playground: number }
   let origin: string
-  let info: { passport: Record<string, string> }
+  let info: {
+    rpcUrl: string
+    chainId: number
+    contracts: { erc20: string }
+    passport: Record<string, string> & { apiUrl: string; relayerUrl: string }
+  }
   const errors: string[] = []
 
   beforeAll(async () => {
@@ -203,6 +220,207 @@ describe('npm start: the game wallet panel', () => {
     expect(errors).toEqual([])
   })
 
+  test("behavior: the signed-in player's wallet connects, sends, signs, confirms through the guardian's popup and links a wallet", async () => {
+    const chain = createPublicClient({ transport: http(info.rpcUrl) })
+    await page.goto(`${origin}/`)
+    await waitForState(page, 'signed-out')
+    const popup = page.waitForEvent('popup')
+    await page.getByTestId('passport-login-popup').click()
+    await signIn(await popup, freshEmail('wallet'))
+    await waitForState(page, 'signed-in')
+
+    // Connect: eth_requestAccounts registers the player's wallet.
+    await page.getByTestId('game-connect').click()
+    const address = getAddress(
+      (await page.getByTestId('game-address').textContent())!,
+    )
+    await expectText(
+      page,
+      'game-deployed',
+      'not yet (the first transaction deploys it)',
+    )
+    // The provider's events, newest first: connect when it was loaded,
+    // then the account eth_requestAccounts gave.
+    await expect
+      .poll(
+        () =>
+          page.getByTestId('game-event-log').locator('li').allTextContents(),
+        poll,
+      )
+      .toEqual([
+        expect.stringContaining(` provider accountsChanged — ${address}`),
+        expect.stringContaining(` provider connect — chain ${info.chainId}`),
+      ])
+
+    // Signed before deployment: an ERC-6492 signature the chain accepts.
+    await page.getByTestId('game-sign-message-submit').click()
+    await expectText(page, 'game-sign-message-verified', '✓ valid')
+    expect(
+      await page.getByTestId('game-sign-message-deployed').textContent(),
+    ).toBe('not yet (an ERC-6492 signature)')
+
+    // A send: the wallet's first transaction, which deploys it.
+    await page.getByTestId('game-fund').click()
+    await expectText(page, 'game-eth', '1')
+    const recipient = getAddress(
+      toHex(crypto.getRandomValues(new Uint8Array(20))),
+    )
+    await page.getByTestId('game-send-to').fill(recipient)
+    await page.getByTestId('game-send-value').fill('0.001')
+    await page.getByTestId('game-send-submit').click()
+    await expectState(page, 'game-send-status', 'success')
+    const hash = (await page.getByTestId('game-send-hash').textContent()) as Hex
+    expect((await chain.getTransactionReceipt({ hash })).status).toBe('success')
+    expect(await chain.getBalance({ address: recipient })).toBe(
+      parseEther('0.001'),
+    )
+    await expectText(page, 'game-deployed', 'yes')
+    await page.getByTestId('game-mint').click()
+    await expectText(page, 'game-token', '100')
+
+    // The relayer's next send fails: the wallet says so.
+    await page.getByTestId('game-relayer-next').selectOption('fail')
+    await page.getByTestId('game-send-submit').click()
+    await expectState(page, 'game-send-status', 'failed')
+    expect(await page.getByTestId('game-send-error').textContent()).toBe(
+      'Transaction failed to submit with status FAILED. Error message: The relayer failed to submit the transaction.',
+    )
+
+    // The relayer's next send reverts on chain: the relayer reports it
+    // REVERTED, which the wallet answers as a failure (as published); the
+    // sends after it still go through (their nonce is the chain's).
+    await page.getByTestId('game-relayer-next').selectOption('revert')
+    await page.getByTestId('game-send-submit').click()
+    await expectState(page, 'game-send-status', 'failed')
+    expect(await page.getByTestId('game-send-error').textContent()).toBe(
+      'Transaction failed to submit with status REVERTED. Error message: The transaction reverted on chain.',
+    )
+
+    // A guardian rule: a send above 0.01 ETH waits for the player's
+    // approval in the wallet's popup.
+    await setRule(page, 'game-rule-value', true)
+    await page.getByTestId('game-send-value').fill('0.02')
+    const confirmation = page.waitForEvent('popup')
+    await page.getByTestId('game-send-submit').click()
+    const confirm = await confirmation
+    await confirm.getByTestId('confirmation-approve').click()
+    await expectState(page, 'game-send-status', 'success')
+    expect(await chain.getBalance({ address: recipient })).toBe(
+      parseEther('0.021'),
+    )
+    await setRule(page, 'game-rule-value', false)
+
+    // Signed after deployment: checked with ERC-1271.
+    await page.getByTestId('game-sign-message-submit').click()
+    await expectText(page, 'game-sign-message-verified', '✓ valid')
+    expect(
+      await page.getByTestId('game-sign-message-deployed').textContent(),
+    ).toBe('yes (checked with ERC-1271)')
+
+    await page.getByTestId('game-sign-typed-submit').click()
+    await expectText(page, 'game-sign-typed-verified', '✓ valid')
+
+    // Typed data under the rule "confirm typed data": approved in the
+    // popup, then checked on chain.
+    await setRule(page, 'game-rule-typedData', true)
+    const typedConfirmation = page.waitForEvent('popup')
+    await page.getByTestId('game-sign-typed-submit').click()
+    const typedPopup = await typedConfirmation
+    await typedPopup.getByTestId('confirmation-approve').click()
+    await expectText(page, 'game-sign-typed-verified', '✓ valid')
+    await setRule(page, 'game-rule-typedData', false)
+
+    // The guardian unavailable: the popup says so and the player closes it.
+    await setRule(page, 'game-rule-unavailable', true)
+    const unavailable = page.waitForEvent('popup')
+    await page.getByTestId('game-sign-message-submit').click()
+    const unavailablePopup = await unavailable
+    // Close shuts the window in the click's own turn: Playwright may see
+    // the page go while it finishes the click.
+    await unavailablePopup
+      .getByTestId('confirmation-close')
+      .click()
+      .catch((error: unknown) => {
+        if (!unavailablePopup.isClosed()) throw error
+      })
+    await expect
+      .poll(() => page.getByTestId('game-sign-message-error').count(), poll)
+      .toBe(1)
+    // The published text, then what the wallet's error carries: the
+    // guardian's 403.
+    expect(
+      (await page.getByTestId('game-sign-message-error').textContent())
+        // viem's details start on a line of their own.
+        ?.replace(/\s+/g, ' '),
+    ).toBe(
+      `Service unavailable HTTP 403 from ${info.passport.apiUrl}/guardian/v1/erc191-messages/evaluate Details: {"code":"AUTHENTICATION_ERROR","message":"The guardian is unavailable."}`,
+    )
+    await setRule(page, 'game-rule-unavailable', false)
+
+    // Session activity: with a rule for the playground's client id, the
+    // wallet checks with the API and sends the background call.
+    await page.getByTestId('game-activity-delay').fill('1')
+    await page.getByTestId('game-activity-set').click()
+    await expectText(
+      page,
+      'game-activity-rule',
+      `Rule for ${info.passport.clientId}: totalSupply() on ${shortHex(info.contracts.erc20)}, every 1 s.`,
+    )
+    await page.getByTestId('game-activity-add').click()
+    await expect
+      .poll(async () => {
+        await page.getByTestId('game-activity-refresh').click()
+        return page.getByTestId('game-activity-checks').textContent()
+      }, poll)
+      .toContain('sendCount 1')
+    await page.getByTestId('game-activity-remove').click()
+    await expectText(
+      page,
+      'game-activity-rule',
+      `No rule for ${info.passport.clientId}: the API answers its checks 404.`,
+    )
+
+    // Link a wallet made in the page: it is listed.
+    await page.getByTestId('game-link-new').click()
+    const linked = await page.getByTestId('game-link-address').textContent()
+    expect(linked).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    await expect
+      .poll(
+        async () =>
+          (await page.getByTestId('game-linked-address').allTextContents()).map(
+            (address) => address.toLowerCase(),
+          ),
+        poll,
+      )
+      .toEqual([linked!.toLowerCase()])
+
+    await mkdir(new URL('.', walletScreenshot), { recursive: true })
+    await page.screenshot({ path: walletScreenshot.pathname, fullPage: true })
+
+    // Logging out: the provider says the account is gone and disconnects;
+    // its log stays.
+    await page.getByTestId('passport-logout-silent').click()
+    await waitForState(page, 'signed-out')
+    await expect
+      .poll(
+        async () =>
+          (
+            await page
+              .getByTestId('game-event-log')
+              .locator('li')
+              .allTextContents()
+          ).slice(0, 2),
+        poll,
+      )
+      .toEqual([
+        expect.stringContaining(' provider disconnect — Logged out'),
+        expect.stringContaining(' provider accountsChanged — no account'),
+      ])
+    expect(await page.getByTestId('game-wallet').count()).toBe(0)
+    expect(await page.getByTestId('passport-error').count()).toBe(0)
+    expect(errors).toEqual([])
+  })
+
   /** Signs in on the provider's login page shown in `target`. */
   async function signIn(target: Page, email: string) {
     await target.getByTestId('login-email').fill(email)
@@ -287,4 +505,39 @@ async function eventCount(page: Page, event: string): Promise<number> {
     .locator('li')
     .allTextContents()
   return lines.filter((line) => line.includes(` ${event}`)).length
+}
+
+/** Waits until the element's text is `text`. */
+async function expectText(page: Page, testId: string, text: string) {
+  await expect
+    .poll(() => page.getByTestId(testId).textContent(), poll)
+    .toBe(text)
+}
+
+/** Waits until the element's `data-state` is `state`. */
+async function expectState(page: Page, testId: string, state: string) {
+  const read = async () => {
+    const now = await page.getByTestId(testId).getAttribute('data-state')
+    // A failure's text, so that an unexpected one says what it was.
+    const error = page.getByTestId('game-send-error')
+    return now === 'failed' && state !== 'failed' && (await error.count())
+      ? `failed: ${await error.textContent()}`
+      : now
+  }
+  await expect.poll(read, { timeout: 30_000 }).toBe(state)
+}
+
+/**
+ * Turns a guardian rule on or off; the box follows the rules the emulator
+ * answers, so it changes once they are saved.
+ */
+async function setRule(page: Page, testId: string, on: boolean) {
+  const box = page.getByTestId(testId)
+  if ((await box.isChecked()) !== on) await box.click()
+  await expect.poll(() => box.isChecked(), poll).toBe(on)
+}
+
+/** `0x1234…abcd`, as the page shortens addresses. */
+function shortHex(value: string): string {
+  return `${value.slice(0, 6)}…${value.slice(-4)}`
 }

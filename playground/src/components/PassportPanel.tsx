@@ -2,8 +2,13 @@ import type { DeviceConnectResponse } from 'embedded-wallets/passport'
 import { useMemo, useRef, useState } from 'react'
 import type { Info } from '../emulator.js'
 import { createPassports, type LogoutMode } from '../passport/config.js'
+import { useGameWallet } from '../passport/useGameWallet.js'
 import { usePassportSession } from '../passport/usePassportSession.js'
 import { EventLog } from './EventLog.js'
+import {
+  GameWalletEvents,
+  GameWalletSection,
+} from './game/GameWalletSection.js'
 import { PassportDevice } from './PassportDevice.js'
 import { PassportSession } from './PassportSession.js'
 import { PassportSignIn, type SignInActions } from './PassportSignIn.js'
@@ -15,7 +20,8 @@ const deviceTimeoutMs = 10 * 60_000
  * The game wallet's sign-in against the emulated identity provider: every
  * sign-in flow of the facade (popup, redirect, device code, PKCE), a silent
  * refresh, logout in both modes (two Passport instances sharing the user),
- * the profile and decoded token claims, and a log of the session's events.
+ * the profile and decoded token claims, and a log of the session's events;
+ * once signed in, the player's zkEVM wallet (see GameWalletSection).
  */
 export function PassportPanel(props: { info: Info }) {
   const { info } = props
@@ -30,6 +36,14 @@ export function PassportPanel(props: { info: Info }) {
   const deviceAbort = useRef<AbortController | undefined>(undefined)
 
   const passport = passports.redirect
+  // The wallet follows the silent-logout instance's session: its logout
+  // keeps the page, so the provider's `disconnect` shows in the log (a
+  // redirect logout leaves the page as it happens).
+  const wallet = useGameWallet(
+    passports.silent,
+    info,
+    session.status === 'signed-in' ? session.user.profile.sub : undefined,
+  )
   // The pending request and the user live in this origin's storage: the
   // callback pages must be on it.
   const callbackOrigin = new URL(passportInfo.redirectUri).origin
@@ -115,6 +129,14 @@ export function PassportPanel(props: { info: Info }) {
           onLogout={logout}
         />
       )}
+      {session.status === 'signed-in' && (
+        <GameWalletSection
+          key={session.user.profile.sub}
+          passport={passports.silent}
+          info={info}
+          wallet={wallet}
+        />
+      )}
       {busy && <p data-testid="passport-working">{busy}…</p>}
       {output && (
         <div className="output">
@@ -128,6 +150,7 @@ export function PassportPanel(props: { info: Info }) {
         title="Events"
         testId="passport-event-log"
       />
+      <GameWalletEvents wallet={wallet} />
     </div>
   )
 }

@@ -12,14 +12,15 @@ export type Passports = Readonly<Record<LogoutMode, Passport>>
 
 /**
  * The game wallet's configuration against the emulator: the published
- * `PassportModuleConfiguration` with `overrides` pointing the client at the
- * emulated identity provider. Every override key is required (the facade
- * rejects a partial set); sign-in reads only `authenticationDomain`, so the
- * others get local values: the emulator's chain for `zkEvmRpcUrl`, its
- * iframe-wallet key, and the identity provider's origin for the domains the
- * emulator does not serve yet.
+ * `PassportModuleConfiguration` with the emulator's own `overrides` (its
+ * JSON line's `passport.overrides`: every domain, the chain, the custody
+ * key), plus the three wallet contracts, so that the wallet wraps its
+ * signatures in ERC-6492 while it is not deployed yet (EIP-6492 lets a
+ * verifier check a signature of a counterfactual wallet; without the
+ * factory the wallet would return signatures nobody can check before its
+ * first transaction).
  *
- * @param info - The emulator info (its `passport` section).
+ * @param info - The emulator info (its `passport` section and contracts).
  * @param passport - `info.passport`.
  * @param logoutMode - `'redirect'` (leave the page) or `'silent'` (iframe).
  */
@@ -28,7 +29,7 @@ export function passportConfig(
   passport: PassportInfo,
   logoutMode: LogoutMode,
 ): PassportModuleConfiguration {
-  const auth = passport.authenticationDomain
+  const { factory, mainModule, coSigner } = info.contracts
   return {
     baseConfig: { environment: 'sandbox' },
     clientId: passport.clientId,
@@ -38,16 +39,10 @@ export function passportConfig(
     logoutRedirectUri: passport.logoutRedirectUri,
     logoutMode,
     overrides: {
-      authenticationDomain: auth,
-      passportDomain: auth,
-      imxPublicApiDomain: auth,
-      zkEvmRpcUrl: info.rpcUrl,
-      relayerUrl: `${auth}/relayer-mr`,
-      magicPublishableApiKey: info.magic.apiKey,
-      magicProviderId: 'emulator',
-      indexerMrBasePath: auth,
-      orderBookMrBasePath: auth,
-      passportMrBasePath: auth,
+      ...passport.overrides,
+      zkEvmWalletFactory: factory,
+      zkEvmWalletMainModule: mainModule,
+      zkEvmCoSigner: coSigner,
     },
   }
 }

@@ -156,13 +156,19 @@ export type NonceReservations = ReturnType<typeof createNonceReservations>
  * reservation (the relayer may not have mined the previous sends yet, and
  * it submits them in order). A reservation that failed before the relayer
  * accepted it is given back when it is still the latest, so no gap stalls
- * the later ones.
+ * the later ones. Neither does a latest send that was mined but reverted:
+ * a reverted wallet call leaves the wallet's nonce where it was, so when
+ * the chain is behind and that send's receipt says reverted, the chain's
+ * nonce is used again.
  */
 export function createNonceReservations(
   read: (wallet: Address, space: bigint) => Promise<bigint>,
+  reverted: (hash: Hex) => Promise<boolean> = async () => false,
 ) {
   const next = new Map<string, bigint>()
   const queues = new Map<string, Promise<unknown>>()
+  /** The latest reservation's transaction, once the relayer gave its hash. */
+  const lastSent = new Map<string, { nonce: bigint; hash: Hex }>()
   return {
     /** Reserves the next nonce (not yet space-encoded). */
     reserve(wallet: Address, space: bigint): Promise<bigint> {
@@ -171,7 +177,15 @@ export function createNonceReservations(
         .catch(() => {})
         .then(async () => {
           const onChain = await read(wallet, space)
-          const local = next.get(key) ?? 0n
+          let local = next.get(key) ?? 0n
+          const last = lastSent.get(key)
+          if (
+            local > onChain &&
+            last !== undefined &&
+            last.nonce + 1n === local &&
+            (await reverted(last.hash))
+          )
+            local = onChain
           const nonce = onChain > local ? onChain : local
           next.set(key, nonce + 1n)
           return nonce
@@ -184,8 +198,14 @@ export function createNonceReservations(
       const key = `${wallet.toLowerCase()}:${space}`
       if (next.get(key) === nonce + 1n) next.set(key, nonce)
     },
+    /** Records the chain transaction of a reservation. */
+    sent(wallet: Address, space: bigint, nonce: bigint, hash: Hex) {
+      const key = `${wallet.toLowerCase()}:${space}`
+      if (next.get(key) === nonce + 1n) lastSent.set(key, { nonce, hash })
+    },
     clear() {
       next.clear()
+      lastSent.clear()
     },
   }
 }

@@ -377,6 +377,64 @@ describe('eth_sendTransaction', () => {
     })
   })
 
+  test('behavior: a send the relayer gave up on (FAILED) gives its nonce back to the next send', async () => {
+    const { provider, node, relayer, wallet } = await start()
+    node.setCode(wallet, deployed)
+    node.setNonce(wallet, 0n, 7n)
+    relayer.setScript({ statuses: ['FAILED'], statusMessage: 'gave up' })
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32000,
+      message:
+        'Transaction failed to submit with status FAILED. Error message: gave up',
+    })
+    relayer.setScript({})
+    await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([7n, 7n])
+  })
+
+  test('behavior: after a send mined as reverted, the next send signs the nonce the chain still expects', async () => {
+    const { provider, node, relayer, wallet } = await start()
+    node.setCode(wallet, deployed)
+    node.setNonce(wallet, 0n, 4n)
+    const send = () =>
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never) as Promise<Hex>
+    // Mined but not reverted yet (no receipt): the chain may just lag.
+    await send()
+    await send()
+    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([4n, 5n])
+    // The latest reverted: the wallet's nonce on chain did not move.
+    node.setReceipt(relayer.sent[1]!.hash, {
+      transactionHash: relayer.sent[1]!.hash,
+      blockHash: `0x${'00'.repeat(32)}`,
+      blockNumber: '0x1',
+      transactionIndex: '0x0',
+      from: wallet,
+      to: wallet,
+      cumulativeGasUsed: '0x1',
+      gasUsed: '0x1',
+      effectiveGasPrice: '0x1',
+      logs: [],
+      logsBloom: `0x${'00'.repeat(256)}`,
+      status: '0x0',
+      type: '0x2',
+      contractAddress: null,
+    })
+    node.setNonce(wallet, 0n, 5n)
+    await send()
+    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([4n, 5n, 5n])
+  })
+
   test('error: still pending after 30 polls', async () => {
     const { provider, relayer } = await start()
     relayer.setScript({ statuses: ['PENDING'] })
@@ -974,7 +1032,10 @@ describe('events', () => {
       profile: { sub: 'p' },
       zkEvm: { ethAddress: wallet, userAdminAddress: custody.address },
     })
+    // The first `connect` reaches a listener added after the provider was
+    // made (as a dApp adds it after `await connectEvm()`).
     expect(events).toEqual([
+      ['connect', { chainId: '0x34a1' }],
       ['accountsChanged', []],
       ['disconnect', 4900],
       ['connect', { chainId: '0x34a1' }],

@@ -183,8 +183,14 @@ export function createProvider(
     emit: (event, ...args) => {
       emitter.emit(event, ...args)
     },
-    nonces: createNonceReservations((wallet, space) =>
-      readNonce(context, wallet, space),
+    nonces: createNonceReservations(
+      (wallet, space) => readNonce(context, wallet, space),
+      // No receipt yet (or none to read): not known to have reverted.
+      (hash) =>
+        rpc.getTransactionReceipt({ hash }).then(
+          (receipt) => receipt.status === 'reverted',
+          () => false,
+        ),
     ),
     startSessionActivity(wallet) {
       options.sessionActivity?.({
@@ -227,8 +233,12 @@ export function createProvider(
   options.sessionEvents.on('loggedOut', onLoggedOut)
 
   // Learn the chain (for `connect`) and, for a player already registered,
-  // the wallet and its session activity, without any prompt.
-  context.chainId().catch(() => {})
+  // the wallet and its session activity, without any prompt. The chain is
+  // learnt on a later task: with a configured chain id it is known at once,
+  // and `connect` would fire before the dApp, which gets the provider from
+  // `await connectEvm()`, could listen for it (EIP-1193 has the provider
+  // emit `connect` for its consumer to hear).
+  setTimeout(() => context.chainId().catch(() => {}), 0)
   silentWallet(context).then((wallet) => {
     if (!wallet) return
     context.state.address ??= wallet

@@ -14,6 +14,21 @@ import {
   RpcErrorCode,
 } from './errors.js'
 
+/**
+ * The relayer gave up on a transaction (`FAILED`, `CANCELLED`, `REVERTED`,
+ * …): the same -32000 as the published SDK's, with the status kept so the
+ * wallet knows the nonce it signed was not used (never submitted, or the
+ * whole call reverted, which undoes the wallet's nonce increment).
+ */
+export class RelayerGaveUpError extends JsonRpcError {
+  readonly status: string
+  constructor(status: string, statusMessage: string | undefined) {
+    super(RpcErrorCode.RPC_SERVER_ERROR, failedToSubmit(status, statusMessage))
+    this.name = 'JsonRpcError'
+    this.status = status
+  }
+}
+
 /** What the relayer client needs. */
 export type RelayerOptions = {
   relayerUrl: string
@@ -124,10 +139,7 @@ export function createRelayerClient(options: RelayerOptions) {
         )
           return transaction.hash as Hex
         if (status !== Relayer.statuses.pending)
-          throw new JsonRpcError(
-            RpcErrorCode.RPC_SERVER_ERROR,
-            failedToSubmit(status, transaction.statusMessage),
-          )
+          throw new RelayerGaveUpError(status, transaction.statusMessage)
         if (attempt < pollRetries - 1) await sleep(pollInterval)
       }
       throw new JsonRpcError(

@@ -17,6 +17,7 @@ import {
   RpcErrorCode,
 } from './errors.js'
 import { checkTransaction } from './guardian.js'
+import { RelayerGaveUpError } from './relayerClient.js'
 import type { ConfirmationHandle } from './seams.js'
 import {
   decodeReadNonce,
@@ -146,7 +147,13 @@ export async function relayTransactions(
   wallet: Address,
   calls: readonly Call[],
   options: SendOptions = {},
-): Promise<{ relayerId: string; chainId: number }> {
+): Promise<{
+  relayerId: string
+  chainId: number
+  /** The nonce signed (not space-encoded), and its space. */
+  nonce: bigint
+  space: bigint
+}> {
   const transactions = toMetaTransactions(calls)
   const chainId = await context.chainId()
   const space = options.background
@@ -185,7 +192,7 @@ export async function relayTransactions(
       data,
       chainId,
     )
-    return { relayerId, chainId }
+    return { relayerId, chainId, nonce, space }
   } catch (error) {
     context.nonces.release(wallet, space, nonce)
     throw error
@@ -199,6 +206,22 @@ export async function sendTransactions(
   calls: readonly Call[],
   options: SendOptions = {},
 ): Promise<Hex> {
-  const { relayerId } = await relayTransactions(context, wallet, calls, options)
-  return context.relayer.waitForHash(relayerId)
+  const { relayerId, nonce, space } = await relayTransactions(
+    context,
+    wallet,
+    calls,
+    options,
+  )
+  try {
+    const hash = await context.relayer.waitForHash(relayerId)
+    context.nonces.sent(wallet, space, nonce, hash)
+    return hash
+  } catch (error) {
+    // The relayer gave up on it (not submitted, or reverted as a whole):
+    // the nonce is still the wallet's next. Kept reserved, every later send
+    // would be signed for the nonce after it, which the wallet never reaches.
+    if (error instanceof RelayerGaveUpError)
+      context.nonces.release(wallet, space, nonce)
+    throw error
+  }
 }
