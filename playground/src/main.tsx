@@ -24,7 +24,7 @@ else {
   const route = passportRoute(location.pathname, passport)
   const page = route
     ? import('./passport/CallbackPage.js').then((module) =>
-        module.renderCallback(root, info, passport, route),
+        module.renderCallback(root, passport, route),
       )
     : import('./renderApp.js').then((module) => module.renderApp(root, info))
   page.catch((error: unknown) => {

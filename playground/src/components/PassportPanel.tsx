@@ -26,10 +26,7 @@ const deviceTimeoutMs = 10 * 60_000
 export function PassportPanel(props: { info: Info }) {
   const { info } = props
   const passportInfo = info.passport
-  const passports = useMemo(
-    () => createPassports(info, passportInfo),
-    [info, passportInfo],
-  )
+  const passports = useMemo(() => createPassports(passportInfo), [passportInfo])
   const { session, busy, output, log, clearLog, run } =
     usePassportSession(passports)
   const [device, setDevice] = useState<DeviceConnectResponse>()

@@ -1,6 +1,6 @@
 import { StrictMode, useEffect, useState } from 'react'
 import { createRoot } from 'react-dom/client'
-import type { Info, PassportInfo } from '../emulator.js'
+import type { PassportInfo } from '../emulator.js'
 import { type CallbackOutcome, runCallback } from './callback.js'
 import { createPassports, type PassportRoute } from './config.js'
 
@@ -11,11 +11,10 @@ import { createPassports, type PassportRoute } from './config.js'
  */
 export function renderCallback(
   root: HTMLElement,
-  info: Info,
   passport: PassportInfo,
   route: PassportRoute,
 ): void {
-  const work = runCallback(route, createPassports(info, passport))
+  const work = runCallback(route, createPassports(passport))
   createRoot(root).render(
     <StrictMode>
       <CallbackPage route={route} work={work} />

@@ -2,7 +2,7 @@ import {
   Passport,
   type PassportModuleConfiguration,
 } from 'embedded-wallets/passport'
-import type { Info, PassportInfo } from '../emulator.js'
+import type { PassportInfo } from '../emulator.js'
 
 /** How a Passport instance logs out (`logoutMode`). */
 export type LogoutMode = 'redirect' | 'silent'
@@ -14,22 +14,16 @@ export type Passports = Readonly<Record<LogoutMode, Passport>>
  * The game wallet's configuration against the emulator: the published
  * `PassportModuleConfiguration` with the emulator's own `overrides` (its
  * JSON line's `passport.overrides`: every domain, the chain, the custody
- * key), plus the three wallet contracts, so that the wallet wraps its
- * signatures in ERC-6492 while it is not deployed yet (EIP-6492 lets a
- * verifier check a signature of a counterfactual wallet; without the
- * factory the wallet would return signatures nobody can check before its
- * first transaction).
+ * key and the wallet contracts, which let the wallet wrap its signatures in
+ * ERC-6492 while it is not deployed yet), passed as printed.
  *
- * @param info - The emulator info (its `passport` section and contracts).
  * @param passport - `info.passport`.
  * @param logoutMode - `'redirect'` (leave the page) or `'silent'` (iframe).
  */
 export function passportConfig(
-  info: Info,
   passport: PassportInfo,
   logoutMode: LogoutMode,
 ): PassportModuleConfiguration {
-  const { factory, mainModule, coSigner } = info.contracts
   return {
     baseConfig: { environment: 'sandbox' },
     clientId: passport.clientId,
@@ -38,12 +32,7 @@ export function passportConfig(
     redirectUri: passport.redirectUri,
     logoutRedirectUri: passport.logoutRedirectUri,
     logoutMode,
-    overrides: {
-      ...passport.overrides,
-      zkEvmWalletFactory: factory,
-      zkEvmWalletMainModule: mainModule,
-      zkEvmCoSigner: coSigner,
-    },
+    overrides: passport.overrides,
   }
 }
 
@@ -52,10 +41,10 @@ export function passportConfig(
  * under the provider and client id), so either can sign in; they differ only
  * in how `logout()` ends the provider's session.
  */
-export function createPassports(info: Info, passport: PassportInfo): Passports {
+export function createPassports(passport: PassportInfo): Passports {
   return {
-    redirect: new Passport(passportConfig(info, passport, 'redirect')),
-    silent: new Passport(passportConfig(info, passport, 'silent')),
+    redirect: new Passport(passportConfig(passport, 'redirect')),
+    silent: new Passport(passportConfig(passport, 'silent')),
   }
 }
 

@@ -24,6 +24,7 @@ import {
   createNonceReservations,
   createRpcClient,
   getChainId,
+  getTransactionReceipt,
   type ProviderConfig,
   type ProviderEvents,
   type ProviderSession,
@@ -187,8 +188,8 @@ export function createProvider(
       (wallet, space) => readNonce(context, wallet, space),
       // No receipt yet (or none to read): not known to have reverted.
       (hash) =>
-        rpc.getTransactionReceipt({ hash }).then(
-          (receipt) => receipt.status === 'reverted',
+        getTransactionReceipt(rpc, hash).then(
+          (receipt) => receipt?.status === '0x0',
           () => false,
         ),
     ),
