@@ -350,10 +350,10 @@ describe('npm start: the game wallet panel', () => {
     // guardian's 403.
     expect(
       (await page.getByTestId('game-sign-message-error').textContent())
-        // viem's details start on a line of their own.
+        // The details start on a line of their own.
         ?.replace(/\s+/g, ' '),
     ).toBe(
-      `Service unavailable HTTP 403 from ${info.passport.apiUrl}/guardian/v1/erc191-messages/evaluate Details: {"code":"AUTHENTICATION_ERROR","message":"The guardian is unavailable."}`,
+      'Service unavailable {"code":"AUTHENTICATION_ERROR","message":"The guardian is unavailable."}',
     )
     await setRule(page, 'game-rule-unavailable', false)
 
