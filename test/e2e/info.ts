@@ -46,6 +46,9 @@ export function expectedInfo(options: {
         zkEvmChainName: `imtbl-zkevm-local-${chainId}`,
         magicTeeBasePath: origin(7),
         magicEndpoint: origin(1),
+        zkEvmWalletFactory: predictContracts().factory,
+        zkEvmWalletMainModule: predictContracts().mainModule,
+        zkEvmCoSigner: predictContracts().coSigner,
       },
     },
   }

@@ -20,6 +20,7 @@ describe('overridesOf', () => {
       magic: 'http://127.0.0.1:4401',
     },
     chain: { chainId: 31337, rpcUrl: 'http://127.0.0.1:8545' },
+    contracts: predictContracts(),
   })
 
   test('default: every domain of the emulator, the chain and the key-custody settings', () => {
@@ -38,6 +39,9 @@ describe('overridesOf', () => {
       zkEvmChainName: 'imtbl-zkevm-local-31337',
       magicTeeBasePath: 'http://127.0.0.1:4407',
       magicEndpoint: 'http://127.0.0.1:4401',
+      zkEvmWalletFactory: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      zkEvmWalletMainModule: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+      zkEvmCoSigner: '0x8A791620dd6260079BF849Dc5567aDC3F2FdC318',
     })
   })
 
@@ -56,6 +60,12 @@ describe('overridesOf', () => {
       indexerMrBasePath: overrides.indexerMrBasePath,
       magicPublishableApiKey: overrides.magicPublishableApiKey,
       magicProviderId: overrides.magicProviderId,
+      magicEndpoint: overrides.magicEndpoint,
+      walletContracts: {
+        factory: overrides.zkEvmWalletFactory,
+        mainModule: overrides.zkEvmWalletMainModule,
+        coSigner: overrides.zkEvmCoSigner,
+      },
     })
   })
 })
@@ -107,6 +117,7 @@ describe('service', () => {
               magic: origins.magic as string,
             },
             chain: { chainId: 1337, rpcUrl: 'http://127.0.0.1:9545' },
+            contracts: predictContracts(),
           }),
         },
       })

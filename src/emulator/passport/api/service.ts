@@ -19,9 +19,11 @@
  * @packageDocumentation
  */
 import type { Hono } from 'hono'
+import type { Address } from 'viem'
 import { cors } from 'hono/cors'
 import { HTTPException } from 'hono/http-exception'
 import { sdkVersionHeader } from '../../../passport/wire/api.js'
+import type { Contracts } from '../../chain/deploy.js'
 import { playerWalletAddress } from '../../chain/sequence.js'
 import { defaultApiKey } from '../../magic/provider/protocol.js'
 import type { Registry } from '../../registry/index.js'
@@ -150,6 +152,14 @@ export type PassportOverrides = {
   zkEvmChainName: string
   magicTeeBasePath: string
   magicEndpoint: string
+  /**
+   * The wallet contracts (ours only, like `magicEndpoint`): without them
+   * our client cannot wrap the signatures of a wallet not deployed yet
+   * (ERC-6492), and verifiers reject those signatures.
+   */
+  zkEvmWalletFactory: Address
+  zkEvmWalletMainModule: Address
+  zkEvmCoSigner: Address
 }
 
 /**
@@ -168,8 +178,10 @@ export function overridesOf(input: {
     magic: string
   }
   chain: ApiChain
+  /** The chain's wallet contracts. */
+  contracts: Pick<Contracts, 'factory' | 'mainModule' | 'coSigner'>
 }): PassportOverrides {
-  const { api, origins, chain } = input
+  const { api, origins, chain, contracts } = input
   return {
     authenticationDomain: origins.identity,
     magicPublishableApiKey: defaultApiKey,
@@ -185,6 +197,9 @@ export function overridesOf(input: {
     zkEvmChainName: chainNameOf(chain.chainId),
     magicTeeBasePath: origins.tee,
     magicEndpoint: origins.magic,
+    zkEvmWalletFactory: contracts.factory,
+    zkEvmWalletMainModule: contracts.mainModule,
+    zkEvmCoSigner: contracts.coSigner,
   }
 }
 
@@ -221,6 +236,7 @@ export const service = defineService({
         magic: required(origins.magic, 'magic'),
       },
       chain: main,
+      contracts: main.contracts,
     })
     return {
       ...server,
