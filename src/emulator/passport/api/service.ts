@@ -19,9 +19,9 @@
  * @packageDocumentation
  */
 import type { Hono } from 'hono'
-import type { Address } from 'viem'
 import { cors } from 'hono/cors'
 import { HTTPException } from 'hono/http-exception'
+import type { Address } from 'viem'
 import { sdkVersionHeader } from '../../../passport/wire/api.js'
 import type { Contracts } from '../../chain/deploy.js'
 import { playerWalletAddress } from '../../chain/sequence.js'
