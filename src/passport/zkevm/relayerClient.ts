@@ -14,6 +14,21 @@ import {
   RpcErrorCode,
 } from './errors.js'
 
+/**
+ * The relayer reported a final status other than success (-32000 with the
+ * published text): the transaction never ran, so its nonce is still free.
+ */
+export class RelayerStatusError extends JsonRpcError {
+  override name = 'RelayerStatusError'
+  constructor(
+    readonly status: string,
+    statusMessage: string | undefined,
+  ) {
+    super(RpcErrorCode.RPC_SERVER_ERROR, failedToSubmit(status, statusMessage))
+    this.name = 'RelayerStatusError'
+  }
+}
+
 /** What the relayer client needs. */
 export type RelayerOptions = {
   relayerUrl: string
@@ -124,10 +139,7 @@ export function createRelayerClient(options: RelayerOptions) {
         )
           return transaction.hash as Hex
         if (status !== Relayer.statuses.pending)
-          throw new JsonRpcError(
-            RpcErrorCode.RPC_SERVER_ERROR,
-            failedToSubmit(status, transaction.statusMessage),
-          )
+          throw new RelayerStatusError(status, transaction.statusMessage)
         if (attempt < pollRetries - 1) await sleep(pollInterval)
       }
       throw new JsonRpcError(

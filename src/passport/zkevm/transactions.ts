@@ -23,6 +23,7 @@ import {
   RpcErrorCode,
 } from './errors.js'
 import { checkTransaction } from './guardian.js'
+import { RelayerStatusError } from './relayerClient.js'
 import type { ConfirmationHandle } from './seams.js'
 import {
   encodeExecute,
@@ -155,7 +156,7 @@ export async function relayTransactions(
   wallet: Address,
   calls: readonly Call[],
   options: SendOptions = {},
-): Promise<{ relayerId: string; chainId: number }> {
+): Promise<{ relayerId: string; chainId: number; release: () => void }> {
   const transactions = toMetaTransactions(calls)
   const chainId = await context.chainId()
   const space = options.background
@@ -194,7 +195,11 @@ export async function relayTransactions(
       data,
       chainId,
     )
-    return { relayerId, chainId }
+    return {
+      relayerId,
+      chainId,
+      release: () => context.nonces.release(wallet, space, nonce),
+    }
   } catch (error) {
     context.nonces.release(wallet, space, nonce)
     throw error
@@ -208,6 +213,20 @@ export async function sendTransactions(
   calls: readonly Call[],
   options: SendOptions = {},
 ): Promise<Hex> {
-  const { relayerId } = await relayTransactions(context, wallet, calls, options)
-  return context.relayer.waitForHash(relayerId)
+  const { relayerId, release } = await relayTransactions(
+    context,
+    wallet,
+    calls,
+    options,
+  )
+  try {
+    return await context.relayer.waitForHash(relayerId)
+  } catch (error) {
+    // Failed, cancelled or reverted: the wallet never used the nonce (it
+    // moves only when `execute` succeeds). Given back, the next send takes
+    // it; kept, the next send would wait behind a nonce nobody sends and
+    // fail once the relayer gives up on it.
+    if (error instanceof RelayerStatusError) release()
+    throw error
+  }
 }
