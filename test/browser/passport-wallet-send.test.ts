@@ -145,7 +145,7 @@ describe('eth_sendTransaction', () => {
     expect(
       await signedIn.request({
         method: 'eth_getBalance',
-        params: ['0x0000000000000000000000000000000000000000' as Hex],
+        params: ['0x0000000000000000000000000000000000000000' as Hex] as never,
       }),
     ).toMatch(/^0x/)
   })

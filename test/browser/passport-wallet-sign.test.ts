@@ -242,7 +242,7 @@ describe('linked wallets', () => {
     )
     const link = async (nonce: string) => {
       const signature = await external.signTypedData({
-        domain: linkWalletTypedData.domain,
+        domain: { chainId: BigInt(linkWalletTypedData.domain.chainId) },
         types: linkWalletTypedData.types,
         primaryType: linkWalletTypedData.primaryType,
         message: {
