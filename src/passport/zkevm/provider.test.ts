@@ -361,6 +361,26 @@ describe('eth_sendTransaction', () => {
     })
   })
 
+  test('behavior: the nonce of a send the relayer failed is given back: the next send takes it', async () => {
+    const { provider, node, relayer, wallet } = await start()
+    node.setCode(wallet, deployed)
+    node.setNonce(wallet, 0n, 5n)
+    relayer.setScript({ statuses: ['FAILED'], statusMessage: 'dropped' })
+    const send = () =>
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never)
+    await expect(send()).rejects.toMatchObject({
+      code: -32000,
+      message:
+        'Transaction failed to submit with status FAILED. Error message: dropped',
+    })
+    relayer.setScript({})
+    await send()
+    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([5n, 5n])
+  })
+
   test('error: still pending after 30 polls', async () => {
     const { provider, relayer } = await start()
     relayer.setScript({ statuses: ['PENDING'] })
