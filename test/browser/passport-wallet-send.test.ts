@@ -1,12 +1,14 @@
 import { decodeJwt } from 'jose'
 import { type Address, type Hex, parseEther, toHex } from 'viem'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { commands } from 'vitest/browser'
 import { spyPopups } from './passportLogin.js'
 import {
   chain,
   connectPlayer,
   createWallet,
   fund,
+  info,
   randomAddress,
   readNonce,
   rejection,
@@ -20,7 +22,11 @@ import {
  */
 
 beforeEach(() => localStorage.clear())
-afterEach(() => vi.restoreAllMocks())
+afterEach(async () => {
+  vi.restoreAllMocks()
+  // Every confirmation popup the sends opened (and closed) is gone.
+  await commands.popupsGone(info.passport.passportDomain)
+})
 
 describe('eth_requestAccounts', () => {
   test('behavior: 4100 before; signs in, registers the counterfactual wallet, emits accountsChanged; the id token carries the wallet; logout emits []', async () => {
@@ -112,9 +118,16 @@ describe('eth_sendTransaction', () => {
     })
     const before = await readNonce(wallet)
     const to = randomAddress()
+    const calls = spyPopups()
     const hashes = await Promise.all(
       Array.from({ length: 20 }, () => sendValue(provider, to, 1000n)),
     )
+    // Each request opened the confirmation popup (one named window, reused)
+    // and closed it: none is left open.
+    expect(calls.length).toBe(20)
+    await expect
+      .poll(() => calls.filter((call) => call.window?.closed === false).length)
+      .toBe(0)
     expect(new Set(hashes).size).toBe(20)
     const receipts = await Promise.all(
       hashes.map((hash) => chain.waitForTransactionReceipt({ hash })),

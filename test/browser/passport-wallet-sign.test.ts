@@ -1,6 +1,7 @@
 import { type Address, type Hex, parseEther, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { commands } from 'vitest/browser'
 import { Magic } from '../../src/magic/index.js'
 import { PassportErrorType } from '../../src/passport/errors.js'
 import { linkWalletTypedData } from '../../src/passport/wire/api.js'
@@ -26,7 +27,11 @@ import {
  */
 
 beforeEach(() => localStorage.clear())
-afterEach(() => vi.restoreAllMocks())
+afterEach(async () => {
+  vi.restoreAllMocks()
+  // Every confirmation popup the requests opened (and closed) is gone.
+  await commands.popupsGone(info.passport.passportDomain)
+})
 
 const typed = (owner: Address) =>
   ({

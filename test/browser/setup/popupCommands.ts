@@ -86,7 +86,12 @@ export const popupsGone: BrowserCommand<[prefix: string]> = async (
           !candidate.isClosed() && candidate.url().startsWith(prefix),
       )
   while (left().length > 0) {
-    if (Date.now() > until) throw new Error(`Windows still open at ${prefix}.`)
+    if (Date.now() > until)
+      throw new Error(
+        `Windows still open at ${prefix}: ${left()
+          .map((page) => page.url())
+          .join(', ')}.`,
+      )
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }
