@@ -14,6 +14,7 @@ import {
   relayerNext,
   sendValue,
   setGuardianRules,
+  trackWindows,
 } from './passportWallet.js'
 
 /*
@@ -28,14 +29,17 @@ const messagePage = `${passportDomain}/transaction-confirmation/zkevm/message?me
 const unavailablePage = `${passportDomain}/transaction-confirmation/unavailable`
 
 let player: Connected
+let windows: ReturnType<typeof trackWindows>
 
 beforeEach(async () => {
   localStorage.clear()
+  windows = trackWindows()
   player = await connectPlayer({ label: 'guardian' })
   await fund(player.wallet, parseEther('10'))
 })
 afterEach(async () => {
   vi.restoreAllMocks()
+  windows.closeLeft()
   await setGuardianRules(player.wallet, null)
   // Every confirmation popup has the same name: let the last one go.
   await commands.popupsGone(passportDomain)

@@ -13,6 +13,7 @@ import {
   readNonce,
   rejection,
   sendValue,
+  trackWindows,
 } from './passportWallet.js'
 
 /*
@@ -21,9 +22,14 @@ import {
  * co-signed and mined on Anvil (the first one deploys the wallet).
  */
 
-beforeEach(() => localStorage.clear())
+let windows: ReturnType<typeof trackWindows>
+beforeEach(() => {
+  localStorage.clear()
+  windows = trackWindows()
+})
 afterEach(async () => {
   vi.restoreAllMocks()
+  windows.closeLeft()
   // Every confirmation popup the sends opened (and closed) is gone.
   await commands.popupsGone(info.passport.passportDomain)
 })

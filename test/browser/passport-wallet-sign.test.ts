@@ -16,6 +16,7 @@ import {
   randomAddress,
   rejection,
   sendValue,
+  trackWindows,
 } from './passportWallet.js'
 
 /*
@@ -26,9 +27,14 @@ import {
  * ended while the player is still signed in.
  */
 
-beforeEach(() => localStorage.clear())
+let windows: ReturnType<typeof trackWindows>
+beforeEach(() => {
+  localStorage.clear()
+  windows = trackWindows()
+})
 afterEach(async () => {
   vi.restoreAllMocks()
+  windows.closeLeft()
   // Every confirmation popup the requests opened (and closed) is gone.
   await commands.popupsGone(info.passport.passportDomain)
 })

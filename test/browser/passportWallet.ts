@@ -192,3 +192,27 @@ export async function rejection(promise: Promise<unknown>): Promise<{
   }
   throw new Error('Expected a rejection.')
 }
+
+/**
+ * Records every window this page opens (under any spy a test adds) and,
+ * at the end, closes those still open: a confirmation popup left open
+ * would otherwise be found by the next test (or file) in this browser
+ * context. Returns how many were left open.
+ */
+export function trackWindows(): { closeLeft(): number } {
+  const real = window.open
+  const opened: Window[] = []
+  window.open = ((...args: Parameters<typeof window.open>) => {
+    const opening = real.apply(window, args)
+    if (opening) opened.push(opening)
+    return opening
+  }) as typeof window.open
+  return {
+    closeLeft() {
+      window.open = real
+      const left = opened.filter((opening) => !opening.closed)
+      for (const opening of left) opening.close()
+      return left.length
+    },
+  }
+}
