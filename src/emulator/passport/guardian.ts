@@ -90,13 +90,25 @@ export type Rules = {
   unavailable?: boolean | undefined
 }
 
+/** The most wallets with rules of their own; the oldest is forgotten past it. */
+export const maxWalletRules = 1_000
+
 /** The most verdicts kept; the oldest is forgotten past it. */
 export const maxVerdicts = 10_000
 
 /** The guardian's shared state. */
 export type Guardian = {
-  /** The rules now in force. */
+  /** The rules now in force (for wallets without rules of their own). */
   rules: Rules
+  /**
+   * Rules of one wallet, which replace {@link Guardian.rules} for it (tests
+   * running side by side each steer their own player's wallet).
+   */
+  readonly walletRules: Map<Address, Rules>
+  /** Sets (or with `null` removes) a wallet's own rules. */
+  setWalletRules(wallet: Address, rules: Rules | null): void
+  /** The rules in force for a wallet. */
+  rulesFor(wallet: Address): Rules
   /** Records an evaluation and returns its verdict. */
   record(entry: Omit<Verdict, 'id' | 'state'> & { state: State }): Verdict
   /** The verdict with this id. */
@@ -113,8 +125,21 @@ export function createGuardian(): Guardian {
   const allowed = new Set<string>()
   const key = (chainId: number, wallet: Address, digest: Hex) =>
     `${chainId}:${getAddress(wallet)}:${digest.toLowerCase()}`
+  const walletRules = new Map<Address, Rules>()
   const guardian: Guardian = {
     rules: {},
+    walletRules,
+    setWalletRules(wallet, rules) {
+      const address = getAddress(wallet)
+      walletRules.delete(address)
+      if (!rules) return
+      if (walletRules.size >= maxWalletRules) {
+        const oldest = walletRules.keys().next().value as Address
+        walletRules.delete(oldest)
+      }
+      walletRules.set(address, rules)
+    },
+    rulesFor: (wallet) => walletRules.get(getAddress(wallet)) ?? guardian.rules,
     record(entry) {
       if (byId.size >= maxVerdicts) {
         const oldest = byId.keys().next().value as string

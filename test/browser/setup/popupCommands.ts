@@ -39,7 +39,14 @@ export const popupClick: BrowserCommand<
   [prefix: string, testId: string]
 > = async (context, prefix, testId) => {
   const popup = await pageAt(() => context.context.pages(), prefix)
-  await popup.getByTestId(testId).click({ timeout: 10_000 })
+  try {
+    await popup.getByTestId(testId).click({ timeout: 10_000 })
+  } catch (error) {
+    // A button that closes its own window (the unavailable page's Close)
+    // may close it before Playwright sees the click finish: the click
+    // happened.
+    if (!popup.isClosed()) throw error
+  }
 }
 
 /** The text of the element with `testId` in the window at `prefix`. */
@@ -79,7 +86,12 @@ export const popupsGone: BrowserCommand<[prefix: string]> = async (
           !candidate.isClosed() && candidate.url().startsWith(prefix),
       )
   while (left().length > 0) {
-    if (Date.now() > until) throw new Error(`Windows still open at ${prefix}.`)
+    if (Date.now() > until)
+      throw new Error(
+        `Windows still open at ${prefix}: ${left()
+          .map((page) => page.url())
+          .join(', ')}.`,
+      )
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }

@@ -23,6 +23,7 @@ beforeAll(async () => {
 afterAll(() => api?.stop())
 beforeEach(() => {
   api.guardian.rules = {}
+  api.guardian.walletRules.clear()
 })
 
 const token = '0x00000000000000000000000000000000000070c0' as Address
@@ -613,6 +614,36 @@ describe('/dev/guardian/rules', () => {
     expect(evaluated.body).toMatchObject({ confirmationRequired: true })
     await api.put('/dev/guardian/rules', {})
     expect(api.guardian.rules).toEqual({})
+  })
+
+  test("behavior: ?wallet= sets one wallet's rules, which replace the global ones for it only; a null body removes them", async () => {
+    const other = await api.register(await api.player())
+    const path = `/dev/guardian/rules?wallet=${wallet.toLowerCase()}`
+    const put = await api.put(path, { unavailable: true })
+    expect(put.status).toBe(200)
+    expect((await api.get(path)).body).toMatchObject({ unavailable: true })
+    expect((await api.get('/dev/guardian/rules')).body).toMatchObject({
+      unavailable: false,
+    })
+    expect(api.guardian.rulesFor(other)).toEqual({})
+    const erc191 = { chainID: 'eip155:31337', payload: 'hi' }
+    expect(
+      (await api.post(evaluate.erc191, erc191, player.accessToken)).status,
+    ).toBe(403)
+    // The global rules do not reach a wallet with rules of its own.
+    api.guardian.rules = { confirmErc191: true }
+    expect(api.guardian.rulesFor(wallet)).toEqual({ unavailable: true })
+    expect(api.guardian.rulesFor(other)).toEqual({ confirmErc191: true })
+    expect((await api.put(path, null)).status).toBe(200)
+    expect(api.guardian.rulesFor(wallet)).toEqual({ confirmErc191: true })
+    expect(
+      (await api.post(evaluate.erc191, erc191, player.accessToken)).body,
+    ).toMatchObject({ confirmationRequired: true })
+    const bad = await api.put('/dev/guardian/rules?wallet=0x12', {})
+    expect(bad).toMatchObject({
+      status: 400,
+      body: { code: 'VALIDATION_ERROR', message: 'wallet must be an address.' },
+    })
   })
 
   test('error: an invalid or unknown rule is 400 and changes nothing', async () => {

@@ -86,7 +86,8 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
   app.post(paths.evaluateTransaction, bearer, async (c) => {
     const wallet = walletOf(c, deps)
     if (typeof wallet !== 'string') return wallet
-    if (deps.guardian.rules.unavailable) return unavailable(c)
+    const rules = deps.guardian.rulesFor(wallet)
+    if (rules.unavailable) return unavailable(c)
     if (Number(c.req.header('content-length') ?? 0) > maxEvaluationBytes)
       return tooLarge(c)
     const body = await readJson(c)
@@ -98,7 +99,6 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
         'authentication',
         "userAddress is not the player's wallet.",
       )
-    const { rules } = deps.guardian
     const verdict = deps.guardian.record({
       kind: 'transaction',
       chainId: request.chainId,
@@ -119,7 +119,8 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
   app.post(paths.evaluateMessage, bearer, async (c) => {
     const wallet = walletOf(c, deps)
     if (typeof wallet !== 'string') return wallet
-    if (deps.guardian.rules.unavailable) return unavailable(c)
+    const rules = deps.guardian.rulesFor(wallet)
+    if (rules.unavailable) return unavailable(c)
     if (Number(c.req.header('content-length') ?? 0) > maxEvaluationBytes)
       return tooLarge(c)
     const body = await readJson(c)
@@ -138,7 +139,7 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
       chainId,
       wallet,
       digest: digest as Hex,
-      confirm: deps.guardian.rules.confirmTypedData === true,
+      confirm: rules.confirmTypedData === true,
       payload: body,
     })
   })
@@ -146,7 +147,8 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
   app.post(paths.evaluateErc191Message, bearer, async (c) => {
     const wallet = walletOf(c, deps)
     if (typeof wallet !== 'string') return wallet
-    if (deps.guardian.rules.unavailable) return unavailable(c)
+    const rules = deps.guardian.rulesFor(wallet)
+    if (rules.unavailable) return unavailable(c)
     if (Number(c.req.header('content-length') ?? 0) > maxEvaluationBytes)
       return tooLarge(c)
     const body = await readJson(c)
@@ -162,7 +164,7 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
       chainId: chain.chainId,
       wallet,
       digest: erc191Digest(body.payload),
-      confirm: deps.guardian.rules.confirmErc191 === true,
+      confirm: rules.confirmErc191 === true,
       payload: body,
     })
   })
@@ -197,13 +199,40 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
     approve(['message', 'erc191']),
   )
 
-  app.get(rulesPath, (c) => c.json(rulesBodyOf(deps.guardian.rules)))
+  // `?wallet=` reads or sets the rules of one wallet only (a `PUT` with
+  // the body `null` removes them): they replace the global rules for it.
+  app.get(rulesPath, (c) => {
+    const wallet = walletQueryOf(c)
+    if (wallet === null) return fail(c, 'validation', walletQueryError)
+    return c.json(
+      rulesBodyOf(
+        wallet ? deps.guardian.rulesFor(wallet) : deps.guardian.rules,
+      ),
+    )
+  })
   app.put(rulesPath, async (c) => {
-    const rules = rulesOf(await readJson(c))
+    const wallet = walletQueryOf(c)
+    if (wallet === null) return fail(c, 'validation', walletQueryError)
+    const body = await readJson(c)
+    if (wallet && body === null) {
+      deps.guardian.setWalletRules(wallet, null)
+      return c.json(rulesBodyOf(deps.guardian.rules))
+    }
+    const rules = rulesOf(body)
     if (typeof rules === 'string') return fail(c, 'validation', rules)
-    deps.guardian.rules = rules
+    if (wallet) deps.guardian.setWalletRules(wallet, rules)
+    else deps.guardian.rules = rules
     return c.json(rulesBodyOf(rules))
   })
+}
+
+const walletQueryError = 'wallet must be an address.'
+
+/** The `wallet` query: undefined when absent, null when not an address. */
+function walletQueryOf(c: HonoContext<ApiEnv>): Address | undefined | null {
+  const value = c.req.query('wallet')
+  if (value === undefined) return undefined
+  return addressOf(value) ?? null
 }
 
 /**

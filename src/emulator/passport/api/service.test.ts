@@ -75,6 +75,7 @@ describe('overridesOf', () => {
       indexerMrBasePath: overrides.indexerMrBasePath,
       magicPublishableApiKey: overrides.magicPublishableApiKey,
       magicProviderId: overrides.magicProviderId,
+      magicEndpoint: overrides.magicEndpoint,
       walletContracts: {
         factory: overrides.zkEvmWalletFactory,
         mainModule: overrides.zkEvmWalletMainModule,

@@ -157,6 +157,11 @@ export type PassportOverrides = {
   zkEvmChainName: string
   magicTeeBasePath: string
   magicEndpoint: string
+  /**
+   * The wallet contracts (ours only, like `magicEndpoint`): without them
+   * our client cannot wrap the signatures of a wallet not deployed yet
+   * (ERC-6492), and verifiers reject those signatures.
+   */
   zkEvmWalletFactory: Address
   zkEvmWalletMainModule: Address
   zkEvmCoSigner: Address

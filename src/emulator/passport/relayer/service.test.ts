@@ -342,6 +342,34 @@ describe('test controls', () => {
     ).toBeUndefined()
   })
 
+  test("wallet: an outcome planned for one wallet is that wallet's next send only; other wallets' sends go through", async () => {
+    const [mine, other] = [
+      newPlayer(relayer.contracts),
+      newPlayer(relayer.contracts),
+    ]
+    expect(
+      await dev('/dev/next', {
+        outcome: 'fail',
+        message: 'Only mine.',
+        wallet: mine.wallet.toLowerCase(),
+      }),
+    ).toEqual({ status: 200, body: { planned: 1 } })
+    expect(
+      (await settled(relayer.url, token, await sendOk(other, 0n))).status,
+    ).toBe('SUCCESSFUL')
+    const id = await sendOk(mine, 0n)
+    expect(await settled(relayer.url, token, id)).toMatchObject({
+      status: 'FAILED',
+      statusMessage: 'Only mine.',
+    })
+    expect(
+      (await settled(relayer.url, token, await sendOk(mine, 0n))).status,
+    ).toBe('SUCCESSFUL')
+    expect(
+      await dev('/dev/next', { outcome: 'fail', wallet: '0x1234' }),
+    ).toEqual({ status: 400, body: { error: 'wallet must be an address.' } })
+  })
+
   test('stall: stays PENDING while later sends complete', async () => {
     await dev('/dev/next', { outcome: 'stall', count: 1 })
     const stalled = await sendOk(newPlayer(relayer.contracts), 0n)

@@ -82,8 +82,18 @@ const outcomes: readonly Outcome[] = ['fail', 'revert', 'stall', 'cancel']
 export type Controls = {
   /** Sets the IMX fee's price, wei as a decimal string. */
   setFee(tokenPrice: bigint): void
-  /** Makes the next `count` sends end as `outcome`. */
-  next(outcome: Outcome, count?: number, message?: string): void
+  /**
+   * Makes the next `count` sends end as `outcome`: the next sends to
+   * `wallet` only when given (so tests running side by side, each with its
+   * own wallet, do not take each other's outcomes), else the next sends of
+   * any wallet without outcomes of its own.
+   */
+  next(
+    outcome: Outcome,
+    count?: number,
+    message?: string,
+    wallet?: Address,
+  ): void
   /** Back to defaults: fee 0, no queued outcomes. */
   reset(): void
 }
@@ -127,19 +137,37 @@ export function createRelayer(options: createRelayer.Options): Relayer {
   })
   const transactions = new Map<string, Relayed>()
   let fee = 0n
-  const planned: { outcome: Outcome; message?: string | undefined }[] = []
+  type Plan = { outcome: Outcome; message?: string | undefined }
+  const planned: Plan[] = []
+  /** Outcomes planned for one wallet; at most {@link maxOutcomes} in all. */
+  const plannedFor = new Map<Address, Plan[]>()
+  const plannedCount = () => {
+    let count = planned.length
+    for (const plans of plannedFor.values()) count += plans.length
+    return count
+  }
+  const nextPlan = (wallet: Address): Plan | undefined => {
+    const own = plannedFor.get(wallet)
+    if (!own) return planned.shift()
+    const plan = own.shift()
+    if (own.length === 0) plannedFor.delete(wallet)
+    return plan
+  }
 
   const controls: Controls = {
     setFee(tokenPrice) {
       fee = tokenPrice
     },
-    next(outcome, count = 1, message) {
-      for (let i = 0; i < count && planned.length < maxOutcomes; i++)
-        planned.push({ outcome, message })
+    next(outcome, count = 1, message, wallet) {
+      const queue = wallet ? (plannedFor.get(wallet) ?? []) : planned
+      for (let i = 0; i < count && plannedCount() < maxOutcomes; i++)
+        queue.push({ outcome, message })
+      if (wallet && queue.length > 0) plannedFor.set(wallet, queue)
     },
     reset() {
       fee = 0n
       planned.length = 0
+      plannedFor.clear()
     },
   }
 
@@ -225,7 +253,7 @@ export function createRelayer(options: createRelayer.Options): Relayer {
       wallet,
       status: statuses.pending,
     }
-    const plan = planned.shift()
+    const plan = nextPlan(wallet)
     if (plan?.outcome === 'fail' || plan?.outcome === 'cancel') {
       relayed.status =
         plan.outcome === 'fail' ? statuses.failed : statuses.cancelled
@@ -419,7 +447,7 @@ export function createRelayer(options: createRelayer.Options): Relayer {
   })
   dev.post('/next', async (c) => {
     const body = await jsonObject(c.req.raw)
-    const { outcome, count = 1, message } = body
+    const { outcome, count = 1, message, wallet } = body
     if (!outcomes.includes(outcome as Outcome))
       return c.json(
         { error: `outcome must be one of ${outcomes.join(', ')}.` },
@@ -442,12 +470,18 @@ export function createRelayer(options: createRelayer.Options): Relayer {
         { error: 'message must be a string of at most 1000 characters.' },
         400,
       )
+    if (
+      wallet !== undefined &&
+      (typeof wallet !== 'string' || !isAddress(wallet, { strict: false }))
+    )
+      return c.json({ error: 'wallet must be an address.' }, 400)
     controls.next(
       outcome as Outcome,
       count as number,
       message as string | undefined,
+      wallet === undefined ? undefined : getAddress(wallet as string),
     )
-    return c.json({ planned: planned.length })
+    return c.json({ planned: plannedCount() })
   })
   dev.post('/reset', (c) => {
     controls.reset()

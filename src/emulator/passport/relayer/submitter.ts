@@ -254,7 +254,10 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
       .catch(() => fallbackGas)
     const hash = await send(c, { ...request, gas })
     job.relayed.hash = hash
-    settle(job, 'SUBMITTED')
+    // A revert a test asked for stays PENDING until it is mined, then is
+    // REVERTED: a client stops polling at SUBMITTED (it has a hash), so a
+    // short SUBMITTED window would let it race past the failure it tests.
+    if (!job.forceRevert) settle(job, 'SUBMITTED')
     const receipt = await c.publicClient.waitForTransactionReceipt({
       hash,
       timeout: receiptTimeoutMs,

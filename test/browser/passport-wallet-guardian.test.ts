@@ -1,0 +1,177 @@
+import { parseEther } from 'viem'
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { commands } from 'vitest/browser'
+import { type Opened, spyPopups } from './passportLogin.js'
+import {
+  type Connected,
+  chain,
+  connectPlayer,
+  fund,
+  info,
+  randomAddress,
+  readNonce,
+  rejection,
+  relayerNext,
+  sendValue,
+  setGuardianRules,
+  trackWindows,
+} from './passportWallet.js'
+
+/*
+ * The guardian's confirmation through the REAL popup (the emulated passport
+ * domain's pages, clicked through Playwright as the player would), and the
+ * relayer's failures, each steered for the test's own wallet only.
+ */
+
+const { passportDomain } = info.passport
+const transactionPage = `${passportDomain}/transaction-confirmation/zkevm/transaction?transactionID=`
+const messagePage = `${passportDomain}/transaction-confirmation/zkevm/message?messageID=`
+const unavailablePage = `${passportDomain}/transaction-confirmation/unavailable`
+
+let player: Connected
+let windows: ReturnType<typeof trackWindows>
+
+beforeEach(async () => {
+  localStorage.clear()
+  windows = trackWindows()
+  player = await connectPlayer({ label: 'guardian' })
+  await fund(player.wallet, parseEther('10'))
+})
+afterEach(async () => {
+  vi.restoreAllMocks()
+  windows.closeLeft()
+  await setGuardianRules(player.wallet, null)
+  // Every confirmation popup has the same name: let the last one go.
+  await commands.popupsGone(passportDomain)
+})
+
+/** The last confirmation popup opened, once it shows a page at `prefix`. */
+async function popupShowing(calls: Opened[], prefix: string) {
+  await commands.popupTitle(prefix)
+  return calls.at(-1) as Opened
+}
+
+describe('guardian confirmation', () => {
+  test('behavior: above the limit the popup asks; Approve sends it, mined', async () => {
+    await setGuardianRules(player.wallet, {
+      confirmAboveValue: parseEther('1').toString(),
+    })
+    const to = randomAddress()
+    const calls = spyPopups()
+    const pending = sendValue(player.provider, to, parseEther('1.5'))
+    expect(
+      await commands.popupText(transactionPage, 'confirmation-value'),
+    ).toBe('1500000000000000000 wei (1.5 ETH)')
+    await commands.popupClick(transactionPage, 'confirmation-approve')
+    const hash = await pending
+    expect((await chain.waitForTransactionReceipt({ hash })).status).toBe(
+      'success',
+    )
+    expect(await chain.getBalance({ address: to })).toBe(parseEther('1.5'))
+    expect(calls.length).toBe(1)
+  })
+
+  test('error: Reject is -32003 "Transaction rejected by user"; nothing is sent', async () => {
+    await setGuardianRules(player.wallet, {
+      confirmAboveValue: parseEther('1').toString(),
+    })
+    const pending = rejection(
+      sendValue(player.provider, randomAddress(), parseEther('2')),
+    )
+    await commands.popupClick(transactionPage, 'confirmation-reject')
+    expect(await pending).toEqual({
+      code: -32003,
+      message: 'Transaction rejected by user',
+    })
+    expect(await chain.getCode({ address: player.wallet })).toBeUndefined()
+  })
+
+  test('error: closing the popup is a rejection', async () => {
+    await setGuardianRules(player.wallet, {
+      confirmAboveValue: parseEther('1').toString(),
+    })
+    const calls = spyPopups()
+    const pending = rejection(
+      sendValue(player.provider, randomAddress(), parseEther('2')),
+    )
+    const popup = await popupShowing(calls, transactionPage)
+    popup.window?.close()
+    expect(await pending).toEqual({
+      code: -32003,
+      message: 'Transaction rejected by user',
+    })
+    expect(await readNonce(player.wallet)).toBe(0n)
+  })
+
+  test('error: an unavailable guardian (403) shows the unavailable page; once closed, "Service unavailable"', async () => {
+    await setGuardianRules(player.wallet, { unavailable: true })
+    const pending = rejection(sendValue(player.provider, randomAddress(), 1n))
+    await commands.popupClick(unavailablePage, 'confirmation-close')
+    expect(await pending).toEqual({
+      code: -32000,
+      message: 'Service unavailable',
+    })
+  })
+
+  test('behavior: typed data the guardian asks about is signed on Approve (and verifies), refused on Reject', async () => {
+    await setGuardianRules(player.wallet, { confirmTypedData: true })
+    const { wallet, provider } = player
+    const typed = {
+      domain: { name: 'Game', chainId: info.chainId },
+      types: { Mail: [{ name: 'contents', type: 'string' }] },
+      primaryType: 'Mail',
+      message: { contents: 'trade my sword' },
+    } as const
+    const sign = () =>
+      provider.request({
+        method: 'eth_signTypedData_v4',
+        params: [wallet, JSON.stringify(typed)],
+      }) as Promise<`0x${string}`>
+
+    const approved = sign()
+    expect(
+      await commands.popupText(messagePage, 'confirmation-typed-data'),
+    ).toContain('trade my sword')
+    await commands.popupClick(messagePage, 'confirmation-approve')
+    expect(
+      await chain.verifyTypedData({
+        address: wallet,
+        signature: await approved,
+        ...typed,
+      }),
+    ).toBe(true)
+    await commands.popupsGone(passportDomain)
+
+    const rejected = rejection(sign())
+    await commands.popupClick(messagePage, 'confirmation-reject')
+    expect(await rejected).toEqual({
+      code: -32003,
+      message: 'Signature rejected by user',
+    })
+  })
+})
+
+describe('relayer failures', () => {
+  test.each([
+    ['fail', 'FAILED', 'Out of gas.'],
+    ['cancel', 'CANCELLED', 'Cancelled by the operator.'],
+    ['revert', 'REVERTED', 'The transaction reverted on chain.'],
+  ] as const)(
+    'error: %s → -32000 with status %s and its message; the next send goes through',
+    async (outcome, status, message) => {
+      await relayerNext(player.wallet, outcome, message)
+      expect(
+        await rejection(sendValue(player.provider, randomAddress(), 1n)),
+      ).toEqual({
+        code: -32000,
+        message: `Transaction failed to submit with status ${status}. Error message: ${message}`,
+      })
+      // The nonce it held was never used: the next send takes it.
+      const hash = await sendValue(player.provider, randomAddress(), 1n)
+      expect((await chain.waitForTransactionReceipt({ hash })).status).toBe(
+        'success',
+      )
+      expect(await readNonce(player.wallet)).toBe(1n)
+    },
+  )
+})
