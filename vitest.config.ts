@@ -2,6 +2,7 @@ import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
 import {
   popupClick,
+  popupsClose,
   popupsGone,
   popupText,
   popupTitle,
@@ -63,6 +64,11 @@ export default defineConfig({
         },
         test: {
           name: 'browser',
+          // One file at a time: the files share one browser, and the game
+          // wallet's confirmation popups are windows of that browser, named
+          // alike; a file that waits for its popups to be gone would see
+          // another file's.
+          fileParallelism: false,
           include: ['src/**/*.browser.test.ts', 'test/browser/**/*.test.ts'],
           globalSetup: ['test/browser/globalSetup.ts'],
           testTimeout: 30_000,
@@ -81,6 +87,7 @@ export default defineConfig({
             // Act in popups on other origins, as the person would.
             commands: {
               popupClick,
+              popupsClose,
               popupsGone,
               popupText,
               popupTitle,

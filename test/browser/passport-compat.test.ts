@@ -8,6 +8,7 @@ import {
   toHex,
 } from 'viem'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import { commands } from 'vitest/browser'
 import {
   ethChain,
   headers as teeHeaders,
@@ -78,9 +79,12 @@ async function signIn(passport: PublishedPassport, email: string) {
 }
 
 beforeEach(() => localStorage.clear())
-afterEach(() => {
+afterEach(async () => {
   vi.restoreAllMocks()
   for (const window of opened.splice(0)) window.close()
+  // The published SDK opens its confirmation loading page on every signing
+  // request; leave none for the next file.
+  await commands.popupsClose(overrides.passportDomain)
 })
 
 describe('published @imtbl/passport against the emulator: sign-in', () => {

@@ -1,4 +1,12 @@
-import { afterEach, describe, expect, inject, test, vi } from 'vitest'
+import {
+  afterEach,
+  beforeAll,
+  describe,
+  expect,
+  inject,
+  test,
+  vi,
+} from 'vitest'
 import { commands, page, userEvent } from 'vitest/browser'
 import { overlayIds, overlayTestIds } from '../../src/passport/auth/overlay.js'
 import {
@@ -27,6 +35,9 @@ const transactionPage = `${passportDomain}/transaction-confirmation/zkevm/transa
 const messagePage = `${passportDomain}/transaction-confirmation/zkevm/message`
 const unavailablePage = `${passportDomain}/transaction-confirmation/unavailable`
 const target = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+
+// Start without another file's popups of the same passport domain.
+beforeAll(() => commands.popupsClose(passportDomain))
 
 afterEach(async () => {
   vi.restoreAllMocks()

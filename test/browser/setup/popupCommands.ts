@@ -96,6 +96,19 @@ export const popupsGone: BrowserCommand<[prefix: string]> = async (
   }
 }
 
+/**
+ * Closes every window at `prefix`: a file starts without another file's
+ * popups (the published SDK opens its loading page on every signing
+ * request and may leave it open when its test ends).
+ */
+export const popupsClose: BrowserCommand<[prefix: string]> = async (
+  context,
+  prefix,
+) => {
+  for (const page of context.context.pages())
+    if (!page.isClosed() && page.url().startsWith(prefix)) await page.close()
+}
+
 /** The URL of the window at `prefix`. */
 export const popupUrl: BrowserCommand<[prefix: string]> = async (
   context,
@@ -110,6 +123,8 @@ declare module 'vitest/browser' {
     popupText(prefix: string, testId: string): Promise<string>
     /** Waits until no window's URL starts with `prefix`. */
     popupsGone(prefix: string): Promise<void>
+    /** Closes every window whose URL starts with `prefix`. */
+    popupsClose(prefix: string): Promise<void>
     /** The URL of the window whose URL starts with `prefix`. */
     popupUrl(prefix: string): Promise<string>
     /** The title of the window whose URL starts with `prefix`. */
