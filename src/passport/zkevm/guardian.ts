@@ -70,28 +70,16 @@ export async function checkTransaction(
       { cause: error },
     )
   }
-  if (!evaluation.confirmationRequired) {
-    handle?.close()
-    return
-  }
-  if (context.config.crossSdkBridgeEnabled)
-    throw new JsonRpcError(
-      RpcErrorCode.TRANSACTION_REJECTED,
-      messages.notSupportedInBridge,
-    )
-  const confirmed =
-    handle && evaluation.transactionId
-      ? await handle.transaction({
-          transactionId: evaluation.transactionId,
-          wallet,
-          chainId,
-        })
-      : false
-  if (!confirmed)
-    throw new JsonRpcError(
-      RpcErrorCode.TRANSACTION_REJECTED,
-      messages.transactionRejected,
-    )
+  const { transactionId } = evaluation
+  await confirmWhenAsked(context, {
+    handle,
+    required: evaluation.confirmationRequired,
+    confirm:
+      transactionId === undefined
+        ? undefined
+        : (open) => open.transaction({ transactionId, wallet, chainId }),
+    rejected: messages.transactionRejected,
+  })
 }
 
 /** Evaluates a message (ERC-191 text or EIP-712 data) and has it confirmed when asked. */
@@ -131,7 +119,35 @@ export async function checkMessage(
       { cause: error },
     )
   }
-  if (!evaluation.confirmationRequired) {
+  const { messageId } = evaluation
+  await confirmWhenAsked(context, {
+    handle,
+    required: evaluation.confirmationRequired,
+    confirm:
+      messageId === undefined
+        ? undefined
+        : (open) => open.message({ messageId, wallet, messageType }),
+    rejected: messages.signatureRejected,
+  })
+}
+
+/**
+ * What follows an evaluation, for transactions and messages alike: nothing
+ * asked closes the popup; in the game bridge (no popup possible) a request
+ * the guardian asks about is refused; otherwise the player answers in the
+ * popup, and anything but a confirmation is a rejection (-32003).
+ */
+async function confirmWhenAsked(
+  context: Context,
+  parameters: {
+    handle: ConfirmationHandle | undefined
+    required: boolean
+    confirm: ((handle: ConfirmationHandle) => Promise<boolean>) | undefined
+    rejected: string
+  },
+): Promise<void> {
+  const { handle, required, confirm, rejected } = parameters
+  if (!required) {
     handle?.close()
     return
   }
@@ -140,19 +156,9 @@ export async function checkMessage(
       RpcErrorCode.TRANSACTION_REJECTED,
       messages.notSupportedInBridge,
     )
-  const confirmed =
-    handle && evaluation.messageId
-      ? await handle.message({
-          messageId: evaluation.messageId,
-          wallet,
-          messageType,
-        })
-      : false
+  const confirmed = handle && confirm ? await confirm(handle) : false
   if (!confirmed)
-    throw new JsonRpcError(
-      RpcErrorCode.TRANSACTION_REJECTED,
-      messages.signatureRejected,
-    )
+    throw new JsonRpcError(RpcErrorCode.TRANSACTION_REJECTED, rejected)
 }
 
 /** The API's `message` when the body is `{ code, message }`, else the error's text. */
