@@ -30,8 +30,9 @@ beforeEach(() => {
 afterEach(async () => {
   vi.restoreAllMocks()
   windows.closeLeft()
-  // Every confirmation popup the sends opened (and closed) is gone.
-  await commands.popupsGone(info.passport.passportDomain)
+  // A confirmation window may outlive its request (every request opens one
+  // of the same name, see the issue note): none is left for the next test.
+  await commands.popupsClose(info.passport.passportDomain)
 })
 
 describe('eth_requestAccounts', () => {
