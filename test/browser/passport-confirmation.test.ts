@@ -353,6 +353,100 @@ describe('Confirmation: a message', () => {
   })
 })
 
+describe('Confirmation: one window for the wallet', () => {
+  test('behavior: requests running together share one window: only the first opens it; it closes when the last lets go', async () => {
+    const calls = spyOpen()
+    const cleanup = watchCleanup()
+    const popups = confirmation()
+    const handles = [popups.open(), popups.open(), popups.open()]
+    expect(calls.length).toBe(1)
+    handles[1]?.close()
+    handles[0]?.close()
+    // The third request still holds it: still open, still loading.
+    expect(calls[0]?.window?.closed).toBe(false)
+    expect(
+      await commands.popupUrl(
+        `${passportDomain}/transaction-confirmation/loading`,
+      ),
+    ).toBe(`${passportDomain}/transaction-confirmation/loading`)
+    handles[2]?.close()
+    handles[2]?.close()
+    await expect.poll(() => calls[0]?.window?.closed).toBe(true)
+    expect(document.getElementById(overlayIds.root)).toBeNull()
+    expect(cleanup.left()).toEqual({ listeners: 0, timers: 0 })
+    // A later request opens a new one.
+    popups.open().close()
+    expect(calls.length).toBe(2)
+  })
+
+  test('behavior: requests the guardian asks about take turns, first asked first shown; one asking nothing never moves the page', async () => {
+    const first = await recordVerdict('transaction', transferPayload)
+    const second = await recordVerdict('erc191', 'Hello, guardian')
+    const calls = spyOpen()
+    const popups = confirmation()
+    const asking = popups.open()
+    const other = popups.open()
+    const silent = popups.open()
+    const firstAnswer = asking.transaction({
+      transactionId: first.id,
+      wallet,
+      chainId,
+    })
+    const secondAnswer = other.message({
+      messageId: second.id,
+      wallet,
+      messageType: 'erc191',
+    })
+    await commands.popupText(pageOf(first), 'confirmation-details')
+    // The silent request's guardian asked nothing: it lets go, and the
+    // page the player reads stays.
+    silent.close()
+    expect(calls.length).toBe(1)
+    await commands.popupClick(pageOf(first), 'confirmation-approve')
+    expect(await firstAnswer).toBe(true)
+    // The same window now shows the second request's page.
+    await commands.popupClick(pageOf(second), 'confirmation-reject')
+    expect(await secondAnswer).toBe(false)
+    expect(await stateOf(first.id)).toBe('allowed')
+    expect(await stateOf(second.id)).toBe('rejected')
+    expect(calls.length).toBe(1)
+    await expect.poll(() => calls[0]?.window?.closed).toBe(true)
+  })
+
+  test('behavior: the player closing the window says no to every waiting request; one still running asks again in a new window', async () => {
+    const first = await recordVerdict('transaction', transferPayload)
+    const second = await recordVerdict('transaction', transferPayload)
+    const third = await recordVerdict('transaction', transferPayload)
+    const calls = spyOpen()
+    const popups = confirmation()
+    const [a, b, running] = [popups.open(), popups.open(), popups.open()]
+    const answers = [
+      a.transaction({ transactionId: first.id, wallet, chainId }),
+      b.transaction({ transactionId: second.id, wallet, chainId }),
+    ]
+    await commands.popupText(pageOf(first), 'confirmation-details')
+    calls[0]?.window?.close()
+    expect(await Promise.all(answers)).toEqual([false, false])
+    // The request still running (its guardian check not back yet) holds
+    // its claim; a new request's click opens the window again, and the
+    // running one is shown there when its guardian asks.
+    const next = popups.open()
+    expect(calls.length).toBe(2)
+    const later = running.transaction({
+      transactionId: third.id,
+      wallet,
+      chainId,
+    })
+    await commands.popupClick(pageOf(third), 'confirmation-approve')
+    expect(await later).toBe(true)
+    expect(calls[1]?.window?.closed).toBe(false)
+    next.close()
+    await expect.poll(() => calls[1]?.window?.closed).toBe(true)
+    expect(await stateOf(first.id)).toBe('pending')
+    expect(await stateOf(second.id)).toBe('pending')
+  })
+})
+
 describe('Confirmation: the unavailable screen', () => {
   test('behavior: shows the unavailable page and resolves once the player closes it', async () => {
     const calls = spyOpen()

@@ -39,11 +39,14 @@ beforeEach(async () => {
 })
 afterEach(async () => {
   vi.restoreAllMocks()
-  windows.closeLeft()
   await setGuardianRules(player.wallet, null)
-  // A confirmation window may outlive its request (every request opens one
-  // of the same name): none is left for the next test.
-  await commands.popupsClose(passportDomain)
+  // The wallet's confirmation window closes when its last request ends:
+  // none may be left behind (checked before the test's own windows go).
+  try {
+    await commands.popupsGone(passportDomain)
+  } finally {
+    windows.closeLeft()
+  }
 })
 
 /** The last confirmation popup opened, once it shows a page at `prefix`. */

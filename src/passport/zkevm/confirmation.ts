@@ -20,7 +20,8 @@ import * as Wire from '../wire/confirmation.js'
 /** Opens confirmation popups. */
 export type Confirmation = {
   /**
-   * Opens the popup on the loading page, synchronously. A blocked popup
+   * Opens the popup on the loading page, synchronously, unless the
+   * wallet's popup is already open for another request. A blocked popup
    * shows the blocked overlay (Try again reopens it from the click); an
    * open one shows the generic overlay (Try again re-launches it), unless
    * the overlay options turn them off. In the game bridge nothing opens.
@@ -36,8 +37,9 @@ export type OpenOptions = {
 }
 
 /**
- * One opened popup, for one signing request: a second request on the same
- * handle ends the first (it resolves false) and finds the popup closed.
+ * One signing request's claim on the wallet's popup: the window stays open
+ * while any request holds it. A handle answers once: a second request on
+ * it ends the first (which resolves false) and resolves false too.
  */
 export type Handle = {
   /**
@@ -71,14 +73,22 @@ export type Handle = {
    */
   unavailable(): Promise<void>
   /**
-   * Closes the popup and the overlay; a pending answer resolves false.
-   * Idempotent.
+   * Lets go of the popup (the last request to let go closes it and the
+   * overlay); a pending answer resolves false. Idempotent.
    */
   close(): void
 }
 
 /**
  * Creates the confirmation popups of one wallet.
+ *
+ * All the wallet's requests share one window: the published SDK opens one
+ * window per request under one name, so a second request's `window.open`
+ * sends the window showing the first request's page back to the loading
+ * page, and whichever request ends first closes it under the others. Here
+ * a request opens the window only when none is open, the window closes
+ * when the last request holding it ends, and requests the guardian asks
+ * about take turns in it, first asked first shown.
  *
  * @example
  * ```ts
@@ -101,16 +111,230 @@ export function create(options: create.Options): Confirmation {
   // 'https://a.example'. The published SDK compares the configured string
   // as it is, so a trailing slash there silently refuses every answer.
   const origin = new URL(passportDomain).origin
+  const loading = origin + Wire.paths.loading
+  let size: { width: number; height: number } = Wire.sizes.default
+
+  /** The shared window; null while blocked or after it closed. */
+  let popup: Window | null = null
+  let overlay: PopupOverlay | undefined
+  /** The page the window shows, or is to show once Try again opens it. */
+  let href = loading
+  /** Blocked, and no overlay may offer a retry. */
+  let unopenable = false
+  /** The requests holding the window open. */
+  const holders = new Set<Holder>()
+  /** The requests waiting for the player, in turn; the first is shown. */
+  const queue: Pending[] = []
+  let timer: ReturnType<typeof setInterval> | undefined
+
+  const openWindow = (): boolean => {
+    try {
+      popup = window.open(href, Wire.windowName, popupFeatures(size))
+    } catch {
+      // A sandboxed frame without allow-popups throws instead of
+      // answering null: blocked all the same.
+      popup = null
+    }
+    if (!popup) return false
+    popup.focus()
+    return true
+  }
+  const isOpen = () => popup !== null && !popup.closed
+
+  /**
+   * Closes the window and the overlay. Every waiting request reads "no"
+   * (the player closed the popup or the overlay, or the page spoke a
+   * protocol we do not know); requests still holding it without waiting
+   * keep their claim, and share the window the next request opens.
+   */
+  const closeAll = () => {
+    const waiting = queue.splice(0)
+    stopListening()
+    overlay?.remove()
+    overlay = undefined
+    if (isOpen()) popup?.close()
+    popup = null
+    href = loading
+    unopenable = false
+    for (const entry of waiting) {
+      entry.holder.released = true
+      holders.delete(entry.holder)
+      entry.resolve({ value: false })
+    }
+  }
+
+  const release = (holder: Holder) => {
+    if (holder.released) return
+    holder.released = true
+    holders.delete(holder)
+    if (holders.size === 0) closeAll()
+  }
+
+  const onMessage = (event: MessageEvent) => {
+    // Only the popup's own window, on the passport domain, may answer:
+    // any frame or window of the page could post a look-alike.
+    if (!popup || event.source !== popup || event.origin !== origin) return
+    const data: unknown = event.data
+    if (!data || typeof data !== 'object') return
+    const message = data as Record<string, unknown>
+    const entry = queue[0]
+    if (message.eventType !== Wire.eventType || entry?.prefix === undefined)
+      return
+    const { prefix } = entry
+    const type = message.messageType
+    if (type === Wire.messages.ready) {
+      popup.postMessage(
+        { eventType: Wire.eventType, messageType: Wire.messages.start },
+        origin,
+      )
+      return
+    }
+    if (type === `${prefix}_confirmed`) return finish(entry, { value: true })
+    if (type === `${prefix}_rejected`) return finish(entry, { value: false })
+    if (type === `${prefix}_error`)
+      return finish(entry, {
+        error: new ConfirmationError(
+          prefix === 'transaction' ? 'transactionError' : 'messageError',
+        ),
+      })
+    // The page speaks a protocol this wallet does not know: its window is
+    // of no use to any waiting request.
+    finish(entry, { error: new ConfirmationError('unsupportedMessage') })
+    closeAll()
+  }
+
+  const listen = () => {
+    if (timer !== undefined) return
+    addEventListener('message', onMessage)
+    // A closed popup is a "no" for every waiting request; a blocked one
+    // (none yet) waits for Try again or the overlay's close button.
+    timer = setInterval(() => {
+      if (popup?.closed) closeAll()
+    }, closedPollInterval)
+  }
+  function stopListening() {
+    if (timer === undefined) return
+    removeEventListener('message', onMessage)
+    clearInterval(timer)
+    timer = undefined
+  }
+
+  /** Shows the first waiting request's page. */
+  const showNext = () => {
+    const entry = queue[0]
+    href = entry ? origin + entry.path : loading
+    if (!entry) stopListening()
+    else listen()
+    if (isOpen() && popup) popup.location.href = href
+  }
+
+  /** Ends a request's wait: its answer is in, and it lets go of the window. */
+  function finish(entry: Pending, outcome: Outcome) {
+    const index = queue.indexOf(entry)
+    if (index === -1) return
+    queue.splice(index, 1)
+    entry.resolve(outcome)
+    const { holder } = entry
+    holder.released = true
+    holders.delete(holder)
+    if (holders.size === 0) return closeAll()
+    // Others still hold the window: the next one waiting is shown, or the
+    // loading page while their checks run.
+    if (index === 0) showNext()
+  }
+
+  const show = (
+    holder: Holder,
+    path: string,
+    prefix: Pending['prefix'],
+  ): Promise<Outcome> =>
+    new Promise((resolve) => {
+      const previous = queue.find((entry) => entry.holder === holder)
+      if (previous) finish(previous, { value: false })
+      if (holder.released) return resolve({ value: false })
+      if (unopenable)
+        return resolve({ error: new ConfirmationError('openFailed') })
+      if (popup?.closed) closeAll()
+      // Closed by the player, or its overlay dismissed, before this was
+      // asked: nothing shows it, and nothing is confirmed unseen.
+      if (!popup && !overlay) return resolve({ value: false })
+      queue.push({ holder, path, prefix, resolve })
+      if (queue.length === 1) showNext()
+    })
+
+  const answer = async (
+    holder: Holder,
+    path: string,
+    prefix: 'transaction' | 'message',
+  ): Promise<boolean> => {
+    const outcome = await show(holder, path, prefix)
+    if ('error' in outcome) throw outcome.error
+    return outcome.value
+  }
+
   return {
     open(openOptions = {}) {
       if (crossSdkBridgeEnabled) return bridgeHandle
-      return openHandle({
-        origin,
-        overlayOptions,
-        closedPollInterval,
-        width: openOptions.width ?? Wire.sizes.default.width,
-        height: openOptions.height ?? Wire.sizes.default.height,
-      })
+      const holder: Holder = { released: false }
+      // Closed by the player since, or blocked with no overlay to retry
+      // from: a new window opens from this click.
+      if (popup?.closed || unopenable) closeAll()
+      if (!popup && !overlay) {
+        // The first request of a new window: it sets the size, and opens
+        // from its click. Later ones reuse the window as it is, so that a
+        // page the player is reading is never replaced by the loading page.
+        size = {
+          width: openOptions.width ?? Wire.sizes.default.width,
+          height: openOptions.height ?? Wire.sizes.default.height,
+        }
+        href = loading
+        const opened = openWindow()
+        overlay = new PopupOverlay(overlayOptions, !opened)
+        const shown = overlay.append(() => {
+          // Re-launch: a popup lost behind the game (or never opened) is
+          // replaced by a new one on the page now due, from this click.
+          if (isOpen()) popup?.close()
+          openWindow()
+        }, closeAll)
+        unopenable = !opened && !shown
+      }
+      holders.add(holder)
+      return {
+        transaction({ transactionId, wallet, chainId }) {
+          return answer(
+            holder,
+            Wire.paths.zkEvmTransaction +
+              query({
+                transactionID: transactionId,
+                etherAddress: wallet,
+                chainType: 'evm',
+                chainID: `eip155:${chainId}`,
+              }),
+            'transaction',
+          )
+        },
+        message({ messageId, wallet, messageType }) {
+          return answer(
+            holder,
+            Wire.paths.zkEvmMessage +
+              query({
+                messageID: messageId,
+                etherAddress: wallet,
+                messageType,
+              }),
+            'message',
+          )
+        },
+        async unavailable() {
+          // Blocked with no overlay: nothing can be shown, nothing to wait for.
+          await show(holder, Wire.paths.unavailable, undefined)
+        },
+        close() {
+          const entry = queue.find((pending) => pending.holder === holder)
+          if (entry) finish(entry, { value: false })
+          else release(holder)
+        },
+      }
     },
   }
 }
@@ -140,175 +364,19 @@ const bridgeHandle: Handle = {
   close: () => undefined,
 }
 
-/** A request waiting for the popup. */
+/** One request's claim on the shared window. */
+type Holder = { released: boolean }
+
+type Outcome = { value: boolean } | { error: Error }
+
+/** A request waiting for the player in the popup. */
 type Pending = {
+  holder: Holder
+  /** The page to show, from the passport domain's root. */
+  path: string
   /** What a message from the page means; undefined for the unavailable page. */
   prefix: 'transaction' | 'message' | undefined
-  finish(outcome: { value: boolean } | { error: Error }): void
-}
-
-function openHandle(options: {
-  origin: string
-  overlayOptions: PopupOverlayOptions
-  closedPollInterval: number
-  width: number
-  height: number
-}): Handle {
-  const { origin, overlayOptions, closedPollInterval, width, height } = options
-  let href = origin + Wire.paths.loading
-  let popup: Window | null = null
-  let overlay: PopupOverlay | undefined
-  let overlayClosed = false
-  let closed = false
-  /** Blocked, and no overlay may offer a retry. */
-  let unopenable = false
-  let pending: Pending | undefined
-
-  const openWindow = (): boolean => {
-    try {
-      popup = window.open(
-        href,
-        Wire.windowName,
-        popupFeatures({ width, height }),
-      )
-    } catch {
-      // A sandboxed frame without allow-popups throws instead of
-      // answering null: blocked all the same.
-      popup = null
-    }
-    if (!popup) return false
-    popup.focus()
-    return true
-  }
-
-  const closeAll = () => {
-    closed = true
-    overlay?.remove()
-    overlay = undefined
-    if (popup && !popup.closed) popup.close()
-    popup = null
-  }
-
-  const opened = openWindow()
-  overlay = new PopupOverlay(overlayOptions, !opened)
-  const shown = overlay.append(
-    () => {
-      if (closed) return
-      // Re-launch: a popup lost behind the game (or never opened) is
-      // replaced by a new one on the page now due, from this click.
-      if (popup && !popup.closed) popup.close()
-      openWindow()
-    },
-    () => {
-      overlayClosed = true
-      if (pending) pending.finish({ value: false })
-      else closeAll()
-    },
-  )
-  if (!opened && !shown) unopenable = true
-
-  /**
-   * Shows `path` in the popup and waits: for the page's answer when
-   * `prefix` is set, else for the popup to be closed.
-   */
-  const show = (
-    path: string,
-    prefix: Pending['prefix'],
-  ): Promise<{ value: boolean } | { error: Error }> =>
-    new Promise((resolve) => {
-      if (pending) pending.finish({ value: false })
-      if (unopenable)
-        return resolve({ error: new ConfirmationError('openFailed') })
-      if (closed || overlayClosed) return resolve({ value: false })
-      href = origin + path
-
-      let timer: ReturnType<typeof setInterval> | undefined
-      const onMessage = (event: MessageEvent) => {
-        // Only the popup's own window, on the passport domain, may answer:
-        // any frame or window of the page could post a look-alike.
-        if (!popup || event.source !== popup || event.origin !== origin) return
-        const data: unknown = event.data
-        if (!data || typeof data !== 'object') return
-        const message = data as Record<string, unknown>
-        if (message.eventType !== Wire.eventType || prefix === undefined) return
-        const type = message.messageType
-        if (type === Wire.messages.ready) {
-          popup.postMessage(
-            { eventType: Wire.eventType, messageType: Wire.messages.start },
-            origin,
-          )
-          return
-        }
-        if (type === `${prefix}_confirmed`) return entry.finish({ value: true })
-        if (type === `${prefix}_rejected`) return entry.finish({ value: false })
-        if (type === `${prefix}_error`)
-          return entry.finish({
-            error: new ConfirmationError(
-              prefix === 'transaction' ? 'transactionError' : 'messageError',
-            ),
-          })
-        entry.finish({ error: new ConfirmationError('unsupportedMessage') })
-      }
-      const entry: Pending = {
-        prefix,
-        finish(outcome) {
-          if (pending !== entry) return
-          pending = undefined
-          removeEventListener('message', onMessage)
-          clearInterval(timer)
-          closeAll()
-          resolve(outcome)
-        },
-      }
-      pending = entry
-      addEventListener('message', onMessage)
-      // A closed popup is a "no"; a blocked one (none yet) waits for Try
-      // again or the overlay's close button.
-      timer = setInterval(() => {
-        if (popup?.closed) entry.finish({ value: false })
-      }, closedPollInterval)
-      if (popup?.closed) return entry.finish({ value: false })
-      if (popup) popup.location.href = href
-    })
-
-  const answer = async (
-    path: string,
-    prefix: 'transaction' | 'message',
-  ): Promise<boolean> => {
-    const outcome = await show(path, prefix)
-    if ('error' in outcome) throw outcome.error
-    return outcome.value
-  }
-
-  return {
-    transaction({ transactionId, wallet, chainId }) {
-      return answer(
-        Wire.paths.zkEvmTransaction +
-          query({
-            transactionID: transactionId,
-            etherAddress: wallet,
-            chainType: 'evm',
-            chainID: `eip155:${chainId}`,
-          }),
-        'transaction',
-      )
-    },
-    message({ messageId, wallet, messageType }) {
-      return answer(
-        Wire.paths.zkEvmMessage +
-          query({ messageID: messageId, etherAddress: wallet, messageType }),
-        'message',
-      )
-    },
-    async unavailable() {
-      // Blocked with no overlay: nothing can be shown, nothing to wait for.
-      await show(Wire.paths.unavailable, undefined)
-    },
-    close() {
-      if (pending) pending.finish({ value: false })
-      else closeAll()
-    },
-  }
+  resolve(outcome: Outcome): void
 }
 
 /**
