@@ -149,6 +149,33 @@ describe('eth_sendTransaction', () => {
     expect(await chain.getBalance({ address: to })).toBe(20_000n)
   })
 
+  test('behavior: with a relayer fee above zero, the IMX fee transfer is appended and paid from the wallet', async () => {
+    const { provider, wallet } = await connectPlayer({ label: 'fee' })
+    await fund(wallet, parseEther('1'))
+    const price = parseEther('0.003')
+    const setFee = (tokenPrice: bigint) =>
+      fetch(`${info.passport.relayerUrl}/dev/fee`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ tokenPrice: tokenPrice.toString() }),
+      })
+    expect((await setFee(price)).status).toBe(200)
+    try {
+      const to = randomAddress()
+      const hash = await sendValue(provider, to, parseEther('0.1'))
+      expect((await chain.waitForTransactionReceipt({ hash })).status).toBe(
+        'success',
+      )
+      expect(await chain.getBalance({ address: to })).toBe(parseEther('0.1'))
+      // The wallet pays no gas: only the value and the relayer's price.
+      expect(await chain.getBalance({ address: wallet })).toBe(
+        parseEther('1') - parseEther('0.1') - price,
+      )
+    } finally {
+      expect((await setFee(0n)).status).toBe(200)
+    }
+  })
+
   test('behavior: eth_sendTransaction without "to" is -32602; read-only methods answer before sign-in', async () => {
     const passport = createWallet()
     const provider = await passport.connectEvm({ announceProvider: false })

@@ -434,6 +434,63 @@ describe('im_getFeeOptions', () => {
   })
 })
 
+describe('the fee', () => {
+  test('with a price above zero, a batch that does not pay it is refused; one paying the recipient at least the price is relayed, and the relayer is paid', async () => {
+    const price = parseEther('0.01')
+    await dev('/dev/fee', { tokenPrice: price.toString() })
+    const player = newPlayer(relayer.contracts)
+    await relayer.testClient.setBalance({
+      address: player.wallet,
+      value: parseEther('1'),
+    })
+    const refusal = `The transaction must pay the relayer's fee: a transfer of at least ${price} wei to ${relayerSubmitter.address}.`
+    // No fee transfer; too little; the right value by delegate call.
+    for (const transactions of [
+      [mint(player.wallet, 1n)],
+      [
+        mint(player.wallet, 1n),
+        call(relayerSubmitter.address, { value: price - 1n }),
+      ],
+      [
+        mint(player.wallet, 1n),
+        {
+          ...call(relayerSubmitter.address, { value: price }),
+          delegateCall: true,
+        },
+      ],
+    ]) {
+      const { body } = await send(player, 0n, transactions)
+      expect(body.error).toEqual({ code: -32602, message: refusal })
+    }
+    const paid = [
+      mint(player.wallet, 1n),
+      call(relayerSubmitter.address, { value: price }),
+    ]
+    const before = await relayer.publicClient.getBalance({
+      address: relayerSubmitter.address,
+    })
+    const result = await settled(
+      relayer.url,
+      token,
+      await sendOk(player, 0n, paid),
+    )
+    expect(result.status).toBe('SUCCESSFUL')
+    expect(await balanceOf(player.wallet)).toBe(1n)
+    expect(
+      await relayer.publicClient.getBalance({ address: player.wallet }),
+    ).toBe(parseEther('1') - price)
+    const receipt = await relayer.publicClient.getTransactionReceipt({
+      hash: result.hash as Hex,
+    })
+    // The relayer got the fee and paid the gas.
+    expect(
+      await relayer.publicClient.getBalance({
+        address: relayerSubmitter.address,
+      }),
+    ).toBe(before + price - receipt.gasUsed * receipt.effectiveGasPrice)
+  })
+})
+
 describe('im_sign and im_signTypedData', () => {
   /** A deployed game wallet. */
   async function deployedPlayer() {

@@ -47,6 +47,7 @@ import {
   encodeSignaturePart,
   InvalidExecuteError,
   InvalidWalletSignatureError,
+  type MetaTransaction,
   playerWalletAddress,
   playerWalletSignature,
   recoverSigner,
@@ -108,6 +109,20 @@ export type Relayer = {
 
 /** The address fee options name for the native token (IMX on Immutable zkEVM). */
 export const nativeTokenAddress = '0x0000000000000000000000000000000000000000'
+
+/**
+ * Whether a batch holds a plain transfer of at least `fee` wei to the
+ * relayer: value sent by a call, not by a delegate call, with no calldata.
+ */
+function paysFee(transactions: readonly MetaTransaction[], fee: bigint) {
+  return transactions.some(
+    (tx) =>
+      !tx.delegateCall &&
+      tx.data === '0x' &&
+      tx.value >= fee &&
+      tx.target.toLowerCase() === relayerSubmitter.address.toLowerCase(),
+  )
+}
 
 /** A JSON-RPC error answered to the client. */
 export class RelayerRpcError extends RpcError<number> {
@@ -228,6 +243,13 @@ export function createRelayer(options: createRelayer.Options): Relayer {
     if (playerWalletAddress({ custody, contracts: chain.contracts }) !== wallet)
       throw invalidParams(
         `The signature is not from the player of ${wallet} (it recovers ${custody}).`,
+      )
+    // A relayer pays the gas, so it relays only a batch that pays its
+    // price back: the fee option's transfer to its recipient, which the
+    // published SDK appends when the price is above zero.
+    if (fee > 0n && !paysFee(execute.transactions, fee))
+      throw invalidParams(
+        `The transaction must pay the relayer's fee: a transfer of at least ${fee} wei to ${relayerSubmitter.address}.`,
       )
     const digest = transactionDigest(execute.nonce, execute.transactions)
     if (!guardian.isAllowed({ chainId: chain.chainId, wallet, digest }))
