@@ -96,6 +96,16 @@ export const maxWalletRules = 1_000
 /** The most verdicts kept; the oldest is forgotten past it. */
 export const maxVerdicts = 10_000
 
+/**
+ * The most payload text kept over all verdicts, in characters of JSON: any
+ * page can ask for evaluations, and 10,000 bodies of the largest size
+ * accepted would hold gigabytes. The oldest verdicts go first.
+ */
+export const maxVerdictText = 32 * 1024 * 1024
+
+/** The most allowances kept (digests the relayer may co-sign); the oldest go first. */
+export const maxAllowances = 10_000
+
 /** The guardian's shared state. */
 export type Guardian = {
   /** The rules now in force (for wallets without rules of their own). */
@@ -122,9 +132,26 @@ export type Guardian = {
 /** Creates the guardian's state. */
 export function createGuardian(): Guardian {
   const byId = new Map<string, Verdict>()
-  const allowed = new Set<string>()
+  /** Each kept verdict's payload size, and their sum. */
+  const sizes = new Map<string, number>()
+  let text = 0
+  // A Map keeps insertion order: the first key is the oldest allowance.
+  const allowed = new Map<string, true>()
   const key = (chainId: number, wallet: Address, digest: Hex) =>
     `${chainId}:${getAddress(wallet)}:${digest.toLowerCase()}`
+  const allow = (verdict: Verdict) => {
+    const entry = key(verdict.chainId, verdict.wallet, verdict.digest)
+    allowed.delete(entry)
+    if (allowed.size >= maxAllowances)
+      allowed.delete(allowed.keys().next().value as string)
+    allowed.set(entry, true)
+  }
+  const forgetOldest = () => {
+    const oldest = byId.keys().next().value as string
+    byId.delete(oldest)
+    text -= sizes.get(oldest) ?? 0
+    sizes.delete(oldest)
+  }
   const walletRules = new Map<Address, Rules>()
   const guardian: Guardian = {
     rules: {},
@@ -141,18 +168,21 @@ export function createGuardian(): Guardian {
     },
     rulesFor: (wallet) => walletRules.get(getAddress(wallet)) ?? guardian.rules,
     record(entry) {
-      if (byId.size >= maxVerdicts) {
-        const oldest = byId.keys().next().value as string
-        byId.delete(oldest)
-      }
+      const size = JSON.stringify(entry.payload ?? null).length
+      while (
+        byId.size > 0 &&
+        (byId.size >= maxVerdicts || text + size > maxVerdictText)
+      )
+        forgetOldest()
       const verdict: Verdict = {
         ...entry,
         wallet: getAddress(entry.wallet),
         id: crypto.randomUUID(),
       }
       byId.set(verdict.id, verdict)
-      if (verdict.state === 'allowed')
-        allowed.add(key(verdict.chainId, verdict.wallet, verdict.digest))
+      sizes.set(verdict.id, size)
+      text += size
+      if (verdict.state === 'allowed') allow(verdict)
       return verdict
     },
     get: (id) => byId.get(id),
@@ -160,8 +190,7 @@ export function createGuardian(): Guardian {
       const verdict = byId.get(id)
       if (verdict?.state !== 'pending') return false
       verdict.state = state
-      if (state === 'allowed')
-        allowed.add(key(verdict.chainId, verdict.wallet, verdict.digest))
+      if (state === 'allowed') allow(verdict)
       return true
     },
     isAllowed: ({ chainId, wallet, digest }) =>

@@ -1,0 +1,91 @@
+import { type Address, type Hex, toHex } from 'viem'
+import { describe, expect, test } from 'vitest'
+import {
+  createGuardian,
+  maxAllowances,
+  maxVerdicts,
+  maxVerdictText,
+} from './guardian.js'
+
+const wallet: Address = '0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf'
+const digest = (n: number): Hex => toHex(n, { size: 32 })
+
+const transaction = (n: number, payload: unknown = {}) => ({
+  kind: 'transaction' as const,
+  chainId: 31337,
+  wallet,
+  digest: digest(n),
+  payload,
+})
+
+describe('verdicts', () => {
+  test('a pending verdict allows nothing until settled allowed; a settled one cannot be settled again', () => {
+    const guardian = createGuardian()
+    const verdict = guardian.record({ ...transaction(1), state: 'pending' })
+    const query = { chainId: 31337, wallet, digest: digest(1) }
+    expect(guardian.isAllowed(query)).toBe(false)
+    expect(guardian.settle(verdict.id, 'allowed')).toBe(true)
+    expect(guardian.isAllowed(query)).toBe(true)
+    // Checksum and digest case do not matter.
+    expect(
+      guardian.isAllowed({
+        ...query,
+        wallet: wallet.toLowerCase() as Address,
+        digest: digest(1).toUpperCase().replace('0X', '0x') as Hex,
+      }),
+    ).toBe(true)
+    expect(guardian.settle(verdict.id, 'rejected')).toBe(false)
+    expect(guardian.get(verdict.id)?.state).toBe('allowed')
+  })
+
+  test(`keeps at most ${maxVerdicts} verdicts, forgetting the oldest`, () => {
+    const guardian = createGuardian()
+    const ids = Array.from(
+      { length: maxVerdicts + 1 },
+      (_, n) => guardian.record({ ...transaction(n), state: 'pending' }).id,
+    )
+    expect(guardian.get(ids[0] as string)).toBeUndefined()
+    expect(guardian.get(ids[1] as string)?.digest).toBe(digest(1))
+    expect(guardian.get(ids[maxVerdicts] as string)?.digest).toBe(
+      digest(maxVerdicts),
+    )
+  })
+
+  test('keeps at most 32 MiB of payload text over all verdicts, forgetting the oldest', () => {
+    const guardian = createGuardian()
+    const big = 'x'.repeat(1024 * 1024 - 2) // 1 MiB of JSON text with its quotes
+    const ids = Array.from(
+      { length: 33 },
+      (_, n) =>
+        guardian.record({ ...transaction(n, big), state: 'pending' }).id,
+    )
+    expect(maxVerdictText).toBe(32 * 1024 * 1024)
+    expect(guardian.get(ids[0] as string)).toBeUndefined()
+    expect(ids.slice(1).every((id) => guardian.get(id)?.payload === big)).toBe(
+      true,
+    )
+    // A small one fits beside them only once another big one goes.
+    const small = guardian.record({ ...transaction(99, 'y'), state: 'pending' })
+    expect(guardian.get(small.id)?.payload).toBe('y')
+    expect(guardian.get(ids[1] as string)).toBeUndefined()
+    expect(guardian.get(ids[2] as string)?.payload).toBe(big)
+  })
+})
+
+describe('allowances', () => {
+  test(`keeps at most ${maxAllowances} allowed digests, forgetting the oldest (even after their verdicts went)`, () => {
+    const guardian = createGuardian()
+    for (let n = 0; n <= maxAllowances; n++)
+      guardian.record({ ...transaction(n), state: 'allowed' })
+    const allowed = (n: number) =>
+      guardian.isAllowed({ chainId: 31337, wallet, digest: digest(n) })
+    expect(allowed(0)).toBe(false)
+    expect(allowed(1)).toBe(true)
+    expect(allowed(maxAllowances)).toBe(true)
+    // Allowing a digest again makes it the newest.
+    guardian.record({ ...transaction(1), state: 'allowed' })
+    guardian.record({ ...transaction(maxAllowances + 1), state: 'allowed' })
+    expect(allowed(1)).toBe(true)
+    expect(allowed(2)).toBe(false)
+  })
+})
