@@ -210,7 +210,7 @@ describe('viem recognises the provider errors by code', () => {
     })
   })
 
-  test('error: a send the relayer FAILED is InvalidInputRpcError (-32000) with the published text', async () => {
+  test("error: a send the relayer FAILED is InvalidInputRpcError (-32000) with the published text, also through viem's sendTransaction", async () => {
     const { provider, wallet: address } = await connectPlayer({
       label: 'errors-32000',
     })
@@ -231,6 +231,30 @@ describe('viem recognises the provider errors by code', () => {
       details: text,
       cause: { name: 'JsonRpcError', code: -32000, message: text },
     })
+
+    // viem's sendTransaction (wagmi's sendTransaction and writeContract)
+    // retries a -32000 as wallet_sendTransaction; the provider's -32004
+    // there makes it throw the relayer's error, not the retry's.
+    for (const attempt of [1, 2]) {
+      await relayerNext(address, 'fail', `Out of gas (${attempt}).`)
+      const failed = await viemError(
+        wallet.sendTransaction({
+          account: address,
+          chain: null,
+          to: randomAddress(),
+          value: 1n,
+        }),
+      )
+      const sentText = `Transaction failed to submit with status FAILED. Error message: Out of gas (${attempt}).`
+      expect(failed.name).toBe('TransactionExecutionError')
+      expect(failed.details).toBe(sentText)
+      expect(mapped(failed, InvalidInputRpcError)).toEqual({
+        name: 'InvalidInputRpcError',
+        code: -32000,
+        details: sentText,
+        cause: { name: 'JsonRpcError', code: -32000, message: sentText },
+      })
+    }
   })
 
   test('behavior: a reverting eth_call keeps the node code and revert data, so viem decodes the custom error', async () => {

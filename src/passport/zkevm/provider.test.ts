@@ -45,6 +45,20 @@ describe('router', () => {
       )
   })
 
+  test('error: wallet_sendTransaction is -32004 Method not supported, so viem keeps the eth_sendTransaction error it retried', async () => {
+    const { provider } = await start()
+    await expect(
+      provider.request({
+        method: 'wallet_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      name: 'JsonRpcError',
+      code: -32004,
+      message: 'Method not supported',
+    })
+  })
+
   test('error: account methods are 4100 until registered, and open no popup', async () => {
     const { provider, popup } = await start({ registered: false })
     for (const method of [
