@@ -464,6 +464,50 @@ describe('eth_sendTransaction', () => {
     expect(relayer.polls.get('relayer-1')).toBe(30)
   })
 
+  test('behavior: a send still pending after the last poll gives its nonce back: the next send signs the same nonce, so at most one of them runs', async () => {
+    const { provider, node, relayer, wallet } = await start()
+    node.setCode(wallet, deployed)
+    node.setNonce(wallet, 0n, 7n)
+    const send = () =>
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never) as Promise<Hex>
+    relayer.setScript({ statuses: ['PENDING'] })
+    await expect(send()).rejects.toMatchObject({
+      code: -32000,
+      message: 'transaction hash not generated in time',
+    })
+    relayer.setScript({})
+    await send()
+    await send()
+    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([7n, 7n, 8n])
+  })
+
+  test('behavior: when a timed-out send landed after all, the next send takes the nonce after it', async () => {
+    const { provider, node, relayer, wallet } = await start()
+    node.setCode(wallet, deployed)
+    node.setNonce(wallet, 0n, 7n)
+    relayer.setScript({ statuses: ['PENDING'] })
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32000,
+      message: 'transaction hash not generated in time',
+    })
+    // The relayer submitted it late; the wallet used nonce 7.
+    node.setNonce(wallet, 0n, 8n)
+    relayer.setScript({})
+    await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([7n, 8n])
+  })
+
   test('behavior: SUBMITTED returns the hash', async () => {
     const { provider, relayer } = await start()
     relayer.setScript({ statuses: ['SUBMITTED'] })

@@ -17,7 +17,7 @@ import {
   RpcErrorCode,
 } from './errors.js'
 import { checkTransaction } from './guardian.js'
-import { RelayerGaveUpError } from './relayerClient.js'
+import { HashTimeoutError, RelayerGaveUpError } from './relayerClient.js'
 import type { ConfirmationHandle } from './seams.js'
 import {
   decodeReadNonce,
@@ -220,7 +220,20 @@ export async function sendTransactions(
     // The relayer gave up on it (not submitted, or reverted as a whole):
     // the nonce is still the wallet's next. Kept reserved, every later send
     // would be signed for the nonce after it, which the wallet never reaches.
-    if (error instanceof RelayerGaveUpError)
+    //
+    // A send still pending after the last poll may yet land, and its nonce
+    // is given back all the same. The wallet accepts each nonce once, so
+    // the next send (typically the dapp's retry) and the late one exclude
+    // each other: one of them runs, never both, as with a replacement
+    // transaction on Ethereum. Kept reserved instead, a send that never
+    // lands would leave every later one signed for a nonce the wallet never
+    // reaches, and one that lands late would let a retry run twice. If it
+    // has landed by the next reservation, the chain's nonce is ahead and is
+    // taken.
+    if (
+      error instanceof RelayerGaveUpError ||
+      error instanceof HashTimeoutError
+    )
       context.nonces.release(wallet, space, nonce)
     throw error
   }
