@@ -17,12 +17,16 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { commands } from 'vitest/browser'
 import type { ZkEvmProvider } from '../../src/passport/zkevm/provider.js'
 import {
+  chain,
   connectPlayer,
   createWallet,
   fund,
   info,
   randomAddress,
+  readNonce,
+  rejection,
   relayerNext,
+  sendValue,
   setGuardianRules,
   trackWindows,
 } from './passportWallet.js'
@@ -294,6 +298,35 @@ describe('viem recognises the provider errors by code', () => {
         args: [holder, 0n, 5n],
       }),
     })
+  })
+})
+
+describe('relayer stall', () => {
+  test('error: a send the relayer leaves PENDING rejects after its 30 polls with -32000 "transaction hash not generated in time"; the next send reuses its nonce and is mined', // 30 status polls 1 s apart, the published SDK's, with no shortcut.
+  { timeout: 60_000 }, async () => {
+    const { provider, wallet } = await connectPlayer({
+      label: 'errors-stall',
+    })
+    await fund(wallet, parseEther('1'))
+    // The relayer takes the send and never submits it; the planned
+    // outcome is used up by that one send.
+    await relayerNext(wallet, 'stall')
+    const stalledTo = randomAddress()
+    expect(await rejection(sendValue(provider, stalledTo, 1n))).toEqual({
+      code: -32000,
+      message: 'transaction hash not generated in time',
+    })
+
+    const to = randomAddress()
+    const hash = await sendValue(provider, to, 2n)
+    expect((await chain.waitForTransactionReceipt({ hash })).status).toBe(
+      'success',
+    )
+    // Signed for nonce 0, the stalled send's: the wallet (deployed by
+    // this send) is now at 1, and only this send ran.
+    expect(await readNonce(wallet)).toBe(1n)
+    expect(await chain.getBalance({ address: to })).toBe(2n)
+    expect(await chain.getBalance({ address: stalledTo })).toBe(0n)
   })
 })
 
