@@ -8,7 +8,7 @@ import {
   slice,
   stringToHex,
 } from 'viem'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { accessToken, chainId, setup } from './_test/harness.js'
 import {
   decodeSignature,
@@ -482,6 +482,25 @@ describe('eth_sendTransaction', () => {
     await send()
     await send()
     expect(relayer.sent.map((sent) => sent.nonce)).toEqual([7n, 7n, 8n])
+  })
+
+  test('behavior: a send whose status polling failed gives its nonce back too', async () => {
+    const { provider, node, relayer, wallet } = await start()
+    node.setCode(wallet, deployed)
+    node.setNonce(wallet, 0n, 7n)
+    relayer.setScript({ pollError: 'Relayer busy' })
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({ code: -32000, message: 'Relayer busy' })
+    relayer.setScript({})
+    await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([7n, 7n])
   })
 
   test('behavior: when a timed-out send landed after all, the next send takes the nonce after it', async () => {
@@ -1026,6 +1045,25 @@ describe('EIP-5792', () => {
         params: [id],
       } as never),
     ).toMatchObject({ status: 400 })
+  })
+
+  test('behavior: a batch the relayer gave up on gives its nonce back, whether or not the dapp asks its status', async () => {
+    const { provider, node, relayer, wallet } = await start()
+    node.setCode(wallet, deployed)
+    node.setNonce(wallet, 0n, 7n)
+    relayer.setScript({ statuses: ['FAILED'] })
+    const { id } = (await provider.request({
+      method: 'wallet_sendCalls',
+      params: [{ version: '2.0.0', from: wallet, calls: [{ to: target }] }],
+    } as never)) as { id: string }
+    // The provider's own status poll (answered FAILED) gives the nonce back.
+    await vi.waitFor(() => expect(relayer.polls.get(id)).toBe(1))
+    relayer.setScript({})
+    await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([7n, 7n])
   })
 
   test('error: another chain is 5710', async () => {

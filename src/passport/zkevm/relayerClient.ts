@@ -29,20 +29,6 @@ export class RelayerGaveUpError extends JsonRpcError {
   }
 }
 
-/**
- * The relayer still had no chain hash after the last status poll: the
- * published SDK's -32000 'transaction hash not generated in time'. The
- * transaction may still be submitted later.
- */
-export class HashTimeoutError extends JsonRpcError {
-  readonly relayerId: string
-  constructor(relayerId: string) {
-    super(RpcErrorCode.RPC_SERVER_ERROR, messages.hashTimeout)
-    this.name = 'JsonRpcError'
-    this.relayerId = relayerId
-  }
-}
-
 /** What the relayer client needs. */
 export type RelayerOptions = {
   relayerUrl: string
@@ -156,7 +142,10 @@ export function createRelayerClient(options: RelayerOptions) {
           throw new RelayerGaveUpError(status, transaction.statusMessage)
         if (attempt < pollRetries - 1) await sleep(pollInterval)
       }
-      throw new HashTimeoutError(relayerId)
+      throw new JsonRpcError(
+        RpcErrorCode.RPC_SERVER_ERROR,
+        messages.hashTimeout,
+      )
     },
   }
 }
