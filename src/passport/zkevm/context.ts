@@ -154,9 +154,13 @@ export type NonceReservations = ReturnType<typeof createNonceReservations>
  * distinct values: reservations of a wallet's space run one at a time; each
  * takes the larger of the chain's next nonce and the one after the last
  * reservation (the relayer may not have mined the previous sends yet, and
- * it submits them in order). A reservation that failed before the relayer
- * accepted it is given back when it is still the latest, so no gap stalls
- * the later ones. Neither does a latest send that was mined but reverted:
+ * it submits them in order). A reservation whose send did not run, or may
+ * not have (refused before the relayer took it, given up by the relayer,
+ * still pending after the last poll), is given back, so that no gap stalls
+ * the later sends: the next nonce goes back to it once every reservation
+ * above it was given back too (parallel sends queued behind a nonce the
+ * wallet never reaches cannot run either, and end in turn), in whatever
+ * order they end. Neither does a latest send that was mined but reverted:
  * a reverted wallet call leaves the wallet's nonce where it was, so when
  * the chain is behind and that send's receipt says reverted, the chain's
  * nonce is used again.
@@ -166,6 +170,8 @@ export function createNonceReservations(
   reverted: (hash: Hex) => Promise<boolean> = async () => false,
 ) {
   const next = new Map<string, bigint>()
+  /** Nonces given back while reservations above them were still out. */
+  const givenBack = new Map<string, Set<bigint>>()
   const queues = new Map<string, Promise<unknown>>()
   /** The latest reservation's transaction, once the relayer gave its hash. */
   const lastSent = new Map<string, { nonce: bigint; hash: Hex }>()
@@ -188,15 +194,31 @@ export function createNonceReservations(
             local = onChain
           const nonce = onChain > local ? onChain : local
           next.set(key, nonce + 1n)
+          // Those the chain has passed are used; those from this one up are
+          // handed out again.
+          const back = givenBack.get(key)
+          if (back) {
+            for (const given of back)
+              if (given < onChain || given >= nonce) back.delete(given)
+            if (back.size === 0) givenBack.delete(key)
+          }
           return nonce
         })
       queues.set(key, run)
       return run
     },
-    /** Gives back a reservation that was never sent. */
+    /** Gives back a reservation whose send did not run. */
     release(wallet: Address, space: bigint, nonce: bigint) {
       const key = `${wallet.toLowerCase()}:${space}`
-      if (next.get(key) === nonce + 1n) next.set(key, nonce)
+      const top = next.get(key)
+      if (top === undefined || nonce >= top) return
+      const back = givenBack.get(key) ?? new Set<bigint>()
+      back.add(nonce)
+      let first = top
+      while (back.delete(first - 1n)) first--
+      next.set(key, first)
+      if (back.size > 0) givenBack.set(key, back)
+      else givenBack.delete(key)
     },
     /** Records the chain transaction of a reservation. */
     sent(wallet: Address, space: bigint, nonce: bigint, hash: Hex) {
@@ -205,6 +227,7 @@ export function createNonceReservations(
     },
     clear() {
       next.clear()
+      givenBack.clear()
       lastSent.clear()
     },
   }

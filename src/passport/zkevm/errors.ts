@@ -24,6 +24,7 @@ export const ProviderErrorCode = {
 export const RpcErrorCode = {
   RPC_SERVER_ERROR: -32000,
   TRANSACTION_REJECTED: -32003,
+  METHOD_NOT_SUPPORTED: -32004,
   TRANSACTION_REVERTED: -32015,
   INVALID_REQUEST: -32600,
   METHOD_NOT_FOUND: -32601,
@@ -126,6 +127,29 @@ export function unauthorised() {
   return new ProviderError(
     ProviderErrorCode.UNAUTHORIZED,
     messages.unauthorised,
+  )
+}
+
+/**
+ * A method the provider does not offer: EIP-1193's 4200 'Method not
+ * supported', as the published SDK answers. `wallet_sendTransaction` alone
+ * gets EIP-1474's -32004 with the same text: viem's `sendTransaction` (and
+ * so wagmi's `sendTransaction` and `writeContract`) retries an
+ * `eth_sendTransaction` that failed with -32000 or -32602 as
+ * `wallet_sendTransaction`, and rethrows the first error only when the
+ * retry answers -32601 or -32004. To a 4200 it throws the 4200 instead, so
+ * a relayer failure, a timeout or an unavailable guardian would reach the
+ * dapp as 'Method not supported'.
+ */
+export function unsupportedMethod(method: string) {
+  if (method === 'wallet_sendTransaction')
+    return new JsonRpcError(
+      RpcErrorCode.METHOD_NOT_SUPPORTED,
+      messages.methodNotSupported,
+    )
+  return new ProviderError(
+    ProviderErrorCode.UNSUPPORTED_METHOD,
+    messages.methodNotSupported,
   )
 }
 

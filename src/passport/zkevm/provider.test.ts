@@ -8,7 +8,7 @@ import {
   slice,
   stringToHex,
 } from 'viem'
-import { afterEach, describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import { accessToken, chainId, setup } from './_test/harness.js'
 import {
   decodeSignature,
@@ -43,6 +43,20 @@ describe('router', () => {
       await expect(provider.request({ method } as never)).rejects.toMatchObject(
         { code: 4200, message: 'Method not supported' },
       )
+  })
+
+  test('error: wallet_sendTransaction is -32004 Method not supported, so viem keeps the eth_sendTransaction error it retried', async () => {
+    const { provider } = await start()
+    await expect(
+      provider.request({
+        method: 'wallet_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      name: 'JsonRpcError',
+      code: -32004,
+      message: 'Method not supported',
+    })
   })
 
   test('error: account methods are 4100 until registered, and open no popup', async () => {
@@ -448,6 +462,69 @@ describe('eth_sendTransaction', () => {
       message: 'transaction hash not generated in time',
     })
     expect(relayer.polls.get('relayer-1')).toBe(30)
+  })
+
+  test('behavior: a send still pending after the last poll gives its nonce back: the next send signs the same nonce, so at most one of them runs', async () => {
+    const { provider, node, relayer, wallet } = await start()
+    node.setCode(wallet, deployed)
+    node.setNonce(wallet, 0n, 7n)
+    const send = () =>
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never) as Promise<Hex>
+    relayer.setScript({ statuses: ['PENDING'] })
+    await expect(send()).rejects.toMatchObject({
+      code: -32000,
+      message: 'transaction hash not generated in time',
+    })
+    relayer.setScript({})
+    await send()
+    await send()
+    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([7n, 7n, 8n])
+  })
+
+  test('behavior: a send whose status polling failed gives its nonce back too', async () => {
+    const { provider, node, relayer, wallet } = await start()
+    node.setCode(wallet, deployed)
+    node.setNonce(wallet, 0n, 7n)
+    relayer.setScript({ pollError: 'Relayer busy' })
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({ code: -32000, message: 'Relayer busy' })
+    relayer.setScript({})
+    await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([7n, 7n])
+  })
+
+  test('behavior: when a timed-out send landed after all, the next send takes the nonce after it', async () => {
+    const { provider, node, relayer, wallet } = await start()
+    node.setCode(wallet, deployed)
+    node.setNonce(wallet, 0n, 7n)
+    relayer.setScript({ statuses: ['PENDING'] })
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32000,
+      message: 'transaction hash not generated in time',
+    })
+    // The relayer submitted it late; the wallet used nonce 7.
+    node.setNonce(wallet, 0n, 8n)
+    relayer.setScript({})
+    await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([7n, 8n])
   })
 
   test('behavior: SUBMITTED returns the hash', async () => {
@@ -968,6 +1045,25 @@ describe('EIP-5792', () => {
         params: [id],
       } as never),
     ).toMatchObject({ status: 400 })
+  })
+
+  test('behavior: a batch the relayer gave up on gives its nonce back, whether or not the dapp asks its status', async () => {
+    const { provider, node, relayer, wallet } = await start()
+    node.setCode(wallet, deployed)
+    node.setNonce(wallet, 0n, 7n)
+    relayer.setScript({ statuses: ['FAILED'] })
+    const { id } = (await provider.request({
+      method: 'wallet_sendCalls',
+      params: [{ version: '2.0.0', from: wallet, calls: [{ to: target }] }],
+    } as never)) as { id: string }
+    // The provider's own status poll (answered FAILED) gives the nonce back.
+    await vi.waitFor(() => expect(relayer.polls.get(id)).toBe(1))
+    relayer.setScript({})
+    await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([7n, 7n])
   })
 
   test('error: another chain is 5710', async () => {

@@ -31,11 +31,11 @@ import {
 } from './context.js'
 import type { CustodySigner, DisposableSigner } from './custodySigner.js'
 import {
-  messages,
   ProviderError,
   ProviderErrorCode,
   toRpcError,
   unauthorised,
+  unsupportedMethod,
 } from './errors.js'
 import { accountRoutes } from './methods/accounts.js'
 import { readOnlyRoutes } from './methods/readOnly.js'
@@ -277,12 +277,7 @@ export function createProvider(
     const method = args?.method
     const entry = typeof method === 'string' ? routes[method] : undefined
     if (!entry || !Object.hasOwn(routes, method))
-      return Promise.reject(
-        new ProviderError(
-          ProviderErrorCode.UNSUPPORTED_METHOD,
-          messages.methodNotSupported,
-        ),
-      )
+      return Promise.reject(unsupportedMethod(String(method)))
     // Opened now, before any await, so that popup blockers count the
     // dapp's click; known wallets only, so a 4100 never flashes a popup.
     const handle =

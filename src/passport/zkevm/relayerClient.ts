@@ -16,9 +16,9 @@ import {
 
 /**
  * The relayer gave up on a transaction (`FAILED`, `CANCELLED`, `REVERTED`,
- * …): the same -32000 as the published SDK's, with the status kept so the
- * wallet knows the nonce it signed was not used (never submitted, or the
- * whole call reverted, which undoes the wallet's nonce increment).
+ * …): the same -32000 as the published SDK's, with the relayer's status
+ * kept. The nonce it signed was not used (never submitted, or the whole
+ * call reverted, which undoes the wallet's nonce increment).
  */
 export class RelayerGaveUpError extends JsonRpcError {
   readonly status: string

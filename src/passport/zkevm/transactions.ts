@@ -17,7 +17,6 @@ import {
   RpcErrorCode,
 } from './errors.js'
 import { checkTransaction } from './guardian.js'
-import { RelayerGaveUpError } from './relayerClient.js'
 import type { ConfirmationHandle } from './seams.js'
 import {
   decodeReadNonce,
@@ -206,12 +205,23 @@ export async function sendTransactions(
   calls: readonly Call[],
   options: SendOptions = {},
 ): Promise<Hex> {
-  const { relayerId, nonce, space } = await relayTransactions(
+  return settle(
     context,
     wallet,
-    calls,
-    options,
+    await relayTransactions(context, wallet, calls, options),
   )
+}
+
+/**
+ * Waits for the chain's hash of a batch the relayer took, and settles its
+ * nonce: recorded as sent with the hash, or given back.
+ */
+export async function settle(
+  context: Context,
+  wallet: Address,
+  relayed: { relayerId: string; nonce: bigint; space: bigint },
+): Promise<Hex> {
+  const { relayerId, nonce, space } = relayed
   try {
     const hash = await context.relayer.waitForHash(relayerId)
     context.nonces.sent(wallet, space, nonce, hash)
@@ -220,8 +230,18 @@ export async function sendTransactions(
     // The relayer gave up on it (not submitted, or reverted as a whole):
     // the nonce is still the wallet's next. Kept reserved, every later send
     // would be signed for the nonce after it, which the wallet never reaches.
-    if (error instanceof RelayerGaveUpError)
-      context.nonces.release(wallet, space, nonce)
+    //
+    // A send whose fate is unknown (still pending after the last poll, or
+    // the polling itself failed) may yet land, and its nonce is given back
+    // all the same. The wallet accepts each nonce once, so the next send
+    // (typically the dapp's retry) and the late one exclude each other: one
+    // of them runs, never both, as with a replacement transaction on
+    // Ethereum. Kept reserved instead, a send that never lands would leave
+    // every later one signed for a nonce the wallet never reaches, and one
+    // that lands late would let a retry run twice. If it has landed by the
+    // next reservation, the chain's nonce is ahead and is taken; if it
+    // lands later, the next send fails on its nonce and gives it back.
+    context.nonces.release(wallet, space, nonce)
     throw error
   }
 }

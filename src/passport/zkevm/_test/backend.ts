@@ -170,6 +170,8 @@ export type RelayerScript = {
   /** Statuses answered to successive polls. @default ['PENDING', 'SUCCESSFUL'] */
   statuses?: Relayer.Status[]
   statusMessage?: string
+  /** Status polls answer this JSON-RPC error message instead. */
+  pollError?: string
 }
 
 /** The fake relayer; `coSigner` is a real key signing message parts. */
@@ -262,6 +264,14 @@ export async function startRelayer(options: {
               jsonrpc: '2.0',
               id,
               error: { code: -32000, message: "Transaction doesn't exists" },
+            },
+          }
+        if (script.pollError)
+          return {
+            body: {
+              jsonrpc: '2.0',
+              id,
+              error: { code: -32000, message: script.pollError },
             },
           }
         const statuses = script.statuses ?? ['PENDING', 'SUCCESSFUL']

@@ -8,7 +8,7 @@ import { type Address, type Hex, isAddressEqual, numberToHex } from 'viem'
 import * as Relayer from '../../wire/relayer.js'
 import { getTransactionReceipt } from '../context.js'
 import { invalidParams, ProviderError } from '../errors.js'
-import { relayTransactions } from '../transactions.js'
+import { relayTransactions, settle } from '../transactions.js'
 import type { Routes } from './route.js'
 
 /** EIP-5792 status codes. */
@@ -59,13 +59,15 @@ export const walletRoutes = {
             5700,
             `Unsupported non-optional capability: ${name}`,
           )
-      const { relayerId } = await relayTransactions(
-        context,
-        wallet,
-        request.calls,
-        { handle },
-      )
-      return { id: relayerId }
+      const relayed = await relayTransactions(context, wallet, request.calls, {
+        handle,
+      })
+      // The dapp reads the outcome with wallet_getCallsStatus, or never;
+      // meanwhile the batch's nonce is settled as a send's is, so that a
+      // batch the relayer gives up on does not keep the wallet's next nonce
+      // (every later send would be signed for one the wallet never reaches).
+      settle(context, wallet, relayed).catch(() => {})
+      return { id: relayed.relayerId }
     },
   },
   wallet_getCallsStatus: {
