@@ -150,6 +150,8 @@ export function create(options: create.Options): Confirmation {
   const closeAll = () => {
     const waiting = queue.splice(0)
     stopListening()
+    clearTimeout(navigation)
+    navigation = undefined
     overlay?.remove()
     overlay = undefined
     if (isOpen()) popup?.close()
@@ -225,7 +227,34 @@ export function create(options: create.Options): Confirmation {
     href = entry ? origin + entry.path : loading
     if (!entry) stopListening()
     else listen()
-    if (isOpen() && popup) popup.location.href = href
+    navigate()
+  }
+
+  let navigation: ReturnType<typeof setTimeout> | undefined
+  /**
+   * Sends the popup to `href` once its first page has committed. Chromium
+   * drops a navigation made while the window's first load, from another
+   * site, is still pending (about 1 in 15 when the guardian answers within
+   * a few milliseconds, as on loopback): the popup then stays on the
+   * loading page for good. Until that load commits, the window still
+   * holds its initial same-origin `about:blank`, which is what is checked.
+   */
+  function navigate() {
+    clearTimeout(navigation)
+    navigation = undefined
+    const target = popup
+    if (!target || target.closed) return
+    const started = Date.now()
+    const go = () => {
+      navigation = undefined
+      if (popup !== target || target.closed) return
+      if (!committed(target) && Date.now() - started < maxCommitWait) {
+        navigation = setTimeout(go, 10)
+        return
+      }
+      target.location.href = href
+    }
+    go()
   }
 
   /** Ends a request's wait: its answer is in, and it lets go of the window. */
@@ -362,6 +391,22 @@ const bridgeHandle: Handle = {
   message: async () => false,
   unavailable: async () => undefined,
   close: () => undefined,
+}
+
+/** How long to wait for the popup's first page to commit before navigating anyway, ms. */
+const maxCommitWait = 3_000
+
+/**
+ * Whether a window's first navigation has committed: reading its location
+ * throws once it shows a page of another origin; before, it is the
+ * initial `about:blank`, of the opener's origin.
+ */
+function committed(target: Window): boolean {
+  try {
+    return target.location.href !== 'about:blank'
+  } catch {
+    return true
+  }
 }
 
 /** One request's claim on the shared window. */
