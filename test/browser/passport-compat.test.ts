@@ -20,19 +20,20 @@ import {
 } from '../../src/passport/zkevm/walletSignature.js'
 import { refusedTelemetry, telemetryOrigin } from './fixtures/noTelemetry.js'
 import {
-  type PublishedApp,
   type PublishedPassport,
   type PublishedPassportClass,
   publishedConfig,
   publishedPageUrl,
 } from './fixtures/publishedPassport.js'
 import { fund } from './magicLogin.js'
-import { completeInPopup, freshEmail, userinfo } from './passportLogin.js'
+import { freshEmail, userinfo } from './passportLogin.js'
 import {
+  connectPublished,
   info,
-  nextLoginPopup,
+  openedLogins,
   overrides,
-  passportInfo,
+  publishedApp,
+  signIn,
 } from './publishedPassport.js'
 
 /*
@@ -49,12 +50,8 @@ const { Passport } = (await import('@imtbl/passport')) as {
   Passport: PublishedPassportClass
 }
 
-const app: PublishedApp = {
-  auth: passportInfo.authenticationDomain,
-  client: passportInfo.clientId,
-}
+const app = publishedApp
 const userKey = `oidc.user:${app.auth}:${app.client}`
-const opened: Window[] = []
 
 /** The published Passport as a game on this page configures it. */
 function createPassport(
@@ -66,22 +63,10 @@ function createPassport(
   })
 }
 
-/** `passport.login()` through the real popup, signed in as `email`. */
-async function signIn(passport: PublishedPassport, email: string) {
-  const popup = nextLoginPopup()
-  const pending = passport.login()
-  const shown = await popup
-  if (shown.window) opened.push(shown.window)
-  await completeInPopup(shown, email)
-  const profile = await pending
-  vi.mocked(window.open).mockRestore()
-  return { profile, request: new URL(shown.url) }
-}
-
 beforeEach(() => localStorage.clear())
 afterEach(async () => {
   vi.restoreAllMocks()
-  for (const window of opened.splice(0)) window.close()
+  for (const window of openedLogins.splice(0)) window.close()
   // The published SDK opens its confirmation loading page on every signing
   // request; leave none for the next file.
   await commands.popupsClose(overrides.passportDomain)
@@ -224,16 +209,10 @@ describe('published @imtbl/passport against the emulator: zkEVM wallet', () => {
     options: { forceScwDeployBeforeMessageSignature?: boolean } = {},
   ) {
     const passport = createPassport(options)
-    await signIn(passport, freshEmail('compat-evm'))
-    const provider = await passport.connectEvm({ announceProvider: false })
-    const changes: unknown[] = []
-    provider.on('accountsChanged', (accounts: unknown) =>
-      changes.push(accounts),
-    )
-    const accounts = (await provider.request({
-      method: 'eth_requestAccounts',
-    })) as string[]
-    return { passport, provider, accounts, changes }
+    return {
+      passport,
+      ...(await connectPublished(passport, freshEmail('compat-evm'))),
+    }
   }
 
   test('behavior: eth_requestAccounts registers the player: the id token then names the wallet', async () => {

@@ -1,6 +1,11 @@
+import type { EIP1193Provider } from 'viem'
 import { inject, vi } from 'vitest'
-import type { PassportOverrides } from './fixtures/publishedPassport.js'
-import type { Opened } from './passportLogin.js'
+import type {
+  PassportOverrides,
+  PublishedApp,
+  PublishedPassport,
+} from './fixtures/publishedPassport.js'
+import { completeInPopup, type Opened } from './passportLogin.js'
 
 /**
  * Browser-side helpers of the published @imtbl/passport's compatibility
@@ -21,6 +26,12 @@ export const passportInfo = info.passport
  * prints for our client the published SDK ignores).
  */
 export const overrides: PassportOverrides = passportInfo.overrides
+
+/** The identity provider and client id the published SDK is set up with. */
+export const publishedApp: PublishedApp = {
+  auth: passportInfo.authenticationDomain,
+  client: passportInfo.clientId,
+}
 
 /**
  * The published SDK's login popup, once it is sent to the authorization
@@ -52,4 +63,42 @@ export function nextLoginPopup(): Promise<Opened> {
       return standIn as unknown as Window
     })
   })
+}
+
+/** Login popups the helpers opened, for the tests to close at the end. */
+export const openedLogins: Window[] = []
+
+/** `passport.login()` through the real popup, signed in as `email`. */
+export async function signIn(passport: PublishedPassport, email: string) {
+  const popup = nextLoginPopup()
+  const pending = passport.login()
+  const shown = await popup
+  if (shown.window) openedLogins.push(shown.window)
+  await completeInPopup(shown, email)
+  const profile = await pending
+  vi.mocked(window.open).mockRestore()
+  return { profile, request: new URL(shown.url) }
+}
+
+/**
+ * A signed-in, registered player of the published SDK: `connectEvm`, then
+ * `eth_requestAccounts` (which registers the wallet). `changes` records
+ * every `accountsChanged`.
+ */
+export async function connectPublished(
+  passport: PublishedPassport,
+  email: string,
+): Promise<{
+  provider: EIP1193Provider & { isPassport: true }
+  accounts: string[]
+  changes: unknown[]
+}> {
+  await signIn(passport, email)
+  const provider = await passport.connectEvm({ announceProvider: false })
+  const changes: unknown[] = []
+  provider.on('accountsChanged', (accounts: unknown) => changes.push(accounts))
+  const accounts = (await provider.request({
+    method: 'eth_requestAccounts',
+  })) as string[]
+  return { provider, accounts, changes }
 }

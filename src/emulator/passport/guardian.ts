@@ -67,7 +67,10 @@ export type Verdict = {
   readonly wallet: Address
   readonly digest: Hex
   state: State
-  /** What was evaluated, as received (for the confirmation page). */
+  /**
+   * What the confirmation page shows, as received: a transaction's
+   * evaluation body, a message's text or typed data.
+   */
   readonly payload: unknown
 }
 

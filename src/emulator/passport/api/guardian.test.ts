@@ -337,7 +337,7 @@ describe('evaluation size', () => {
 })
 
 describe('POST /guardian/v1/messages/evaluate', () => {
-  test("default: typed data is allowed and keyed by its EIP-712 hash, the caller's EIP712Domain rebuilt from the domain", async () => {
+  test("default: typed data is allowed and keyed by its EIP-712 hash, the caller's EIP712Domain rebuilt from the domain (kept as sent for the page)", async () => {
     const payload = {
       ...typedData,
       types: {
@@ -364,6 +364,8 @@ describe('POST /guardian/v1/messages/evaluate', () => {
       wallet,
       state: 'allowed',
       digest: hashTypedData(typedData),
+      // What the confirmation page shows: the typed data as sent.
+      payload,
     })
   })
 
@@ -428,7 +430,7 @@ describe('POST /guardian/v1/messages/evaluate', () => {
 })
 
 describe('POST /guardian/v1/erc191-messages/evaluate', () => {
-  test('default: a message is allowed and keyed by its EIP-191 hash', async () => {
+  test('default: a message is allowed, keyed by its EIP-191 hash, its text kept for the page', async () => {
     const response = await api.post(
       evaluate.erc191,
       { chainID: 'eip155:31337', payload: 'Sign in to the game' },
@@ -446,6 +448,8 @@ describe('POST /guardian/v1/erc191-messages/evaluate', () => {
       wallet,
       state: 'allowed',
       digest: hashMessage('Sign in to the game'),
+      // What the confirmation page shows: the text itself.
+      payload: 'Sign in to the game',
     })
   })
 

@@ -140,7 +140,9 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
       wallet,
       digest: digest as Hex,
       confirm: rules.confirmTypedData === true,
-      payload: body,
+      // What is signed, as the dev route records it: the page shows the
+      // message, not the evaluation request around it.
+      payload: body.payload,
     })
   })
 
@@ -165,7 +167,7 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
       wallet,
       digest: erc191Digest(body.payload),
       confirm: rules.confirmErc191 === true,
-      payload: body,
+      payload: body.payload,
     })
   })
 
