@@ -154,8 +154,9 @@ export function create(options: create.Options): Confirmation {
     navigation = undefined
     overlay?.remove()
     overlay = undefined
-    if (isOpen()) popup?.close()
+    const closing = popup
     popup = null
+    if (closing && !closing.closed) closeWindow(closing)
     href = loading
     unopenable = false
     for (const entry of waiting) {
@@ -221,16 +222,46 @@ export function create(options: create.Options): Confirmation {
     timer = undefined
   }
 
-  /** Shows the first waiting request's page. */
+  /**
+   * Shows the first waiting request's page. With none waiting, the answered
+   * page stays until the window closes or another request is asked about:
+   * sending it back to the loading page would leave a navigation pending
+   * that the window's close, often a moment later, can lose to (Chromium
+   * then keeps the window open on the loading page).
+   */
   const showNext = () => {
     const entry = queue[0]
-    href = entry ? origin + entry.path : loading
-    if (!entry) stopListening()
-    else listen()
+    if (!entry) {
+      // What Try again reopens, should the window be lost meanwhile.
+      href = loading
+      return stopListening()
+    }
+    href = origin + entry.path
+    listen()
     navigate()
   }
 
   let navigation: ReturnType<typeof setTimeout> | undefined
+  /**
+   * Closes a window once its first page has committed: closed while its
+   * first load from another site is pending, Chromium can leave it open
+   * on that page (the stray loading windows a quick "nothing to confirm"
+   * used to leave). One the next request took up again, by its name,
+   * stays open.
+   */
+  function closeWindow(target: Window) {
+    const started = Date.now()
+    const go = () => {
+      if (target.closed || popup === target) return
+      if (!committed(target) && Date.now() - started < maxCommitWait) {
+        setTimeout(go, 10)
+        return
+      }
+      target.close()
+    }
+    go()
+  }
+
   /**
    * Sends the popup to `href` once its first page has committed. Chromium
    * drops a navigation made while the window's first load, from another
@@ -267,8 +298,7 @@ export function create(options: create.Options): Confirmation {
     holder.released = true
     holders.delete(holder)
     if (holders.size === 0) return closeAll()
-    // Others still hold the window: the next one waiting is shown, or the
-    // loading page while their checks run.
+    // Others still hold the window: the next one waiting is shown.
     if (index === 0) showNext()
   }
 
