@@ -1,5 +1,6 @@
 import type * as Storage from '../../core/Storage.js'
 import * as Base64 from '../wire/base64.js'
+import * as Session from './session.js'
 
 /**
  * The device share the iframe hands out, kept encrypted at rest under
@@ -53,6 +54,7 @@ export async function encrypt(
   share: string,
 ): Promise<void> {
   if (!isSupported() || !share) return
+  Session.of(storage).shares.set(networkHash, Promise.resolve(share))
   const plain = Base64.toBytes(share)
   const key = await encryptionKey(storage)
   const iv = crypto.getRandomValues(new Uint8Array(ivLength))
@@ -63,6 +65,7 @@ export async function encrypt(
   value.set(iv)
   value.set(sealed, ivLength)
   await storage.setItem(storageKey(networkHash), Base64.fromBytes(value))
+  Session.notify(storage, 'session')
 }
 
 /**
@@ -76,10 +79,17 @@ export async function encrypt(
  * const deviceShare = await DeviceShare.decrypt(storage, networkHash)
  * ```
  */
-export async function decrypt(
+export function decrypt(
   storage: Storage.Storage,
   networkHash: string,
 ): Promise<string | undefined> {
+  const { shares } = Session.of(storage)
+  const share = shares.get(networkHash) ?? read(storage, networkHash)
+  shares.set(networkHash, share)
+  return share
+}
+
+async function read(storage: Storage.Storage, networkHash: string) {
   if (!isSupported()) return undefined
   const name = storageKey(networkHash)
   let value: unknown
@@ -107,9 +117,15 @@ export async function decrypt(
  * ```
  */
 export async function clearAll(storage: Storage.Storage): Promise<void> {
+  const state = Session.of(storage)
+  // Forgotten before and after: a read between the two saw a share the
+  // deletes had not reached yet.
+  state.shares = new Map()
   const keys = await storage.keys()
   for (const key of keys)
     if (key.startsWith(prefix)) await storage.removeItem(key)
+  state.shares = new Map()
+  Session.notify(storage, 'session')
 }
 
 function isSupported(): boolean {

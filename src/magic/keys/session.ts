@@ -1,0 +1,150 @@
+import type * as Storage from '../../core/Storage.js'
+
+/**
+ * What a client keeps in memory of its storage, so that a request reads
+ * nothing from IndexedDB: the device key pair, proofs signed ahead with it,
+ * the refresh token and the decrypted device shares. One state per storage
+ * object, shared by the clients that use that object.
+ *
+ * Every write through this package updates the state before it reaches
+ * storage, and removals set it to "none". Other clients of the same origin
+ * (another tab of the dApp shares its IndexedDB, and so does a second
+ * `Magic` instance of this page with its own storage object) learn of a
+ * write from a `BroadcastChannel` message posted once the write is stored;
+ * they drop what they hold and read storage again on their next request.
+ * The message names no value, only what changed.
+ */
+
+/** The device key pair: the private key stays a non-extractable `CryptoKey`. */
+export type KeyPair = {
+  privateKey: CryptoKey
+  publicJwk: JsonWebKey
+  /** The encoded proof header, made on first use. */
+  header?: string | undefined
+}
+
+/** A proof signed ahead, and when (ms, the client's clock). */
+export type Pooled = { jwt: string; at: number }
+
+export type State = {
+  /** The key pair being read or made, then kept. */
+  keys: Promise<KeyPair> | undefined
+  /** Proofs signed ahead, oldest first; replaced, never emptied in place. */
+  pool: Pooled[]
+  /** Whether a refill is scheduled or running. */
+  filling: boolean
+  /** The refresh token, once read or written. */
+  rt: Promise<string | undefined> | undefined
+  /** Decrypted device shares by network hash, once read or written. */
+  shares: Map<string, Promise<string | undefined>>
+  /** Transports using this state; the channel is open while any is. */
+  users: number
+  channel: BroadcastChannel | undefined
+}
+
+/**
+ * The name of the channel that carries "storage changed" between clients of
+ * one origin. One name for every storage: a client cannot tell whether
+ * another's storage object is backed by the same database, so any write
+ * makes every other client read again (writes are rare: a login, a new
+ * device share, a key change).
+ */
+export const channelName = 'embedded-wallets:magic-session'
+
+/** What a change message says: only keys, or also the key pair changed. */
+export type Change = 'session' | 'keys'
+
+const states = new WeakMap<Storage.Storage, State>()
+
+/**
+ * The in-memory state of `storage`, made empty on first use.
+ *
+ * @example
+ * ```ts
+ * const { pool } = Session.of(storage)
+ * ```
+ */
+export function of(storage: Storage.Storage): State {
+  let state = states.get(storage)
+  if (!state) {
+    state = {
+      keys: undefined,
+      pool: [],
+      filling: false,
+      rt: undefined,
+      shares: new Map(),
+      users: 0,
+      channel: undefined,
+    }
+    states.set(storage, state)
+  }
+  return state
+}
+
+/**
+ * Forgets the refresh token and device shares (read again on next use);
+ * with `'keys'`, the key pair and every proof signed with it too.
+ *
+ * @example
+ * ```ts
+ * Session.drop(Session.of(storage), 'keys')
+ * ```
+ */
+export function drop(state: State, change: Change): void {
+  state.rt = undefined
+  state.shares = new Map()
+  if (change === 'keys') {
+    state.keys = undefined
+    state.pool = []
+  }
+}
+
+/**
+ * Tells the other clients of this origin that `storage` changed (call it
+ * once the write is stored, so that what they read again is the new
+ * value). Does nothing where `BroadcastChannel` is missing.
+ *
+ * @example
+ * ```ts
+ * await storage.setItem('rt', rt)
+ * Session.notify(storage, 'session')
+ * ```
+ */
+export function notify(storage: Storage.Storage, change: Change): void {
+  const own = states.get(storage)?.channel
+  const channel = own ?? open()
+  channel?.postMessage(change)
+  if (channel !== own) channel?.close()
+}
+
+/**
+ * Counts a transport as a user of `storage`'s state and, for the first,
+ * starts listening to other clients' changes.
+ */
+export function acquire(storage: Storage.Storage): void {
+  const state = of(storage)
+  state.users++
+  // Only a page listens (Node's channels would keep an SSR process alive).
+  if (state.channel || typeof document === 'undefined') return
+  state.channel = open()
+  if (state.channel)
+    state.channel.onmessage = (event) =>
+      drop(state, event.data === 'keys' ? 'keys' : 'session')
+}
+
+/**
+ * Drops one user; after the last, stops listening and forgets the state
+ * (the decrypted shares and proofs are not kept for nobody).
+ */
+export function release(storage: Storage.Storage): void {
+  const state = states.get(storage)
+  if (!state || --state.users > 0) return
+  state.channel?.close()
+  states.delete(storage)
+}
+
+function open(): BroadcastChannel | undefined {
+  return typeof BroadcastChannel === 'function'
+    ? new BroadcastChannel(channelName)
+    : undefined
+}
