@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
+import * as Session from '../../src/magic/keys/session.js'
 import {
   copyOf,
   createMagic,
@@ -33,6 +34,8 @@ describe('Magic client against the emulator: DPoP and sessions', () => {
     // Every proof the client makes now carries the same jti.
     const jti = crypto.randomUUID()
     vi.spyOn(crypto, 'randomUUID').mockReturnValue(jti)
+    // Proofs the client signed ahead carry jtis drawn before the mock.
+    Session.drop(Session.of(storage), 'keys')
     expect(await magic.user.isLoggedIn()).toBe(true)
     const error = await rejection(magic.user.getInfo())
     vi.restoreAllMocks()

@@ -96,7 +96,7 @@ export declare namespace createProof {
 
 /**
  * The proof for one request: a proof signed ahead when one younger than
- * {@link maxAge} is waiting (it leaves the pool, so no two requests share
+ * {@link maxAge} (by the `now` clock) is waiting (it leaves the pool, so no two requests share
  * one), else a new one as {@link createProof} makes it. Either way the pool
  * is refilled afterwards, off the request's path. Resolves `undefined`
  * without WebCrypto.
@@ -112,8 +112,11 @@ export function takeProof(
 ): Promise<string | undefined> {
   const { now = () => Date.now() } = options
   const state = Session.of(storage)
+  const time = now()
   let pooled = state.pool.shift()
-  while (pooled && now() - pooled.at >= maxAge) pooled = state.pool.shift()
+  // Dropped unused: too old, or dated after now (the clock went back).
+  while (pooled && (time < pooled.at || time - pooled.at >= maxAge))
+    pooled = state.pool.shift()
   if (isSupported()) refill(storage, state, now)
   return pooled ? Promise.resolve(pooled.jwt) : createProof(storage, { now })
 }
