@@ -236,19 +236,19 @@ export function extensionStorage(
   store: () => Storage.Storage,
 ): ExtensionStorage {
   const keys = () => store().keys()
-  const write = async (action: (storage: Storage.Storage) => Promise<void>) => {
+  // Once a write is stored, every client reads its session again.
+  const wrote = async (written: Promise<void>) => {
+    await written
     const storage = store()
-    Session.drop(Session.of(storage), 'keys')
-    await action(storage)
     Session.drop(Session.of(storage), 'keys')
     Session.notify(storage, 'keys')
   }
   return {
     getItem: <value>(key: string) => store().getItem<value>(key),
-    setItem: (key, value) => write((storage) => storage.setItem(key, value)),
-    removeItem: (key) => write((storage) => storage.removeItem(key)),
+    setItem: (key, value) => wrote(store().setItem(key, value)),
+    removeItem: (key) => wrote(store().removeItem(key)),
     keys,
-    clear: () => write((storage) => storage.clear()),
+    clear: () => wrote(store().clear()),
     length: async () => (await keys()).length,
     key: async (index) => (await keys())[index] ?? null,
     async iterate(iteratee) {

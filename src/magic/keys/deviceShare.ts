@@ -22,9 +22,6 @@ const ivLength = 12
 /** AES-GCM appends a 16-byte tag, so shorter values cannot be ours. */
 const minLength = ivLength + 16
 
-/** Keys being read or made, per storage, so two writes share one. */
-const pending = new WeakMap<Storage.Storage, Promise<CryptoKey>>()
-
 /**
  * The storage key of the share for `networkHash`.
  *
@@ -148,15 +145,11 @@ async function open(value: unknown, key: unknown) {
   }
 }
 
+/** The encryption key, read or made once per storage and kept in memory. */
 function encryptionKey(storage: Storage.Storage): Promise<CryptoKey> {
-  let promise = pending.get(storage)
-  if (!promise) {
-    promise = readOrGenerate(storage).finally(() => {
-      if (pending.get(storage) === promise) pending.delete(storage)
-    })
-    pending.set(storage, promise)
-  }
-  return promise
+  const state = Session.of(storage)
+  state.ek ??= readOrGenerate(storage)
+  return state.ek
 }
 
 async function readOrGenerate(storage: Storage.Storage): Promise<CryptoKey> {

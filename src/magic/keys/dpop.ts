@@ -74,11 +74,9 @@ export async function createProof(
   const { now = () => Date.now() } = options
   if (!isSupported()) return undefined
   const pair = await keyPair(storage)
-  // The header is the same for every proof of a pair.
-  pair.header ??= Base64.urlFromString(
+  const header = Base64.urlFromString(
     JSON.stringify({ typ: 'dpop+jwt', alg: 'ES256', jwk: pair.publicJwk }),
   )
-  const { header } = pair
   const claims = Base64.urlFromString(
     JSON.stringify({ iat: Math.floor(now() / 1000), jti: randomUuid() }),
   )
@@ -117,7 +115,7 @@ export function takeProof(
   // Dropped unused: too old, or dated after now (the clock went back).
   while (pooled && (time < pooled.at || time - pooled.at >= maxAge))
     pooled = state.pool.shift()
-  if (isSupported()) refill(storage, state, now)
+  refill(storage, state, now)
   return pooled ? Promise.resolve(pooled.jwt) : createProof(storage, { now })
 }
 

@@ -120,15 +120,4 @@ describe('Session.notify', () => {
     other.close()
     Session.release(storage)
   })
-
-  test('behavior: a storage no transport uses still tells the others', async () => {
-    const storage = Storage.memory()
-    const other = new BroadcastChannel(Session.channelName)
-    const received = new Promise((resolve) => {
-      other.onmessage = (event) => resolve(event.data)
-    })
-    Session.notify(storage, 'session')
-    expect(await received).toBe('session')
-    other.close()
-  })
 })

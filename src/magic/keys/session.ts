@@ -19,8 +19,6 @@ import type * as Storage from '../../core/Storage.js'
 export type KeyPair = {
   privateKey: CryptoKey
   publicJwk: JsonWebKey
-  /** The encoded proof header, made on first use. */
-  header?: string | undefined
 }
 
 /** A proof signed ahead, and when (ms, the client's clock). */
@@ -28,18 +26,23 @@ export type Pooled = { jwt: string; at: number }
 
 export type State = {
   /** The key pair being read or made, then kept. */
-  keys: Promise<KeyPair> | undefined
+  keys?: Promise<KeyPair> | undefined
   /** Proofs signed ahead, oldest first; replaced, never emptied in place. */
   pool: Pooled[]
   /** Whether a refill is scheduled or running. */
-  filling: boolean
+  filling?: boolean | undefined
   /** The refresh token, once read or written. */
-  rt: Promise<string | undefined> | undefined
+  rt?: Promise<string | undefined> | undefined
+  /**
+   * The device-share encryption key, read or made once (two shares
+   * arriving together are sealed with one key).
+   */
+  ek?: Promise<CryptoKey> | undefined
   /** Decrypted device shares by network hash, once read or written. */
   shares: Map<string, Promise<string | undefined>>
   /** Transports using this state; the channel is open while any is. */
   users: number
-  channel: BroadcastChannel | undefined
+  channel?: BroadcastChannel | undefined
 }
 
 /**
@@ -67,15 +70,7 @@ const states = new WeakMap<Storage.Storage, State>()
 export function of(storage: Storage.Storage): State {
   let state = states.get(storage)
   if (!state) {
-    state = {
-      keys: undefined,
-      pool: [],
-      filling: false,
-      rt: undefined,
-      shares: new Map(),
-      users: 0,
-      channel: undefined,
-    }
+    state = { pool: [], shares: new Map(), users: 0 }
     states.set(storage, state)
   }
   return state
@@ -83,7 +78,8 @@ export function of(storage: Storage.Storage): State {
 
 /**
  * Forgets the refresh token and device shares (read again on next use);
- * with `'keys'`, the key pair and every proof signed with it too.
+ * with `'keys'`, the key pair and every proof signed with it, and the
+ * share encryption key, too.
  *
  * @example
  * ```ts
@@ -94,7 +90,7 @@ export function drop(state: State, change: Change): void {
   state.rt = undefined
   state.shares = new Map()
   if (change === 'keys') {
-    state.keys = undefined
+    state.keys = state.ek = undefined
     state.pool = []
   }
 }
@@ -102,7 +98,10 @@ export function drop(state: State, change: Change): void {
 /**
  * Tells the other clients of this origin that `storage` changed (call it
  * once the write is stored, so that what they read again is the new
- * value). Does nothing where `BroadcastChannel` is missing.
+ * value). Only a storage some transport uses has a channel to tell them
+ * with: every write of a session happens once its transport exists (a
+ * logout's writes end after its request), and without a page (SSR) or
+ * `BroadcastChannel` there is nobody to tell.
  *
  * @example
  * ```ts
@@ -111,10 +110,7 @@ export function drop(state: State, change: Change): void {
  * ```
  */
 export function notify(storage: Storage.Storage, change: Change): void {
-  const own = states.get(storage)?.channel
-  const channel = own ?? open()
-  channel?.postMessage(change)
-  if (channel !== own) channel?.close()
+  states.get(storage)?.channel?.postMessage(change)
 }
 
 /**
@@ -125,11 +121,15 @@ export function acquire(storage: Storage.Storage): void {
   const state = of(storage)
   state.users++
   // Only a page listens (Node's channels would keep an SSR process alive).
-  if (state.channel || typeof document === 'undefined') return
-  state.channel = open()
-  if (state.channel)
-    state.channel.onmessage = (event) =>
-      drop(state, event.data === 'keys' ? 'keys' : 'session')
+  if (
+    state.channel ||
+    typeof document === 'undefined' ||
+    typeof BroadcastChannel !== 'function'
+  )
+    return
+  state.channel = new BroadcastChannel(channelName)
+  // Any message but 'keys' (same origin only) counts as 'session'.
+  state.channel.onmessage = (event) => drop(state, event.data)
 }
 
 /**
@@ -141,10 +141,4 @@ export function release(storage: Storage.Storage): void {
   if (!state || --state.users > 0) return
   state.channel?.close()
   states.delete(storage)
-}
-
-function open(): BroadcastChannel | undefined {
-  return typeof BroadcastChannel === 'function'
-    ? new BroadcastChannel(channelName)
-    : undefined
 }

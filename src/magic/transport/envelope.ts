@@ -116,19 +116,11 @@ export async function forget(storage: Storage.Storage): Promise<void> {
 /** The refresh token, read from storage once and then kept in memory. */
 function refreshToken(storage: Storage.Storage): Promise<string | undefined> {
   const state = Session.of(storage)
-  if (!state.rt) {
-    const read: Promise<string | undefined> = storage
-      .getItem(refreshTokenKey)
-      .then(
-        (value) => (typeof value === 'string' && value ? value : undefined),
-        () => {
-          // A failed read is not kept: the next request reads again.
-          if (state.rt === read) state.rt = undefined
-          return undefined
-        },
-      )
-    state.rt = read
-  }
+  // A read that fails counts as no token, until the next write or change.
+  state.rt ??= storage.getItem(refreshTokenKey).then(
+    (value) => (typeof value === 'string' && value ? value : undefined),
+    () => undefined,
+  )
   return state.rt
 }
 
