@@ -1,5 +1,6 @@
 import type * as Storage from '../../core/Storage.js'
 import * as Base64 from '../wire/base64.js'
+import { isSupported } from './dpop.js'
 import * as Session from './session.js'
 
 /**
@@ -123,10 +124,6 @@ export async function clearAll(storage: Storage.Storage): Promise<void> {
     if (key.startsWith(prefix)) await storage.removeItem(key)
   state.shares = new Map()
   Session.notify(storage, 'session')
-}
-
-function isSupported(): boolean {
-  return typeof globalThis.crypto?.subtle?.decrypt === 'function'
 }
 
 async function open(value: unknown, key: unknown) {

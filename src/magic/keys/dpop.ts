@@ -64,14 +64,13 @@ export function isSupported(): boolean {
  * const jwt = await Dpop.createProof(storage)
  * ```
  * @param storage - Where the key pair lives (IndexedDB or memory).
- * @param options - `now` (ms clock, for tests).
+ * @param now - The clock in milliseconds (for `iat`).
  * @returns The proof, or `undefined` without WebCrypto.
  */
 export async function createProof(
   storage: Storage.Storage,
-  options: createProof.Options = {},
+  now: () => number = Date.now,
 ): Promise<string | undefined> {
-  const { now = () => Date.now() } = options
   if (!isSupported()) return undefined
   const pair = await keyPair(storage)
   const header = Base64.urlFromString(
@@ -85,13 +84,6 @@ export async function createProof(
   return `${header}.${claims}.${Base64.urlFromBytes(new Uint8Array(signed))}`
 }
 
-export declare namespace createProof {
-  type Options = {
-    /** Clock in milliseconds. @default Date.now */
-    now?: (() => number) | undefined
-  }
-}
-
 /**
  * The proof for one request: a proof signed ahead when one younger than
  * {@link maxAge} (by the `now` clock) is waiting (it leaves the pool, so no two requests share
@@ -101,22 +93,18 @@ export declare namespace createProof {
  *
  * @example
  * ```ts
- * const jwt = await Dpop.takeProof(storage, { now })
+ * const jwt = await Dpop.takeProof(storage, now)
  * ```
  */
 export function takeProof(
   storage: Storage.Storage,
-  options: createProof.Options = {},
+  now: () => number = Date.now,
 ): Promise<string | undefined> {
-  const { now = () => Date.now() } = options
   const state = Session.of(storage)
-  const time = now()
   let pooled = state.pool.shift()
-  // Dropped unused: too old, or dated after now (the clock went back).
-  while (pooled && (time < pooled.at || time - pooled.at >= maxAge))
-    pooled = state.pool.shift()
+  while (pooled && now() - pooled.at >= maxAge) pooled = state.pool.shift()
   refill(storage, state, now)
-  return pooled ? Promise.resolve(pooled.jwt) : createProof(storage, { now })
+  return pooled ? Promise.resolve(pooled.jwt) : createProof(storage, now)
 }
 
 /**
@@ -156,7 +144,7 @@ function refill(
     try {
       for (let pool = state.pool; pool.length < poolSize; pool = state.pool) {
         const at = now()
-        const jwt = await createProof(storage, { now: () => at })
+        const jwt = await createProof(storage, () => at)
         if (!jwt || pool !== state.pool) break
         pool.push({ jwt, at })
       }
@@ -182,19 +170,15 @@ function keyPair(storage: Storage.Storage): Promise<KeyPair> {
 }
 
 async function readOrGenerate(storage: Storage.Storage): Promise<KeyPair> {
-  const [privateKey, publicJwk] = await Promise.all([
-    storage.getItem(privateKeyKey),
-    storage.getItem(publicJwkKey),
-  ])
+  const privateKey = await storage.getItem(privateKeyKey)
+  const publicJwk = await storage.getItem(publicJwkKey)
   if (isPrivateKey(privateKey) && isJwk(publicJwk))
     return { privateKey, publicJwk }
   // The private key is never extractable; only the public half is exported.
   const pair = await crypto.subtle.generateKey(algorithm, false, ['sign'])
   const jwk = await crypto.subtle.exportKey('jwk', pair.publicKey)
-  await Promise.all([
-    storage.setItem(privateKeyKey, pair.privateKey),
-    storage.setItem(publicJwkKey, jwk),
-  ])
+  await storage.setItem(privateKeyKey, pair.privateKey)
+  await storage.setItem(publicJwkKey, jwk)
   Session.notify(storage, 'keys')
   return { privateKey: pair.privateKey, publicJwk: jwk }
 }

@@ -59,11 +59,11 @@ describe('Session.drop', () => {
   })
 })
 
-describe('Session.acquire', () => {
+describe('Session.listen', () => {
   test("behavior: another client's change makes this one forget", async () => {
     vi.stubGlobal('document', {})
     const storage = Storage.memory()
-    Session.acquire(storage)
+    Session.listen(storage)
     const { state, keys } = held(storage)
     await fromAnotherClient('session')
     expect([state.rt, state.shares.size, state.keys]).toEqual([
@@ -78,28 +78,14 @@ describe('Session.acquire', () => {
       undefined,
       [],
     ])
-    Session.release(storage)
-  })
-
-  test('behavior: the last release stops listening and forgets the state', async () => {
-    vi.stubGlobal('document', {})
-    const storage = Storage.memory()
-    Session.acquire(storage)
-    Session.acquire(storage)
-    const { state } = held(storage)
-    Session.release(storage)
-    expect(Session.of(storage)).toBe(state)
-    Session.release(storage)
-    expect(Session.of(storage)).not.toBe(state)
-    await fromAnotherClient('keys')
-    expect(state.pool).toEqual([{ jwt: 'a.b.c', at: 1 }])
+    Session.of(storage).channel?.close()
   })
 
   test('behavior: without a document (SSR) nothing listens', () => {
     const storage = Storage.memory()
-    Session.acquire(storage)
+    Session.listen(storage)
     expect(Session.of(storage).channel).toBe(undefined)
-    Session.release(storage)
+    Session.of(storage).channel?.close()
   })
 })
 
@@ -107,7 +93,7 @@ describe('Session.notify', () => {
   test('default: the other clients get the change, not the client that wrote', async () => {
     vi.stubGlobal('document', {})
     const storage = Storage.memory()
-    Session.acquire(storage)
+    Session.listen(storage)
     const { state, keys } = held(storage)
     const other = new BroadcastChannel(Session.channelName)
     const received = new Promise((resolve) => {
@@ -118,6 +104,6 @@ describe('Session.notify', () => {
     await new Promise((resolve) => setTimeout(resolve, 0))
     expect(state.keys).toBe(keys)
     other.close()
-    Session.release(storage)
+    Session.of(storage).channel?.close()
   })
 })

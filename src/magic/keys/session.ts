@@ -40,8 +40,6 @@ export type State = {
   ek?: Promise<CryptoKey> | undefined
   /** Decrypted device shares by network hash, once read or written. */
   shares: Map<string, Promise<string | undefined>>
-  /** Transports using this state; the channel is open while any is. */
-  users: number
   channel?: BroadcastChannel | undefined
 }
 
@@ -70,7 +68,7 @@ const states = new WeakMap<Storage.Storage, State>()
 export function of(storage: Storage.Storage): State {
   let state = states.get(storage)
   if (!state) {
-    state = { pool: [], shares: new Map(), users: 0 }
+    state = { pool: [], shares: new Map() }
     states.set(storage, state)
   }
   return state
@@ -114,12 +112,14 @@ export function notify(storage: Storage.Storage, change: Change): void {
 }
 
 /**
- * Counts a transport as a user of `storage`'s state and, for the first,
- * starts listening to other clients' changes.
+ * Starts listening to other clients' changes to `storage`, once per storage
+ * object (its transports call it when made). The channel stays open with
+ * the page: a client cannot tell whether another instance still uses the
+ * same storage object, and one idle channel per storage costs nothing
+ * between changes.
  */
-export function acquire(storage: Storage.Storage): void {
+export function listen(storage: Storage.Storage): void {
   const state = of(storage)
-  state.users++
   // Only a page listens (Node's channels would keep an SSR process alive).
   if (
     state.channel ||
@@ -130,15 +130,4 @@ export function acquire(storage: Storage.Storage): void {
   state.channel = new BroadcastChannel(channelName)
   // Any message but 'keys' (same origin only) counts as 'session'.
   state.channel.onmessage = (event) => drop(state, event.data)
-}
-
-/**
- * Drops one user; after the last, stops listening and forgets the state
- * (the decrypted shares and proofs are not kept for nobody).
- */
-export function release(storage: Storage.Storage): void {
-  const state = states.get(storage)
-  if (!state || --state.users > 0) return
-  state.channel?.close()
-  states.delete(storage)
 }

@@ -46,7 +46,7 @@ export async function build(
 ): Promise<Messages.RequestEnvelope> {
   const { networkHash, now, storage } = context
   const [jwt, rt, deviceShare] = await Promise.all([
-    Dpop.takeProof(storage, { now }).catch(() => undefined),
+    Dpop.takeProof(storage, now).catch(() => undefined),
     refreshToken(storage),
     DeviceShare.decrypt(storage, networkHash),
   ])

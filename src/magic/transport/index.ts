@@ -77,7 +77,7 @@ export function create(options: create.Options): Transport {
   const origin = new URL(endpoint).origin
   const encodedParams = Messages.encodeParams(params)
   const context: Envelope.Context = { networkHash, now, storage }
-  Session.acquire(storage)
+  Session.listen(storage)
   const channel = Channel.acquire({
     encodedParams,
     heartbeat: options.heartbeat ?? origin === defaultOrigin,
@@ -194,7 +194,6 @@ export function create(options: create.Options): Transport {
       eventListeners.clear()
       typeListeners.clear()
       channel.release()
-      Session.release(storage)
     },
   }
 }
