@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
+import * as Session from '../../src/magic/keys/session.js'
 import {
   copyOf,
   createMagic,
@@ -33,6 +34,8 @@ describe('Magic client against the emulator: DPoP and sessions', () => {
     // Every proof the client makes now carries the same jti.
     const jti = crypto.randomUUID()
     vi.spyOn(crypto, 'randomUUID').mockReturnValue(jti)
+    // Proofs the client signed ahead carry jtis drawn before the mock.
+    Session.drop(Session.of(storage), 'keys')
     expect(await magic.user.isLoggedIn()).toBe(true)
     const error = await rejection(magic.user.getInfo())
     vi.restoreAllMocks()
@@ -57,6 +60,8 @@ describe('Magic client against the emulator: DPoP and sessions', () => {
     await loginWithEmail(magic, freshEmail('stale'))
     const now = Date.now()
     vi.spyOn(Date, 'now').mockReturnValue(now - 6 * 60 * 1000)
+    // Proofs the client signed ahead carry the real time.
+    Session.drop(Session.of(storage), 'keys')
     const error = await rejection(magic.user.getInfo())
     vi.restoreAllMocks()
     expect(error.code).toBe(-10019)

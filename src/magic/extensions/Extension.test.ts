@@ -4,6 +4,7 @@ import * as Rpc from '../../core/Rpc.js'
 import * as Storage from '../../core/Storage.js'
 import { createFakeTransport, resultOf } from '../_test/fakeTransport.js'
 import { MagicSDKError } from '../errors.js'
+import * as Session from '../keys/session.js'
 import { type ExtensionsOption, Magic, type MagicOptions } from '../Magic.js'
 import {
   decodeJSON,
@@ -268,6 +269,23 @@ describe('Extension utils', () => {
     expect(await storage.getItem('a')).toBe(null)
     await utils.storage.clear()
     expect(await storage.keys()).toEqual([])
+  })
+
+  test('behavior: a write through storage makes the client read its session again', async () => {
+    const { utils, storage } = mounted()
+    const state = Session.of(storage)
+    const held = () => [state.keys, state.rt, state.pool.length]
+    for (const write of [
+      () => utils.storage.setItem('rt', 'written-by-an-extension'),
+      () => utils.storage.removeItem('rt'),
+      () => utils.storage.clear(),
+    ]) {
+      state.keys = Promise.resolve({} as Session.KeyPair)
+      state.rt = Promise.resolve('held')
+      state.pool = [{ jwt: 'a.b.c', at: 0 }]
+      await write()
+      expect(held()).toEqual([undefined, undefined, 0])
+    }
   })
 
   test('error: storage before init throws EXTENSION_NOT_INITIALIZED', () => {

@@ -14,6 +14,7 @@ import {
   MagicExtensionError,
   MagicExtensionWarning,
 } from '../errors.js'
+import * as Session from '../keys/session.js'
 import {
   clientOf,
   type Handle,
@@ -227,18 +228,27 @@ export type ExtensionStorage = Pick<
 
 /**
  * The SDK storage as `this.utils.storage`. `store` is read on each call, so
- * using the storage before `init` throws `EXTENSION_NOT_INITIALIZED`.
+ * using the storage before `init` throws `EXTENSION_NOT_INITIALIZED`. An
+ * extension may write any key (the keys, `rt`, shares, or `clear()` them
+ * all), so each write makes every client forget what it keeps in memory.
  */
 export function extensionStorage(
   store: () => Storage.Storage,
 ): ExtensionStorage {
   const keys = () => store().keys()
+  // Once a write is stored, every client reads its session again.
+  const wrote = async (written: Promise<void>) => {
+    await written
+    const storage = store()
+    Session.drop(Session.of(storage), 'keys')
+    Session.notify(storage, 'keys')
+  }
   return {
     getItem: <value>(key: string) => store().getItem<value>(key),
-    setItem: (key, value) => store().setItem(key, value),
-    removeItem: (key) => store().removeItem(key),
+    setItem: (key, value) => wrote(store().setItem(key, value)),
+    removeItem: (key) => wrote(store().removeItem(key)),
     keys,
-    clear: () => store().clear(),
+    clear: () => wrote(store().clear()),
     length: async () => (await keys()).length,
     key: async (index) => (await keys())[index] ?? null,
     async iterate(iteratee) {

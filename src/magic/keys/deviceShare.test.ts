@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import * as Storage from '../../core/Storage.js'
 import * as Base64 from '../wire/base64.js'
 import * as DeviceShare from './deviceShare.js'
+import * as Session from './session.js'
 
 const share = Base64.fromBytes(new TextEncoder().encode('device-share-bytes'))
 
@@ -47,6 +48,8 @@ describe('DeviceShare.decrypt', () => {
     const storage = Storage.memory()
     await DeviceShare.encrypt(storage, 'a', share)
     await storage.removeItem('ek')
+    // As another client would after that removal: read storage again.
+    Session.drop(Session.of(storage), 'session')
     expect(await DeviceShare.decrypt(storage, 'a')).toBe(undefined)
     expect(await storage.keys()).toEqual([])
   })

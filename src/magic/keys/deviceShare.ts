@@ -1,5 +1,7 @@
 import type * as Storage from '../../core/Storage.js'
 import * as Base64 from '../wire/base64.js'
+import { isSupported } from './dpop.js'
+import * as Session from './session.js'
 
 /**
  * The device share the iframe hands out, kept encrypted at rest under
@@ -20,9 +22,6 @@ export const prefix = 'ds_'
 const ivLength = 12
 /** AES-GCM appends a 16-byte tag, so shorter values cannot be ours. */
 const minLength = ivLength + 16
-
-/** Keys being read or made, per storage, so two writes share one. */
-const pending = new WeakMap<Storage.Storage, Promise<CryptoKey>>()
 
 /**
  * The storage key of the share for `networkHash`.
@@ -53,6 +52,7 @@ export async function encrypt(
   share: string,
 ): Promise<void> {
   if (!isSupported() || !share) return
+  Session.of(storage).shares.set(networkHash, Promise.resolve(share))
   const plain = Base64.toBytes(share)
   const key = await encryptionKey(storage)
   const iv = crypto.getRandomValues(new Uint8Array(ivLength))
@@ -63,6 +63,7 @@ export async function encrypt(
   value.set(iv)
   value.set(sealed, ivLength)
   await storage.setItem(storageKey(networkHash), Base64.fromBytes(value))
+  Session.notify(storage, 'session')
 }
 
 /**
@@ -76,10 +77,17 @@ export async function encrypt(
  * const deviceShare = await DeviceShare.decrypt(storage, networkHash)
  * ```
  */
-export async function decrypt(
+export function decrypt(
   storage: Storage.Storage,
   networkHash: string,
 ): Promise<string | undefined> {
+  const { shares } = Session.of(storage)
+  const share = shares.get(networkHash) ?? read(storage, networkHash)
+  shares.set(networkHash, share)
+  return share
+}
+
+async function read(storage: Storage.Storage, networkHash: string) {
   if (!isSupported()) return undefined
   const name = storageKey(networkHash)
   let value: unknown
@@ -107,13 +115,15 @@ export async function decrypt(
  * ```
  */
 export async function clearAll(storage: Storage.Storage): Promise<void> {
+  const state = Session.of(storage)
+  // Forgotten before and after: a read between the two saw a share the
+  // deletes had not reached yet.
+  state.shares = new Map()
   const keys = await storage.keys()
   for (const key of keys)
     if (key.startsWith(prefix)) await storage.removeItem(key)
-}
-
-function isSupported(): boolean {
-  return typeof globalThis.crypto?.subtle?.decrypt === 'function'
+  state.shares = new Map()
+  Session.notify(storage, 'session')
 }
 
 async function open(value: unknown, key: unknown) {
@@ -132,15 +142,11 @@ async function open(value: unknown, key: unknown) {
   }
 }
 
+/** The encryption key, read or made once per storage and kept in memory. */
 function encryptionKey(storage: Storage.Storage): Promise<CryptoKey> {
-  let promise = pending.get(storage)
-  if (!promise) {
-    promise = readOrGenerate(storage).finally(() => {
-      if (pending.get(storage) === promise) pending.delete(storage)
-    })
-    pending.set(storage, promise)
-  }
-  return promise
+  const state = Session.of(storage)
+  state.ek ??= readOrGenerate(storage)
+  return state.ek
 }
 
 async function readOrGenerate(storage: Storage.Storage): Promise<CryptoKey> {

@@ -1,6 +1,7 @@
 import { randomUuid } from '../../core/internal/uuid.js'
 import type * as Storage from '../../core/Storage.js'
 import * as Base64 from '../wire/base64.js'
+import * as Session from './session.js'
 
 /**
  * The device key pair behind the DPoP proofs sent with every request: an
@@ -17,10 +18,26 @@ export const publicJwkKey = 'STORE_KEY_PUBLIC_JWK'
 const algorithm = { name: 'ECDSA', namedCurve: 'P-256' } as const
 const signature = { name: 'ECDSA', hash: 'SHA-256' } as const
 
-type KeyPair = { privateKey: CryptoKey; publicJwk: JsonWebKey }
+type KeyPair = Session.KeyPair
 
-/** Key pairs being read or made, per storage, so two requests share one. */
-const pending = new WeakMap<Storage.Storage, Promise<KeyPair>>()
+/**
+ * How many proofs are signed ahead. Sequential requests take one each and
+ * the refill signs the next while the request travels; a burst of parallel
+ * requests takes them all and signs the rest on the spot.
+ */
+export const poolSize = 2
+
+/**
+ * How long a proof signed ahead may wait, in ms: 5 seconds. The proof says
+ * when it was made (`iat`, whole seconds) and a server accepts it only
+ * within a window around its own clock (the emulated provider: 5 minutes
+ * back, 60 seconds ahead); RFC 9449 leaves the window to the server and
+ * asks for a short one. A proof used within 5 seconds of signing looks to
+ * the server like one signed at sending by a device whose clock is a few
+ * seconds behind, which any window must tolerate. Older ones are dropped
+ * unused, never sent.
+ */
+export const maxAge = 5_000
 
 /**
  * Whether WebCrypto is usable here (it is missing in insecure contexts and
@@ -47,37 +64,53 @@ export function isSupported(): boolean {
  * const jwt = await Dpop.createProof(storage)
  * ```
  * @param storage - Where the key pair lives (IndexedDB or memory).
- * @param options - `now` (ms clock, for tests).
+ * @param now - The clock in milliseconds (for `iat`).
  * @returns The proof, or `undefined` without WebCrypto.
  */
 export async function createProof(
   storage: Storage.Storage,
-  options: createProof.Options = {},
+  now: () => number = Date.now,
 ): Promise<string | undefined> {
-  const { now = () => Date.now() } = options
   if (!isSupported()) return undefined
-  const { privateKey, publicJwk } = await keyPair(storage)
+  const pair = await keyPair(storage)
   const header = Base64.urlFromString(
-    JSON.stringify({ typ: 'dpop+jwt', alg: 'ES256', jwk: publicJwk }),
+    JSON.stringify({ typ: 'dpop+jwt', alg: 'ES256', jwk: pair.publicJwk }),
   )
   const claims = Base64.urlFromString(
     JSON.stringify({ iat: Math.floor(now() / 1000), jti: randomUuid() }),
   )
   const input = new TextEncoder().encode(`${header}.${claims}`)
-  const signed = await crypto.subtle.sign(signature, privateKey, input)
+  const signed = await crypto.subtle.sign(signature, pair.privateKey, input)
   return `${header}.${claims}.${Base64.urlFromBytes(new Uint8Array(signed))}`
 }
 
-export declare namespace createProof {
-  type Options = {
-    /** Clock in milliseconds. @default Date.now */
-    now?: (() => number) | undefined
-  }
+/**
+ * The proof for one request: a proof signed ahead when one younger than
+ * {@link maxAge} (by the `now` clock) is waiting (it leaves the pool, so no two requests share
+ * one), else a new one as {@link createProof} makes it. Either way the pool
+ * is refilled afterwards, off the request's path. Resolves `undefined`
+ * without WebCrypto.
+ *
+ * @example
+ * ```ts
+ * const jwt = await Dpop.takeProof(storage, now)
+ * ```
+ */
+export function takeProof(
+  storage: Storage.Storage,
+  now: () => number = Date.now,
+): Promise<string | undefined> {
+  const state = Session.of(storage)
+  let pooled = state.pool.shift()
+  while (pooled && now() - pooled.at >= maxAge) pooled = state.pool.shift()
+  refill(storage, state, now)
+  return pooled ? Promise.resolve(pooled.jwt) : createProof(storage, now)
 }
 
 /**
  * Deletes both key entries (after the iframe answers -10019, DPoP
- * invalidated), so the next proof uses a new pair.
+ * invalidated), so the next proof uses a new pair; the pair kept in memory
+ * and every proof signed with it are dropped at once.
  *
  * @example
  * ```ts
@@ -85,20 +118,55 @@ export declare namespace createProof {
  * ```
  */
 export async function clear(storage: Storage.Storage): Promise<void> {
-  pending.delete(storage)
-  await storage.removeItem(publicJwkKey)
-  await storage.removeItem(privateKeyKey)
+  Session.drop(Session.of(storage), 'keys')
+  // Both deletes are queued before any later read of the pair.
+  await Promise.all([
+    storage.removeItem(publicJwkKey),
+    storage.removeItem(privateKeyKey),
+  ])
+  Session.notify(storage, 'keys')
 }
 
+/**
+ * Signs proofs ahead until the pool is full, one at a time, from a timer
+ * (never during the request that asked). A proof whose pair was dropped
+ * meanwhile (a -10019, a logout, another client's key change) is thrown
+ * away: the pool it was meant for is gone.
+ */
+function refill(
+  storage: Storage.Storage,
+  state: Session.State,
+  now: () => number,
+) {
+  if (state.filling) return
+  state.filling = true
+  setTimeout(async () => {
+    try {
+      for (let pool = state.pool; pool.length < poolSize; pool = state.pool) {
+        const at = now()
+        const jwt = await createProof(storage, () => at)
+        if (!jwt || pool !== state.pool) break
+        pool.push({ jwt, at })
+      }
+    } catch {
+    } finally {
+      state.filling = false
+    }
+  })
+}
+
+/** The pair, read or made once per storage and kept in memory. */
 function keyPair(storage: Storage.Storage): Promise<KeyPair> {
-  let promise = pending.get(storage)
-  if (!promise) {
-    promise = readOrGenerate(storage).finally(() => {
-      if (pending.get(storage) === promise) pending.delete(storage)
+  const state = Session.of(storage)
+  if (!state.keys) {
+    const promise = readOrGenerate(storage)
+    state.keys = promise
+    // A failure is not kept: the next request tries again.
+    promise.catch(() => {
+      if (state.keys === promise) state.keys = undefined
     })
-    pending.set(storage, promise)
   }
-  return promise
+  return state.keys
 }
 
 async function readOrGenerate(storage: Storage.Storage): Promise<KeyPair> {
@@ -111,6 +179,7 @@ async function readOrGenerate(storage: Storage.Storage): Promise<KeyPair> {
   const jwk = await crypto.subtle.exportKey('jwk', pair.publicKey)
   await storage.setItem(privateKeyKey, pair.privateKey)
   await storage.setItem(publicJwkKey, jwk)
+  Session.notify(storage, 'keys')
   return { privateKey: pair.privateKey, publicJwk: jwk }
 }
 

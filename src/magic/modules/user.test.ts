@@ -6,6 +6,7 @@ import {
   flush,
   resultOf,
 } from '../_test/fakeTransport.js'
+import * as Session from '../keys/session.js'
 import { create, rememberLogin } from './user.js'
 
 afterEach(() => {
@@ -242,6 +243,20 @@ describe('user', () => {
     expect(keysWhenSent).toEqual(['rt', 'ek'])
     expect(await storage.keys()).toEqual(['ek'])
     expect(calls).toEqual([true])
+  })
+
+  test('behavior: logout forgets what memory holds: the rt, the shares and the proofs signed ahead', async () => {
+    const storage = Storage.memory()
+    const state = Session.of(storage)
+    state.rt = Promise.resolve('held')
+    state.shares.set('hash', Promise.resolve('share'))
+    state.pool = [{ jwt: 'a.b.c', at: Date.now() }]
+    const fake = createFakeTransport(resultOf(true))
+    const user = create(createClient(fake, { storage }))
+    await expect(user.logout()).resolves.toBe(true)
+    expect(await state.rt).toBe(undefined)
+    expect(state.shares.size).toBe(0)
+    expect(state.pool).toEqual([])
   })
 
   test('behavior: with useStorageCache, a login (test-mode names too) stores the logged-in flag; other methods do not', async () => {

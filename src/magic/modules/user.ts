@@ -6,7 +6,7 @@ import * as PromiEvent from '../../core/PromiEvent.js'
 import * as Rpc from '../../core/Rpc.js'
 import * as DeviceShare from '../keys/deviceShare.js'
 import { type Client, type EventsOf, type Handle, request } from '../request.js'
-import { refreshTokenKey } from '../transport/envelope.js'
+import { forget } from '../transport/envelope.js'
 import * as Events from '../wire/events.js'
 import * as Methods from '../wire/methods.js'
 
@@ -190,7 +190,7 @@ export function create(client: Client) {
         try {
           result = await request<boolean>(client, payload)
         } finally {
-          await storage.removeItem(refreshTokenKey)
+          await forget(storage)
         }
         if (client.useStorageCache) loggedOut(result)
         return result

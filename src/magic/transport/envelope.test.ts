@@ -1,8 +1,9 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
 import * as Rpc from '../../core/Rpc.js'
 import * as Storage from '../../core/Storage.js'
 import * as DeviceShare from '../keys/deviceShare.js'
 import * as Dpop from '../keys/dpop.js'
+import * as Session from '../keys/session.js'
 import * as Base64 from '../wire/base64.js'
 import * as Envelope from './envelope.js'
 
@@ -78,5 +79,108 @@ describe('Envelope.absorb', () => {
       ctx,
     )
     expect(await ctx.storage.keys()).toEqual(['ek'])
+  })
+})
+
+/** What the next request would carry, beside the proof. */
+async function carried(ctx: ReturnType<typeof context>) {
+  const { rt, deviceShare } = await Envelope.build('T-x', [], ctx)
+  return { rt, deviceShare }
+}
+
+describe('Envelope: what is kept in memory', () => {
+  test('default: the rt and share are read from storage once', async () => {
+    const ctx = context()
+    await ctx.storage.setItem('rt', 'first')
+    await DeviceShare.encrypt(ctx.storage, ctx.networkHash, share)
+    Session.drop(Session.of(ctx.storage), 'keys')
+    const getItem = vi.spyOn(ctx.storage, 'getItem')
+    expect(await carried(ctx)).toEqual({ rt: 'first', deviceShare: share })
+    const reads = getItem.mock.calls.length
+    expect(await carried(ctx)).toEqual({ rt: 'first', deviceShare: share })
+    expect(await carried(ctx)).toEqual({ rt: 'first', deviceShare: share })
+    expect(getItem.mock.calls.length).toBe(reads)
+  })
+
+  test('behavior: an absorbed rt is sent next and stored; the same rt is not written again', async () => {
+    const ctx = context()
+    await ctx.storage.setItem('rt', 'old')
+    expect((await carried(ctx)).rt).toBe('old')
+    await Envelope.absorb({ response: {}, rt: 'rotated' }, ctx)
+    expect((await carried(ctx)).rt).toBe('rotated')
+    expect(await ctx.storage.getItem('rt')).toBe('rotated')
+    const setItem = vi.spyOn(ctx.storage, 'setItem')
+    await Envelope.absorb({ response: {}, rt: 'rotated' }, ctx)
+    expect(setItem).not.toHaveBeenCalled()
+  })
+
+  test('behavior: an absorbed share is sent next; the same share is not encrypted again', async () => {
+    const ctx = context()
+    await DeviceShare.encrypt(ctx.storage, ctx.networkHash, share)
+    expect((await carried(ctx)).deviceShare).toBe(share)
+    const next = Base64.fromBytes(new Uint8Array([5, 6, 7]))
+    await Envelope.absorb({ response: {}, deviceShare: next }, ctx)
+    expect((await carried(ctx)).deviceShare).toBe(next)
+    Session.drop(Session.of(ctx.storage), 'session')
+    expect(await DeviceShare.decrypt(ctx.storage, ctx.networkHash)).toBe(next)
+    const setItem = vi.spyOn(ctx.storage, 'setItem')
+    await Envelope.absorb({ response: {}, deviceShare: next }, ctx)
+    expect(setItem).not.toHaveBeenCalled()
+  })
+
+  test('behavior: -10019 forgets the rt and the pair in memory, and the proofs signed ahead', async () => {
+    const ctx = context()
+    await ctx.storage.setItem('rt', 'bound-to-the-key')
+    const before = await Envelope.build('T-x', [], ctx)
+    await vi.waitFor(() =>
+      expect(Session.of(ctx.storage).pool.length).toBe(Dpop.poolSize),
+    )
+    await Envelope.absorb(
+      { response: { error: { code: -10019, message: 'DPoP invalidated' } } },
+      ctx,
+    )
+    expect(Session.of(ctx.storage).pool).toEqual([])
+    const after = await Envelope.build('T-x', [], ctx)
+    expect(after.rt).toBe(undefined)
+    const jwk = (proof: string | undefined) =>
+      JSON.parse(
+        atob(
+          (proof?.split('.')[0] ?? '').replace(/-/g, '+').replace(/_/g, '/'),
+        ),
+      ).jwk
+    expect(jwk(after.jwt).x).not.toBe(jwk(before.jwt).x)
+  })
+
+  test('behavior: "User denied account access." forgets the share in memory', async () => {
+    const ctx = context()
+    await DeviceShare.encrypt(ctx.storage, ctx.networkHash, share)
+    expect((await carried(ctx)).deviceShare).toBe(share)
+    await Envelope.absorb(
+      {
+        response: {
+          error: { code: -32603, message: 'User denied account access.' },
+        },
+      },
+      ctx,
+    )
+    expect((await carried(ctx)).deviceShare).toBe(undefined)
+  })
+
+  test('behavior: forget (logout) removes the rt and forgets the share and the proofs', async () => {
+    const ctx = context()
+    await ctx.storage.setItem('rt', 'session')
+    await DeviceShare.encrypt(ctx.storage, ctx.networkHash, share)
+    expect(await carried(ctx)).toEqual({ rt: 'session', deviceShare: share })
+    await vi.waitFor(() =>
+      expect(Session.of(ctx.storage).pool.length).toBe(Dpop.poolSize),
+    )
+    await DeviceShare.clearAll(ctx.storage)
+    await Envelope.forget(ctx.storage)
+    expect(Session.of(ctx.storage).pool).toEqual([])
+    expect(await ctx.storage.getItem('rt')).toBe(null)
+    expect(await carried(ctx)).toEqual({
+      rt: undefined,
+      deviceShare: undefined,
+    })
   })
 })

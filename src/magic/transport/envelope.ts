@@ -2,6 +2,7 @@ import type * as Rpc from '../../core/Rpc.js'
 import type * as Storage from '../../core/Storage.js'
 import * as DeviceShare from '../keys/deviceShare.js'
 import * as Dpop from '../keys/dpop.js'
+import * as Session from '../keys/session.js'
 import * as Codes from '../wire/codes.js'
 import type * as Messages from '../wire/messages.js'
 
@@ -10,6 +11,10 @@ import type * as Messages from '../wire/messages.js'
  * DPoP proof, the refresh token, the device share) and what comes back with
  * its response (a new refresh token or device share, or an error that
  * clears keys). Storage and crypto failures never fail a request.
+ *
+ * Nothing here reads storage more than once: the key pair, the refresh
+ * token and the decrypted shares stay in memory (keys/session.ts), and
+ * proofs are signed ahead (see `Dpop.takeProof`).
  */
 
 /**
@@ -40,17 +45,16 @@ export async function build(
   context: Context,
 ): Promise<Messages.RequestEnvelope> {
   const { networkHash, now, storage } = context
-  const jwt = await Dpop.createProof(storage, { now }).catch(() => undefined)
-  const stored = jwt
-    ? await storage.getItem(refreshTokenKey).catch(() => undefined)
-    : undefined
-  const rt = typeof stored === 'string' ? stored : undefined
-  const deviceShare = await DeviceShare.decrypt(storage, networkHash)
+  const [jwt, rt, deviceShare] = await Promise.all([
+    Dpop.takeProof(storage, now).catch(() => undefined),
+    refreshToken(storage),
+    DeviceShare.decrypt(storage, networkHash),
+  ])
   return {
     msgType,
     payload,
     ...(jwt ? { jwt } : {}),
-    ...(rt ? { rt } : {}),
+    ...(jwt && rt ? { rt } : {}),
     ...(deviceShare ? { deviceShare } : {}),
   }
 }
@@ -77,12 +81,63 @@ export async function absorb(
   const error = response?.error
   const tasks: Promise<void>[] = []
   if (error?.code === Codes.DpopInvalidated)
-    tasks.push(Dpop.clear(storage), storage.removeItem(refreshTokenKey))
+    tasks.push(Dpop.clear(storage), storeRefreshToken(storage, undefined))
   else if (typeof rt === 'string' && rt)
-    tasks.push(storage.setItem(refreshTokenKey, rt))
+    tasks.push(storeRefreshToken(storage, rt))
   if (error?.message === Codes.userDeniedAccountAccess)
     tasks.push(DeviceShare.clearAll(storage))
   else if (typeof deviceShare === 'string' && deviceShare)
-    tasks.push(DeviceShare.encrypt(storage, networkHash, deviceShare))
+    tasks.push(
+      // The share already held (the iframe may send it again) stays as is.
+      DeviceShare.decrypt(storage, networkHash).then((held) =>
+        held === deviceShare
+          ? undefined
+          : DeviceShare.encrypt(storage, networkHash, deviceShare),
+      ),
+    )
   await Promise.allSettled(tasks)
+}
+
+/**
+ * After a logout: removes the refresh token, and forgets the shares, the
+ * key pair and the proofs signed ahead that memory holds (the pair stays
+ * stored; the next request reads it again).
+ *
+ * @example
+ * ```ts
+ * await Envelope.forget(storage)
+ * ```
+ */
+export async function forget(storage: Storage.Storage): Promise<void> {
+  Session.drop(Session.of(storage), 'keys')
+  await storeRefreshToken(storage, undefined)
+}
+
+/** The refresh token, read from storage once and then kept in memory. */
+function refreshToken(storage: Storage.Storage): Promise<string | undefined> {
+  const state = Session.of(storage)
+  // A read that fails counts as no token, until the next write or change.
+  state.rt ??= storage.getItem(refreshTokenKey).then(
+    (value) => (typeof value === 'string' && value ? value : undefined),
+    () => undefined,
+  )
+  return state.rt
+}
+
+/**
+ * Writes (or with `undefined` removes) the refresh token: memory at once,
+ * then storage, then the other clients are told. The token already held is
+ * not written again.
+ */
+async function storeRefreshToken(
+  storage: Storage.Storage,
+  rt: string | undefined,
+): Promise<void> {
+  const state = Session.of(storage)
+  if (rt && (await state.rt) === rt) return
+  state.rt = Promise.resolve(rt)
+  await (rt
+    ? storage.setItem(refreshTokenKey, rt)
+    : storage.removeItem(refreshTokenKey))
+  Session.notify(storage, 'session')
 }

@@ -7,6 +7,7 @@
 import type * as Rpc from '../../core/Rpc.js'
 import type * as Storage from '../../core/Storage.js'
 import { createModalNotReadyError, MagicSDKWarning } from '../errors.js'
+import * as Session from '../keys/session.js'
 import * as Messages from '../wire/messages.js'
 import * as Channel from './channel.js'
 import * as Envelope from './envelope.js'
@@ -76,6 +77,7 @@ export function create(options: create.Options): Transport {
   const origin = new URL(endpoint).origin
   const encodedParams = Messages.encodeParams(params)
   const context: Envelope.Context = { networkHash, now, storage }
+  Session.listen(storage)
   const channel = Channel.acquire({
     encodedParams,
     heartbeat: options.heartbeat ?? origin === defaultOrigin,
