@@ -1,0 +1,264 @@
+/**
+ * The iframe wallet's rows: request round trips (one after another, and
+ * many at once) through the instant iframe (the clients' own cost) and
+ * through the emulator (end to end), and the iframe's ready time, cold and
+ * warm; ours, the published magic-sdk and the bare postMessage echo, each in
+ * a browser context of its own so that none warms a cache for another.
+ */
+import type { Browser, Page } from 'playwright-core'
+import type { Info } from '../src/emulator/index.js'
+import type { Site } from './browser.js'
+import type { Config } from './pages/harness.js'
+import { type Row, row, type Side, summarise } from './report.js'
+
+export type Iterations = {
+  /** Requests before the timed ones. */
+  warmup: number
+  /** Timed requests one after another. */
+  sequential: number
+  /** Requests at once, in one round. */
+  parallel: number
+  /** Rounds of `parallel`. */
+  rounds: number
+  /** Cold (and as many warm) ready-time samples. */
+  ready: number
+}
+
+type Subject = 'ours' | 'theirs' | 'echo'
+
+type Names = { ours: string; theirs: string }
+
+const floorName = 'postMessage echo'
+
+/**
+ * Opens `page` of the site in a fresh context, runs `work` and closes the
+ * context; any error the page throws fails the run.
+ */
+async function inContext<result>(
+  browser: Browser,
+  url: string,
+  work: (page: Page) => Promise<result>,
+): Promise<result> {
+  const context = await browser.newContext()
+  const errors: Error[] = []
+  try {
+    const page = await context.newPage()
+    page.on('pageerror', (error) => errors.push(error))
+    await openBench(page, url)
+    const result = await work(page)
+    if (errors.length > 0) throw errors[0]
+    return result
+  } finally {
+    await context.close()
+  }
+}
+
+async function openBench(page: Page, url: string): Promise<void> {
+  await page.goto(url)
+  await page.waitForFunction(() => 'bench' in window)
+}
+
+type Latency = {
+  sequential: { samples: number[]; total: number }
+  parallel: number[]
+}
+
+/** Starts `subject` on `config` and times its requests. */
+function measureLatency(
+  browser: Browser,
+  site: Site,
+  subject: Subject,
+  config: Config,
+  expected: string,
+  iterations: Iterations,
+): Promise<Latency> {
+  return inContext(browser, site.url(subject), async (page) => {
+    await page.evaluate((config) => window.bench.start(config), config)
+    const answer = await page.evaluate(() => window.bench.check())
+    if (answer !== expected)
+      throw new Error(`${subject} answered ${String(answer)}, not ${expected}`)
+    const sequential = await page.evaluate(
+      ([count, warmup]) => window.bench.sequential(count, warmup),
+      [iterations.sequential, iterations.warmup] as const,
+    )
+    const parallel = await page.evaluate(
+      ([count, rounds]) => window.bench.parallel(count, rounds),
+      [iterations.parallel, iterations.rounds] as const,
+    )
+    return { sequential, parallel }
+  })
+}
+
+/** Cold and warm ready times: a fresh context, then a second page in it. */
+async function measureReady(
+  browser: Browser,
+  site: Site,
+  subject: Subject,
+  config: Config,
+  samples: number,
+): Promise<{ cold: number[]; warm: number[] }> {
+  const cold: number[] = []
+  const warm: number[] = []
+  for (let i = 0; i < samples; i++) {
+    const context = await browser.newContext()
+    try {
+      for (const into of [cold, warm]) {
+        const page = await context.newPage()
+        await openBench(page, site.url(subject))
+        into.push(
+          await page.evaluate((config) => window.bench.start(config), config),
+        )
+        await page.close()
+      }
+    } finally {
+      await context.close()
+    }
+  }
+  return { cold, warm }
+}
+
+function sequentialSide(
+  name: string,
+  role: Side['role'],
+  { sequential }: Latency,
+): Side {
+  return {
+    name,
+    role,
+    // The mean from the loop's total: per-request samples are rounded by
+    // the page's clock (100 µs without cross-origin isolation).
+    value: sequential.total / sequential.samples.length,
+    stat: summarise(sequential.samples),
+  }
+}
+
+function parallelSide(
+  name: string,
+  role: Side['role'],
+  { parallel }: Latency,
+): Side {
+  const stat = summarise(parallel)
+  return { name, role, value: stat.p50, stat }
+}
+
+function timesSide(name: string, role: Side['role'], samples: number[]): Side {
+  const stat = summarise(samples)
+  return { name, role, value: stat.p50, stat }
+}
+
+/**
+ * Every row of the iframe wallet. `emulator` is the running emulator's
+ * info; `names` label ours and the published SDK.
+ */
+export async function iframeWalletRows(options: {
+  browser: Browser
+  site: Site
+  emulator: Info
+  names: Names
+  iterations: Iterations
+}): Promise<Row[]> {
+  const { browser, site, emulator, names, iterations } = options
+  const base = {
+    apiKey: emulator.magic.apiKey,
+    rpcUrl: emulator.rpcUrl,
+    chainId: emulator.chainId,
+  }
+  // The instant iframe answers eth_chainId with Anvil's default chain id.
+  const instant = { ...base, endpoint: site.frameOrigin }
+  const real = { ...base, endpoint: emulator.magic.endpoint }
+  const chainHex = `0x${emulator.chainId.toString(16)}`
+  const { parallel } = iterations
+
+  const floor = await measureLatency(
+    browser,
+    site,
+    'echo',
+    instant,
+    '0x7a69',
+    iterations,
+  )
+  const rows: Row[] = []
+  for (const [target, config, expected] of [
+    ['instant iframe', instant, '0x7a69'],
+    ['emulator', real, chainHex],
+  ] as const) {
+    const ours = await measureLatency(
+      browser,
+      site,
+      'ours',
+      config,
+      expected,
+      iterations,
+    )
+    const theirs = await measureLatency(
+      browser,
+      site,
+      'theirs',
+      config,
+      expected,
+      iterations,
+    )
+    const key = target === 'emulator' ? 'emulator' : 'instant'
+    rows.push(
+      row(
+        {
+          group: 'latency',
+          id: `latency.${key}.sequential`,
+          title: `\`eth_chainId\` one after another, through the ${target}: mean per request`,
+          unit: 'ms',
+          sides: [
+            sequentialSide(names.ours, 'ours', ours),
+            sequentialSide(names.theirs, 'theirs', theirs),
+            sequentialSide(floorName, 'floor', floor),
+          ],
+        },
+        key === 'instant'
+          ? (ours, theirs) => ({
+              text: '≤ 0.3 ms and ≤ 0.15× magic-sdk',
+              pass: ours.value <= 0.3 && ours.value <= 0.15 * theirs.value,
+            })
+          : undefined,
+      ),
+      row(
+        {
+          group: 'latency',
+          id: `latency.${key}.parallel`,
+          title: `${parallel} \`eth_chainId\` at once, through the ${target}: all answered`,
+          unit: 'ms',
+          sides: [
+            parallelSide(names.ours, 'ours', ours),
+            parallelSide(names.theirs, 'theirs', theirs),
+            parallelSide(floorName, 'floor', floor),
+          ],
+        },
+        key === 'instant'
+          ? (ours, theirs) => ({
+              text: '≤ 0.2× magic-sdk',
+              pass: ours.value <= 0.2 * theirs.value,
+            })
+          : undefined,
+      ),
+    )
+  }
+
+  const ready = {
+    ours: await measureReady(browser, site, 'ours', real, iterations.ready),
+    theirs: await measureReady(browser, site, 'theirs', real, iterations.ready),
+    floor: await measureReady(browser, site, 'echo', instant, iterations.ready),
+  }
+  for (const state of ['cold', 'warm'] as const)
+    rows.push(
+      row({
+        group: 'ready',
+        id: `ready.${state}`,
+        title: `\`new Magic(…)\` to \`preload()\` resolved, emulator's \`/send\` app, ${state === 'cold' ? 'cold (fresh context)' : 'warm (second page of the context)'}`,
+        unit: 'ms',
+        sides: [
+          timesSide(names.ours, 'ours', ready.ours[state]),
+          timesSide(names.theirs, 'theirs', ready.theirs[state]),
+          timesSide(`${floorName} iframe`, 'floor', ready.floor[state]),
+        ],
+      }),
+    )
+  return rows
+}
