@@ -113,7 +113,7 @@ export type Site = {
   /**
    * The dApp's origin (`http://localhost:<port>`, another site than the
    * iframes on 127.0.0.1, so Chromium puts them out of process as a real
-   * provider's iframe is).
+   * provider's iframe is; `http://127.0.0.1:<port>` with `sameSite`).
    */
   dappOrigin: string
   /** The instant and echo iframes' origin (`http://127.0.0.1:<port>`). */
@@ -123,8 +123,14 @@ export type Site = {
   close(): Promise<void>
 }
 
-/** Bundles the pages and serves them on the two origins. */
-export async function startSite(): Promise<Site> {
+/**
+ * Bundles the pages and serves them on the two origins. With `sameSite`
+ * the dApp is served on 127.0.0.1 too, so Chromium keeps the iframes in
+ * the page's process (a cheaper postMessage than a real deployment's).
+ */
+export async function startSite(
+  options: { sameSite?: boolean | undefined } = {},
+): Promise<Site> {
   const dapp = new Map<string, { body: string; type: string }>()
   const frame = new Map<string, { body: string; type: string }>()
   const js = 'text/javascript; charset=utf-8'
@@ -145,7 +151,8 @@ export async function startSite(): Promise<Site> {
   const dappServer = await serve(dapp)
   const frameServer = await serve(frame)
   const servers = [dappServer, frameServer]
-  const dappOrigin = `http://localhost:${dappServer.port}`
+  const dappHost = options.sameSite ? '127.0.0.1' : 'localhost'
+  const dappOrigin = `http://${dappHost}:${dappServer.port}`
   return {
     dappOrigin,
     frameOrigin: `http://127.0.0.1:${frameServer.port}`,

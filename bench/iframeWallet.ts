@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core'
 import type { Info } from '../src/emulator/index.js'
 import type { Site } from './browser.js'
 import type { Config } from './pages/harness.js'
-import { type Row, row, type Side, summarise } from './report.js'
+import { type Row, row, type Side, summarise, type Target } from './report.js'
 
 export type Iterations = {
   /** Requests before the timed ones. */
@@ -30,32 +30,40 @@ type Names = { ours: string; theirs: string }
 
 const floorName = 'postMessage echo'
 
+/** A dApp page open in a browser context of its own, its client started. */
+type Open = { page: Page; errors: Error[]; close(): Promise<void> }
+
+async function openBench(page: Page, url: string): Promise<void> {
+  await page.goto(url)
+  await page.waitForFunction(() => 'bench' in window)
+}
+
 /**
- * Opens `page` of the site in a fresh context, runs `work` and closes the
- * context; any error the page throws fails the run.
+ * Opens `subject`'s page in a fresh context, starts its client on `config`
+ * and checks that a request is answered `expected`.
  */
-async function inContext<result>(
+async function open(
   browser: Browser,
-  url: string,
-  work: (page: Page) => Promise<result>,
-): Promise<result> {
+  site: Site,
+  subject: Subject,
+  config: Config,
+  expected: string,
+): Promise<Open> {
   const context = await browser.newContext()
   const errors: Error[] = []
   try {
     const page = await context.newPage()
     page.on('pageerror', (error) => errors.push(error))
-    await openBench(page, url)
-    const result = await work(page)
-    if (errors.length > 0) throw errors[0]
-    return result
-  } finally {
+    await openBench(page, site.url(subject))
+    await page.evaluate((config) => window.bench.start(config), config)
+    const answer = await page.evaluate(() => window.bench.check())
+    if (answer !== expected)
+      throw new Error(`${subject} answered ${String(answer)}, not ${expected}`)
+    return { page, errors, close: () => context.close() }
+  } catch (error) {
     await context.close()
+    throw error
   }
-}
-
-async function openBench(page: Page, url: string): Promise<void> {
-  await page.goto(url)
-  await page.waitForFunction(() => 'bench' in window)
 }
 
 type Latency = {
@@ -63,30 +71,64 @@ type Latency = {
   parallel: number[]
 }
 
-/** Starts `subject` on `config` and times its requests. */
-function measureLatency(
-  browser: Browser,
-  site: Site,
-  subject: Subject,
-  config: Config,
-  expected: string,
+/** Sequential requests are timed in slices of this many, taking turns. */
+const slice = 20
+
+/**
+ * Times the requests of every open client. They take turns, a slice of
+ * sequential requests or one parallel round each, so that a change in the
+ * machine's load over the run weighs on every side alike.
+ */
+async function measureLatency(
+  clients: readonly Open[],
   iterations: Iterations,
-): Promise<Latency> {
-  return inContext(browser, site.url(subject), async (page) => {
-    await page.evaluate((config) => window.bench.start(config), config)
-    const answer = await page.evaluate(() => window.bench.check())
-    if (answer !== expected)
-      throw new Error(`${subject} answered ${String(answer)}, not ${expected}`)
-    const sequential = await page.evaluate(
-      ([count, warmup]) => window.bench.sequential(count, warmup),
-      [iterations.sequential, iterations.warmup] as const,
+): Promise<Latency[]> {
+  const results = clients.map(
+    (): Latency => ({ sequential: { samples: [], total: 0 }, parallel: [] }),
+  )
+  for (const { page } of clients)
+    await page.evaluate(
+      (warmup) => window.bench.sequential(0, warmup),
+      iterations.warmup,
     )
-    const parallel = await page.evaluate(
-      ([count, rounds]) => window.bench.parallel(count, rounds),
-      [iterations.parallel, iterations.rounds] as const,
-    )
-    return { sequential, parallel }
-  })
+  for (let done = 0; done < iterations.sequential; done += slice) {
+    const count = Math.min(slice, iterations.sequential - done)
+    for (const [index, { page }] of clients.entries()) {
+      const { samples, total } = await page.evaluate(
+        (count) => window.bench.sequential(count, 0),
+        count,
+      )
+      const sequential = results[index]!.sequential
+      sequential.samples.push(...samples)
+      sequential.total += total
+    }
+  }
+  for (let round = 0; round < iterations.rounds; round++)
+    for (const [index, { page }] of clients.entries())
+      results[index]!.parallel.push(
+        ...(await page.evaluate(
+          (count) => window.bench.parallel(count, 1),
+          iterations.parallel,
+        )),
+      )
+  for (const { errors } of clients) if (errors.length > 0) throw errors[0]
+  return results
+}
+
+/**
+ * The issue's target on a client's own cost per sequential request: the
+ * round trip less the bare postMessage one (the floor, which depends on
+ * whether Chromium runs the iframe in another process), ≤ 0.3 ms and
+ * ≤ 0.15× the published SDK's own cost.
+ */
+function sequentialTarget(ours: Side, theirs: Side, floor?: Side): Target {
+  const base = floor?.value ?? 0
+  const cost = ours.value - base
+  const ratio = cost / (theirs.value - base)
+  return {
+    text: `own cost (less the echo) ${cost.toFixed(2)} ms ≤ 0.3 ms, ${ratio.toFixed(2)}× magic-sdk's ≤ 0.15×`,
+    pass: cost <= 0.3 && ratio <= 0.15,
+  }
 }
 
 /** Cold and warm ready times: a fresh context, then a second page in it. */
@@ -169,35 +211,28 @@ export async function iframeWalletRows(options: {
   const chainHex = `0x${emulator.chainId.toString(16)}`
   const { parallel } = iterations
 
-  const floor = await measureLatency(
-    browser,
-    site,
-    'echo',
-    instant,
-    '0x7a69',
-    iterations,
-  )
   const rows: Row[] = []
+  // The floor is measured beside the instant iframe's clients, and shown
+  // again beside the emulator's.
+  const echo = await open(browser, site, 'echo', instant, '0x7a69')
+  let floor: Latency | undefined
   for (const [target, config, expected] of [
     ['instant iframe', instant, '0x7a69'],
     ['emulator', real, chainHex],
   ] as const) {
-    const ours = await measureLatency(
-      browser,
-      site,
-      'ours',
-      config,
-      expected,
-      iterations,
-    )
-    const theirs = await measureLatency(
-      browser,
-      site,
-      'theirs',
-      config,
-      expected,
-      iterations,
-    )
+    const clients = [
+      await open(browser, site, 'ours', config, expected),
+      await open(browser, site, 'theirs', config, expected),
+      ...(floor ? [] : [echo]),
+    ]
+    let results: Latency[]
+    try {
+      results = await measureLatency(clients, iterations)
+    } finally {
+      for (const client of clients) await client.close()
+    }
+    const [ours, theirs] = results as [Latency, Latency, ...Latency[]]
+    floor ??= results[2]!
     const key = target === 'emulator' ? 'emulator' : 'instant'
     rows.push(
       row(
@@ -212,12 +247,7 @@ export async function iframeWalletRows(options: {
             sequentialSide(floorName, 'floor', floor),
           ],
         },
-        key === 'instant'
-          ? (ours, theirs) => ({
-              text: '≤ 0.3 ms and ≤ 0.15× magic-sdk',
-              pass: ours.value <= 0.3 && ours.value <= 0.15 * theirs.value,
-            })
-          : undefined,
+        key === 'instant' ? sequentialTarget : undefined,
       ),
       row(
         {

@@ -51,6 +51,11 @@ export type Row = {
 export type Report = {
   timestamp: string
   mode: 'full' | 'smoke'
+  /**
+   * Whether the dApp page and the iframes were on different sites (out of
+   * process, as a real provider's iframe is) or on one (`--same-site`).
+   */
+  sites: 'cross-site' | 'same-site'
   machine: {
     cpus: number
     cpuModel: string
@@ -84,7 +89,7 @@ export function summarise(samples: readonly number[]): Stat {
 /** Builds a row from its sides; the ratios come from `value`. */
 export function row(
   fields: Omit<Row, 'ratio' | 'floorRatio' | 'target'>,
-  target?: (ours: Side, theirs: Side) => Target,
+  target?: (ours: Side, theirs: Side, floor: Side | undefined) => Target,
 ): Row {
   const ours = fields.sides.find((side) => side.role === 'ours')
   const theirs = fields.sides.find((side) => side.role === 'theirs')
@@ -95,7 +100,7 @@ export function row(
     ...fields,
     ratio: ours.value / theirs.value,
     floorRatio: floor ? ours.value / floor.value : undefined,
-    target: target?.(ours, theirs),
+    target: target?.(ours, theirs, floor),
   }
 }
 
@@ -132,7 +137,7 @@ const sideOf = (row: Row, role: Side['role']) =>
 export function toMarkdown(report: Report): string {
   const { machine, packages } = report
   const parts = [
-    `Measured ${report.timestamp} (${report.mode}) on ${machine.cpus} × ${machine.cpuModel}, ${machine.platform}, Node ${machine.node}, Chromium ${machine.chromium}; ${Object.entries(
+    `Measured ${report.timestamp} (${report.mode}, ${report.sites} iframes) on ${machine.cpus} × ${machine.cpuModel}, ${machine.platform}, Node ${machine.node}, Chromium ${machine.chromium}; ${Object.entries(
       packages,
     )
       .map(([name, version]) => `${name} ${version}`)

@@ -33,6 +33,11 @@
  *   the magic size row only; what `npm test` runs (test/e2e/bench-smoke.test.ts).
  * - `--strict`: exit 1 when a target is missed.
  * - `--only <group,…>`: run only these suites (`size`, `iframe-wallet`).
+ * - `--same-site`: serve the dApp on 127.0.0.1, the iframes' site, so that
+ *   Chromium keeps them in the page's process. By default the dApp is on
+ *   `localhost`, another site, and each iframe runs in a process of its own
+ *   as a real provider's does: postMessage then crosses processes, which
+ *   raises the floor (the echo) and every round trip alike.
  * - `--no-write`: print only.
  *
  * Results: bench/results/<mode>-<timestamp>.json (ignored by git); a full
@@ -67,6 +72,8 @@ export type Options = {
   smoke?: boolean | undefined
   /** Only these suites (by name). */
   only?: readonly string[] | undefined
+  /** Serve the dApp on the iframes' site (iframes in the page's process). */
+  sameSite?: boolean | undefined
 }
 
 /** What a suite may use; each piece starts on first use, once. */
@@ -173,7 +180,7 @@ export async function run(options: Options = {}): Promise<Report> {
       return browser
     }),
     site: once(async () => {
-      const site = await startSite()
+      const site = await startSite({ sameSite: options.sameSite })
       started.push(() => site.close())
       return site
     }),
@@ -189,6 +196,7 @@ export async function run(options: Options = {}): Promise<Report> {
     return {
       timestamp: new Date().toISOString(),
       mode,
+      sites: options.sameSite ? 'same-site' : 'cross-site',
       machine: {
         cpus: cpu.length,
         cpuModel: cpu[0]?.model.trim() ?? 'unknown',
@@ -221,7 +229,11 @@ async function main(argv: readonly string[]): Promise<void> {
   const flag = (name: string) => argv.includes(name)
   const onlyAt = argv.indexOf('--only')
   const only = onlyAt >= 0 ? argv[onlyAt + 1]?.split(',') : undefined
-  const report = await run({ smoke: flag('--smoke'), only })
+  const report = await run({
+    smoke: flag('--smoke'),
+    only,
+    sameSite: flag('--same-site'),
+  })
   process.stdout.write(toMarkdown(report))
   if (!flag('--no-write')) process.stderr.write(`Results: ${write(report)}\n`)
   const missed = report.rows.filter((row) => row.target && !row.target.pass)
