@@ -22,16 +22,18 @@ export type Iterations = {
   rounds: number
   /** Cold (and as many warm) ready-time samples. */
   ready: number
+  /** Requests between the heap's baseline and its reading. */
+  memory: number
 }
 
-type Subject = 'ours' | 'theirs' | 'echo'
+export type Subject = 'ours' | 'theirs' | 'echo'
 
-type Names = { ours: string; theirs: string }
+export type Names = { ours: string; theirs: string }
 
-const floorName = 'postMessage echo'
+export const floorName = 'postMessage echo'
 
 /** A dApp page open in a browser context of its own, its client started. */
-type Open = { page: Page; errors: Error[]; close(): Promise<void> }
+export type Open = { page: Page; errors: Error[]; close(): Promise<void> }
 
 async function openBench(page: Page, url: string): Promise<void> {
   await page.goto(url)
@@ -42,7 +44,7 @@ async function openBench(page: Page, url: string): Promise<void> {
  * Opens `subject`'s page in a fresh context, starts its client on `config`
  * and checks that a request is answered `expected`.
  */
-async function open(
+export async function open(
   browser: Browser,
   site: Site,
   subject: Subject,

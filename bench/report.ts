@@ -117,6 +117,20 @@ function latencyCell(side: Side | undefined): string {
   return `${ms(side.value)} ms (p50 ${ms(stat.p50)}, p95 ${ms(stat.p95)})`
 }
 
+/** A heap reading, and how far it is over its baseline. */
+function bytesCell(side: Side | undefined): string {
+  if (!side) return ''
+  const retained = side.detail?.retained
+  return `${kib(side.value)} KiB${retained === undefined ? '' : ` (${retained >= 0 ? '+' : ''}${kib(retained)} over the baseline)`}`
+}
+
+/** The first column's heading of each group's table. */
+const headings: Record<string, string> = {
+  latency: 'Round trip',
+  ready: 'Iframe ready',
+  memory: 'Memory',
+}
+
 function targetCell(target: Target | undefined): string {
   if (!target) return ''
   return `${target.pass ? 'pass' : '**miss**'}: ${target.text}`
@@ -148,7 +162,7 @@ export function toMarkdown(report: Report): string {
     const rows = report.rows.filter((r) => r.group === group)
     const first = rows[0]!
     const oursName = sideOf(first, 'ours')?.name ?? 'ours'
-    if (first.unit === 'bytes') {
+    if (group === 'size') {
       parts.push(
         table(
           [
@@ -183,10 +197,11 @@ export function toMarkdown(report: Report): string {
     }
     const theirsName = sideOf(first, 'theirs')?.name ?? 'theirs'
     const floorName = sideOf(first, 'floor')?.name
+    const cell = first.unit === 'bytes' ? bytesCell : latencyCell
     parts.push(
       table(
         [
-          group === 'ready' ? 'Iframe ready' : 'Round trip',
+          headings[group] ?? group,
           oursName,
           theirsName,
           ...(floorName ? [floorName] : []),
@@ -196,9 +211,9 @@ export function toMarkdown(report: Report): string {
         ],
         rows.map((r) => [
           r.title,
-          latencyCell(sideOf(r, 'ours')),
-          latencyCell(sideOf(r, 'theirs')),
-          ...(floorName ? [latencyCell(sideOf(r, 'floor'))] : []),
+          cell(sideOf(r, 'ours')),
+          cell(sideOf(r, 'theirs')),
+          ...(floorName ? [cell(sideOf(r, 'floor'))] : []),
           times(r.ratio),
           ...(floorName ? [times(r.floorRatio)] : []),
           targetCell(r.target),

@@ -10,7 +10,7 @@
  * (`http://localhost:<port>`); the iframes live on other sites (the
  * emulator, or the bench's own `http://127.0.0.1:<port>`).
  *
- * Rows (bench/iframeWallet.ts, bench/size.ts):
+ * Rows (bench/iframeWallet.ts, bench/memory.ts, bench/size.ts):
  * - `eth_chainId` round trips, 200 one after another (after a warm-up) and
  *   200 at once (10 rounds), through an "instant" iframe that speaks the
  *   wire protocol and answers at once (the client's own cost), and through
@@ -21,6 +21,9 @@
  * - iframe ready time, `new Magic(…)` to `preload()` resolved, cold (a fresh
  *   browser context) and warm (a second page of that context); every SDK and
  *   every cold sample gets its own context.
+ * - memory (bench/memory.ts): the dApp page's JS heap after 10,000
+ *   requests through the instant iframe, after a forced GC, and how far it
+ *   is over its baseline (a per-request leak would show there).
  * - size, gzipped, with the page and in total, bundled by rolldown and by
  *   esbuild, ours beside the published SDK.
  *
@@ -32,7 +35,8 @@
  * - `--smoke`: few iterations (20 sequential, 20 at once, one ready sample),
  *   the magic size row only; what `npm test` runs (test/e2e/bench-smoke.test.ts).
  * - `--strict`: exit 1 when a target is missed.
- * - `--only <group,…>`: run only these suites (`size`, `iframe-wallet`).
+ * - `--only <group,…>`: run only these suites (`iframe-wallet`, `memory`,
+ *   `size`).
  * - `--same-site`: serve the dApp on 127.0.0.1, the iframes' site, so that
  *   Chromium keeps them in the page's process. By default the dApp is on
  *   `localhost`, another site, and each iframe runs in a process of its own
@@ -47,7 +51,7 @@
  * Adding rows: a suite is an entry of `suites` below; it gets the shared
  * emulator, browser and pages lazily (`SuiteContext`) and returns `Row`s
  * (bench/report.ts). The game wallet's rows and the memory rows join as
- * suites of their own.
+ * suites of their own (the memory one already is).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, platform, release } from 'node:os'
@@ -62,6 +66,7 @@ import { findFreePort, findFreePortRange } from '../src/emulator/net.js'
 import { slots } from '../src/emulator/ports.js'
 import { launchBrowser, type Site, startSite } from './browser.js'
 import { type Iterations, iframeWalletRows } from './iframeWallet.js'
+import { memoryRows } from './memory.js'
 import { type Report, type Row, toMarkdown } from './report.js'
 import { sizeRows } from './size.js'
 
@@ -92,6 +97,14 @@ export type Suite = {
   run(context: SuiteContext): Promise<Row[]>
 }
 
+/** How the iframe wallet's rows name their sides. */
+function magicNames(packages: Record<string, string>) {
+  return {
+    ours: `embedded-wallets ${packages.ours}`,
+    theirs: `magic-sdk ${packages['magic-sdk']}`,
+  }
+}
+
 /** Every suite, in table order. */
 export const suites: readonly Suite[] = [
   {
@@ -102,10 +115,20 @@ export const suites: readonly Suite[] = [
         browser: await context.browser(),
         site: await context.site(),
         emulator: await context.emulator(),
-        names: {
-          ours: `embedded-wallets ${packages.ours}`,
-          theirs: `magic-sdk ${packages['magic-sdk']}`,
-        },
+        names: magicNames(packages),
+        iterations: context.iterations,
+      })
+    },
+  },
+  {
+    name: 'memory',
+    async run(context) {
+      const { packages } = context
+      return memoryRows({
+        browser: await context.browser(),
+        site: await context.site(),
+        emulator: await context.emulator(),
+        names: magicNames(packages),
         iterations: context.iterations,
       })
     },
@@ -121,8 +144,22 @@ export const suites: readonly Suite[] = [
 ]
 
 const iterations: Record<Report['mode'], Iterations> = {
-  full: { warmup: 20, sequential: 200, parallel: 200, rounds: 10, ready: 5 },
-  smoke: { warmup: 5, sequential: 20, parallel: 20, rounds: 1, ready: 1 },
+  full: {
+    warmup: 20,
+    sequential: 200,
+    parallel: 200,
+    rounds: 10,
+    ready: 5,
+    memory: 10_000,
+  },
+  smoke: {
+    warmup: 5,
+    sequential: 20,
+    parallel: 20,
+    rounds: 1,
+    ready: 1,
+    memory: 200,
+  },
 }
 
 function versionOf(name: string): string {

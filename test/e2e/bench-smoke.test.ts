@@ -19,6 +19,7 @@ describe('npm run bench --smoke', () => {
       'latency.emulator.parallel',
       'ready.cold',
       'ready.warm',
+      'memory.instant.heap',
       'size.magic.rolldown',
       'size.magic.esbuild',
     ])
@@ -49,6 +50,11 @@ describe('npm run bench --smoke', () => {
           for (const value of Object.values(stat ?? {}))
             expect(Number.isFinite(value) && value >= 0).toBe(true)
           expect(stat?.max).toBeGreaterThanOrEqual(stat?.min ?? Number.NaN)
+        } else if (row.group === 'memory') {
+          positive(side.detail?.baseline ?? Number.NaN)
+          expect(side.detail?.retained).toBe(
+            side.value - (side.detail?.baseline ?? Number.NaN),
+          )
         } else {
           positive(side.detail?.total ?? Number.NaN)
           expect(side.detail?.total).toBeGreaterThanOrEqual(side.value)
