@@ -133,32 +133,38 @@ function sequentialTarget(ours: Side, theirs: Side, floor?: Side): Target {
   }
 }
 
-/** Cold and warm ready times: a fresh context, then a second page in it. */
+type Ready = { cold: number[]; warm: number[] }
+
+/**
+ * Cold and warm ready times: a fresh context, then a second page in it.
+ * The subjects take turns, one sample each, for the same reason as the
+ * round trips'.
+ */
 async function measureReady(
   browser: Browser,
   site: Site,
-  subject: Subject,
-  config: Config,
+  subjects: readonly { subject: Subject; config: Config }[],
   samples: number,
-): Promise<{ cold: number[]; warm: number[] }> {
-  const cold: number[] = []
-  const warm: number[] = []
-  for (let i = 0; i < samples; i++) {
-    const context = await browser.newContext()
-    try {
-      for (const into of [cold, warm]) {
-        const page = await context.newPage()
-        await openBench(page, site.url(subject))
-        into.push(
-          await page.evaluate((config) => window.bench.start(config), config),
-        )
-        await page.close()
+): Promise<Ready[]> {
+  const results = subjects.map((): Ready => ({ cold: [], warm: [] }))
+  for (let i = 0; i < samples; i++)
+    for (const [index, { subject, config }] of subjects.entries()) {
+      const context = await browser.newContext()
+      try {
+        const { cold, warm } = results[index]!
+        for (const into of [cold, warm]) {
+          const page = await context.newPage()
+          await openBench(page, site.url(subject))
+          into.push(
+            await page.evaluate((config) => window.bench.start(config), config),
+          )
+          await page.close()
+        }
+      } finally {
+        await context.close()
       }
-    } finally {
-      await context.close()
     }
-  }
-  return { cold, warm }
+  return results
 }
 
 function sequentialSide(
@@ -273,11 +279,17 @@ export async function iframeWalletRows(options: {
     )
   }
 
-  const ready = {
-    ours: await measureReady(browser, site, 'ours', real, iterations.ready),
-    theirs: await measureReady(browser, site, 'theirs', real, iterations.ready),
-    floor: await measureReady(browser, site, 'echo', instant, iterations.ready),
-  }
+  const [readyOurs, readyTheirs, readyFloor] = (await measureReady(
+    browser,
+    site,
+    [
+      { subject: 'ours', config: real },
+      { subject: 'theirs', config: real },
+      { subject: 'echo', config: instant },
+    ],
+    iterations.ready,
+  )) as [Ready, Ready, Ready]
+  const ready = { ours: readyOurs, theirs: readyTheirs, floor: readyFloor }
   for (const state of ['cold', 'warm'] as const)
     rows.push(
       row({

@@ -129,6 +129,7 @@ const headings: Record<string, string> = {
   latency: 'Round trip',
   ready: 'Iframe ready',
   memory: 'Memory',
+  'game-wallet': 'Game wallet',
 }
 
 function targetCell(target: Target | undefined): string {

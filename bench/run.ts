@@ -50,8 +50,16 @@
  *
  * Adding rows: a suite is an entry of `suites` below; it gets the shared
  * emulator, browser and pages lazily (`SuiteContext`) and returns `Row`s
- * (bench/report.ts). The game wallet's rows and the memory rows join as
- * suites of their own (the memory one already is).
+ * (bench/report.ts): each with an `ours` and a `theirs` side (a published
+ * SDK, or a baseline such as a plain EOA send), optionally a `floor`, and
+ * the issue's target as a function of them. The game wallet's rows join as
+ * a suite of their own (group `game-wallet`): its dApp pages are entries of
+ * `pages` in bench/browser.ts (a `bench:passport` alias, resolved to
+ * `embedded-wallets/passport` or `@imtbl/passport`, as `bench:magic` is),
+ * driven through the harness (bench/pages/harness.ts, whose `Subject` is
+ * any request), against the same emulator (`context.emulator()` has
+ * `passport` and `rpcUrl`); the Node-side baselines (an EOA send, viem's
+ * http transport to Anvil) need no page.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, platform, release } from 'node:os'
@@ -149,7 +157,7 @@ const iterations: Record<Report['mode'], Iterations> = {
     sequential: 200,
     parallel: 200,
     rounds: 10,
-    ready: 5,
+    ready: 10,
     memory: 10_000,
   },
   smoke: {
