@@ -30,8 +30,10 @@
  * SDK's), so that the split-off code cannot grow unnoticed.
  */
 import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
+import { build } from 'esbuild'
 import { rolldown } from 'rolldown'
 
 /**
@@ -116,11 +118,16 @@ export type Measurement = {
   chunks: number
 }
 
-/** Bundles `entry(specifier)` for the browser, minified, and measures it. */
+/**
+ * Bundles `entry(specifier)` for the browser with rolldown, minified, and
+ * measures it. `external` names packages the dApp already loads (e.g.
+ * `@wagmi/core` beside a connector), left out of the bundle.
+ */
 export async function measure(
   name: string,
   specifier: string,
   entry: (specifier: string) => string,
+  external: readonly string[] = [],
 ): Promise<Measurement> {
   const id = '\0size-entry.js'
   const bundle = await rolldown({
@@ -128,6 +135,7 @@ export async function measure(
     platform: 'browser',
     preserveEntrySignatures: false,
     logLevel: 'silent',
+    external: isExternal(external),
     transform: {
       define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     },
@@ -141,22 +149,115 @@ export async function measure(
   })
   const { output } = await bundle.generate({ format: 'esm', minify: true })
   await bundle.close()
-  const chunks = new Map(
+  return summarise(
+    name,
     output.flatMap((chunk) =>
-      chunk.type === 'chunk' ? [[chunk.fileName, chunk] as const] : [],
+      chunk.type === 'chunk'
+        ? [
+            {
+              name: chunk.fileName,
+              code: chunk.code,
+              entry: chunk.isEntry,
+              imports: chunk.imports,
+            },
+          ]
+        : [],
     ),
   )
+}
+
+/**
+ * The same as {@link measure}, bundled by esbuild (code splitting on, so
+ * dynamic imports become lazy chunks as with rolldown).
+ */
+export async function measureEsbuild(
+  name: string,
+  specifier: string,
+  entry: (specifier: string) => string,
+  external: readonly string[] = [],
+): Promise<Measurement> {
+  const root = fileURLToPath(new URL('..', import.meta.url))
+  const result = await build({
+    entryPoints: ['size-entry'],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    minify: true,
+    write: false,
+    metafile: true,
+    outdir: '/size-out',
+    logLevel: 'silent',
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    external: external.flatMap((name) => [name, `${name}/*`]),
+    plugins: [
+      {
+        name: 'size-entry',
+        setup(build) {
+          build.onResolve({ filter: /^size-entry$/ }, () => ({
+            path: 'size-entry',
+            namespace: 'size-entry',
+          }))
+          build.onLoad({ filter: /.*/, namespace: 'size-entry' }, () => ({
+            contents: entry(specifier),
+            loader: 'js',
+            resolveDir: root,
+          }))
+        },
+      },
+    ],
+  })
+  const code = new Map(
+    result.outputFiles.map((file) => [file.path, file.text] as const),
+  )
+  if (code.size !== Object.keys(result.metafile.outputs).length)
+    throw new Error('esbuild: outputs and metafile disagree.')
+  const outputs = Object.entries(result.metafile.outputs).filter(([path]) =>
+    path.endsWith('.js'),
+  )
+  return summarise(
+    name,
+    // The metafile's paths are relative to the working directory.
+    outputs.map(([path, output]) => ({
+      name: resolve(path),
+      code: code.get(resolve(path)) ?? '',
+      // Each dynamic import is an entry point too; only ours is the page's.
+      entry: output.entryPoint === 'size-entry:size-entry',
+      imports: output.imports
+        .filter((imported) => imported.kind === 'import-statement')
+        .map((imported) => resolve(imported.path)),
+    })),
+  )
+}
+
+/** A bundler's output, as {@link summarise} reads it. */
+type Chunk = {
+  name: string
+  code: string
+  entry: boolean
+  /** The chunks it imports statically. */
+  imports: readonly string[]
+}
+
+function isExternal(external: readonly string[]) {
+  return (source: string) =>
+    external.some((name) => source === name || source.startsWith(`${name}/`))
+}
+
+/** Sizes every chunk and the ones loaded with the page. */
+function summarise(name: string, chunks: readonly Chunk[]): Measurement {
+  const byName = new Map(chunks.map((chunk) => [chunk.name, chunk] as const))
   // The entry and its static imports, transitively.
   const initial = new Set<string>()
   const visit = (fileName: string) => {
-    const chunk = chunks.get(fileName)
+    const chunk = byName.get(fileName)
     if (!chunk || initial.has(fileName)) return
     initial.add(fileName)
     for (const imported of chunk.imports) visit(imported)
   }
-  for (const chunk of chunks.values()) if (chunk.isEntry) visit(chunk.fileName)
-  const sizes = [...chunks.values()].map((chunk) => ({
-    initial: initial.has(chunk.fileName),
+  for (const chunk of chunks) if (chunk.entry) visit(chunk.name)
+  const sizes = chunks.map((chunk) => ({
+    initial: initial.has(chunk.name),
     minified: Buffer.byteLength(chunk.code),
     gzipped: gzipSync(chunk.code, { level: 9 }).byteLength,
   }))
