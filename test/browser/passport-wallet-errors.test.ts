@@ -54,9 +54,14 @@ beforeEach(() => {
 })
 afterEach(async () => {
   vi.restoreAllMocks()
-  windows.closeLeft()
   for (const wallet of rulesSet.splice(0)) await setGuardianRules(wallet, null)
-  await commands.popupsClose(passportDomain)
+  // The wallet's confirmation window closes when its last request ends:
+  // none may be left behind (checked before the test's own windows go).
+  try {
+    await commands.popupsGone(passportDomain)
+  } finally {
+    windows.closeLeft()
+  }
 })
 
 /** viem's clients on our provider, as a dapp makes them. */
