@@ -22,6 +22,7 @@ import {
   createWallet,
   fund,
   info,
+  noConfirmationWindowLeft,
   randomAddress,
   readNonce,
   rejection,
@@ -55,13 +56,7 @@ beforeEach(() => {
 afterEach(async () => {
   vi.restoreAllMocks()
   for (const wallet of rulesSet.splice(0)) await setGuardianRules(wallet, null)
-  // The wallet's confirmation window closes when its last request ends:
-  // none may be left behind (checked before the test's own windows go).
-  try {
-    await commands.popupsGone(passportDomain)
-  } finally {
-    windows.closeLeft()
-  }
+  await noConfirmationWindowLeft(windows)
 })
 
 /** viem's clients on our provider, as a dapp makes them. */

@@ -8,6 +8,7 @@ import {
   connectPlayer,
   fund,
   info,
+  noConfirmationWindowLeft,
   randomAddress,
   readNonce,
   rejection,
@@ -40,13 +41,7 @@ beforeEach(async () => {
 afterEach(async () => {
   vi.restoreAllMocks()
   await setGuardianRules(player.wallet, null)
-  // The wallet's confirmation window closes when its last request ends:
-  // none may be left behind (checked before the test's own windows go).
-  try {
-    await commands.popupsGone(passportDomain)
-  } finally {
-    windows.closeLeft()
-  }
+  await noConfirmationWindowLeft(windows)
 })
 
 /** The last confirmation popup opened, once it shows a page at `prefix`. */

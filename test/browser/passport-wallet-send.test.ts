@@ -1,7 +1,6 @@
 import { decodeJwt } from 'jose'
 import { type Address, type Hex, parseEther, toHex } from 'viem'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { commands } from 'vitest/browser'
 import { spyPopups } from './passportLogin.js'
 import {
   chain,
@@ -9,6 +8,7 @@ import {
   createWallet,
   fund,
   info,
+  noConfirmationWindowLeft,
   randomAddress,
   readNonce,
   rejection,
@@ -29,13 +29,7 @@ beforeEach(() => {
 })
 afterEach(async () => {
   vi.restoreAllMocks()
-  // The wallet's confirmation window closes when its last request ends:
-  // none may be left behind (checked before the test's own windows go).
-  try {
-    await commands.popupsGone(info.passport.passportDomain)
-  } finally {
-    windows.closeLeft()
-  }
+  await noConfirmationWindowLeft(windows)
 })
 
 describe('eth_requestAccounts', () => {

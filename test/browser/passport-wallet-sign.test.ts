@@ -1,7 +1,6 @@
 import { type Address, type Hex, parseEther, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { commands } from 'vitest/browser'
 import { Magic } from '../../src/magic/index.js'
 import { PassportErrorType } from '../../src/passport/errors.js'
 import { linkWalletTypedData } from '../../src/passport/wire/api.js'
@@ -12,6 +11,7 @@ import {
   createWallet,
   fund,
   info,
+  noConfirmationWindowLeft,
   overrides,
   randomAddress,
   rejection,
@@ -34,13 +34,7 @@ beforeEach(() => {
 })
 afterEach(async () => {
   vi.restoreAllMocks()
-  // The wallet's confirmation window closes when its last request ends:
-  // none may be left behind (checked before the test's own windows go).
-  try {
-    await commands.popupsGone(info.passport.passportDomain)
-  } finally {
-    windows.closeLeft()
-  }
+  await noConfirmationWindowLeft(windows)
 })
 
 const typed = (owner: Address) =>

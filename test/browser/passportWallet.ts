@@ -7,6 +7,7 @@ import {
   toHex,
 } from 'viem'
 import { expect, inject, vi } from 'vitest'
+import { commands } from 'vitest/browser'
 import { Passport } from '../../src/passport/index.js'
 import type { ZkEvmProvider } from '../../src/passport/zkevm/provider.js'
 import { appConfig } from './fixtures/passportApp.js'
@@ -191,6 +192,21 @@ export async function rejection(promise: Promise<unknown>): Promise<{
     return { code, message }
   }
   throw new Error('Expected a rejection.')
+}
+
+/**
+ * The end of a wallet test: the wallet's confirmation window closes when
+ * its last request ends, so none may be left behind (checked before the
+ * test's own windows are closed, which happens whatever the check says).
+ */
+export async function noConfirmationWindowLeft(windows: {
+  closeLeft(): number
+}): Promise<void> {
+  try {
+    await commands.popupsGone(info.passport.passportDomain)
+  } finally {
+    windows.closeLeft()
+  }
 }
 
 /**
