@@ -50,24 +50,8 @@ type Handlers = {
   onDisconnect(): void
 }
 
-/**
- * A wagmi connector for the iframe wallet. It lazy-imports the client, keeps
- * one client per configured chain, logs in on `connect` (provider screens or
- * the app's own headless flow) and logs out on `disconnect`.
- *
- * @example
- * ```ts
- * import { createConfig, http } from '@wagmi/core'
- * import { magic } from 'embedded-wallets/connectors'
- *
- * const config = createConfig({
- *   chains: [anvil],
- *   connectors: [magic({ apiKey: 'pk_live_…' })],
- *   transports: { [anvil.id]: http() },
- * })
- * ```
- */
-export function magic(parameters: MagicParameters) {
+/** Builds the connector; exported as {@link magic}, with its `type`. */
+function magicConnector(parameters: MagicParameters) {
   const clients = new Map<number, Promise<MagicInstance>>()
   let currentChainId: number | undefined
   let switching: Promise<void> = Promise.resolve()
@@ -249,7 +233,28 @@ export function magic(parameters: MagicParameters) {
   })
 }
 
-magic.type = 'magic' as const
+/**
+ * A wagmi connector for the iframe wallet. It lazy-imports the client, keeps
+ * one client per configured chain, logs in on `connect` (provider screens or
+ * the app's own headless flow) and logs out on `disconnect`.
+ *
+ * @example
+ * ```ts
+ * import { createConfig, http } from '@wagmi/core'
+ * import { magic } from 'embedded-wallets/connectors'
+ *
+ * const config = createConfig({
+ *   chains: [anvil],
+ *   connectors: [magic({ apiKey: 'pk_live_…' })],
+ *   transports: { [anvil.id]: http() },
+ * })
+ * ```
+ */
+export const magic = /* @__PURE__ */ Object.assign(magicConnector, {
+  // A property set by a statement would keep every connector in a bundle
+  // that imports one: bundlers cannot tell the statement has no effect.
+  type: 'magic' as const,
+})
 
 /** The provider's `eth_accounts`, checksummed. */
 async function accountsOf(provider: Provider) {

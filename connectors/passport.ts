@@ -105,27 +105,8 @@ type Handlers = {
   onDisconnect(): void
 }
 
-/**
- * A wagmi connector for the game wallet: its zkEVM provider
- * (`passport.connectEvm()`), on the one chain it serves. `connect` asks for
- * the accounts (`eth_requestAccounts`: the login popup when nobody is
- * signed in, and the wallet's registration the first time);
- * `isAuthorized` and reconnecting only read them (`eth_accounts`), so they
- * never open a popup.
- *
- * @example
- * ```ts
- * import { createConfig, http } from '@wagmi/core'
- * import { passport } from 'embedded-wallets/connectors'
- *
- * const config = createConfig({
- *   chains: [immutableZkEvmTestnet],
- *   connectors: [passport({ config: { baseConfig, clientId, redirectUri } })],
- *   transports: { [immutableZkEvmTestnet.id]: http() },
- * })
- * ```
- */
-export function passport(parameters: PassportParameters) {
+/** Builds the connector; exported as {@link passport}, with its `type`. */
+function passportConnector(parameters: PassportParameters) {
   let instance: Promise<PassportInstance> | undefined
   let provider: Promise<PassportProvider> | undefined
   let listeners:
@@ -275,7 +256,31 @@ export function passport(parameters: PassportParameters) {
   }
 }
 
-passport.type = 'passport' as const
+/**
+ * A wagmi connector for the game wallet: its zkEVM provider
+ * (`passport.connectEvm()`), on the one chain it serves. `connect` asks for
+ * the accounts (`eth_requestAccounts`: the login popup when nobody is
+ * signed in, and the wallet's registration the first time);
+ * `isAuthorized` and reconnecting only read them (`eth_accounts`), so they
+ * never open a popup.
+ *
+ * @example
+ * ```ts
+ * import { createConfig, http } from '@wagmi/core'
+ * import { passport } from 'embedded-wallets/connectors'
+ *
+ * const config = createConfig({
+ *   chains: [immutableZkEvmTestnet],
+ *   connectors: [passport({ config: { baseConfig, clientId, redirectUri } })],
+ *   transports: { [immutableZkEvmTestnet.id]: http() },
+ * })
+ * ```
+ */
+export const passport = /* @__PURE__ */ Object.assign(passportConnector, {
+  // A property set by a statement would keep every connector in a bundle
+  // that imports one: bundlers cannot tell the statement has no effect.
+  type: 'passport' as const,
+})
 
 /**
  * The client as the connector uses it. Until the client has its zkEVM
