@@ -24,6 +24,13 @@ import type { Chain, Context, Service, Started } from './service.js'
 
 export type { Contracts } from './chain/deploy.js'
 export type { Message, Store as MailboxStore } from './dev/mailbox.js'
+// The bodies of the game wallet's control routes, for the pages and tests
+// that steer them (types only: nothing of the emulator loads with them).
+export type { RulesBody as GuardianRulesBody } from './passport/api/guardian.js'
+export type {
+  Check as SessionActivityCheck,
+  Rule as SessionActivityRule,
+} from './passport/api/session.js'
 export { getPorts, type Ports, type Slot } from './ports.js'
 export type { Chain, Context, Service, Started } from './service.js'
 

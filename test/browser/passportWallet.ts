@@ -8,6 +8,7 @@ import {
 } from 'viem'
 import { expect, inject, vi } from 'vitest'
 import { commands } from 'vitest/browser'
+import type { GuardianRulesBody } from '../../src/emulator/index.js'
 import { Passport } from '../../src/passport/index.js'
 import type { ZkEvmProvider } from '../../src/passport/zkevm/provider.js'
 import { appConfig } from './fixtures/passportApp.js'
@@ -128,15 +129,8 @@ export function randomAddress(): Address {
   return getAddress(toHex(crypto.getRandomValues(new Uint8Array(20))))
 }
 
-/** The guardian's rules (`/dev/guardian/rules`). */
-export type GuardianRules = {
-  confirmAboveValue?: string | null
-  confirmUnknownContracts?: boolean
-  knownContracts?: string[]
-  confirmTypedData?: boolean
-  confirmErc191?: boolean
-  unavailable?: boolean
-}
+/** The guardian's rules (`/dev/guardian/rules`); a field left out is off. */
+export type GuardianRules = Partial<GuardianRulesBody>
 
 /** Sets the guardian's rules of `wallet` only (`null`: back to the global ones). */
 export async function setGuardianRules(

@@ -5,40 +5,20 @@
  * balance of the wallet. They answer loopback pages only, which the
  * playground is; a hosted backend has none of them.
  */
+import type {
+  GuardianRulesBody,
+  SessionActivityCheck,
+  SessionActivityRule,
+} from 'embedded-wallets/emulator'
 import { type Address, createTestClient, http, publicActions } from 'viem'
 
 /** The guardian's rules (`GET|PUT {apiUrl}/dev/guardian/rules`). */
-export type GuardianRules = {
-  /** Wei, as a decimal string; `null`: no value needs confirming. */
-  confirmAboveValue: string | null
-  confirmUnknownContracts: boolean
-  knownContracts: string[]
-  confirmTypedData: boolean
-  confirmErc191: boolean
-  unavailable: boolean
-}
+export type GuardianRules = GuardianRulesBody
 
 /** What the relayer makes of the next send (`POST {relayerUrl}/dev/next`). */
 export type RelayerOutcome = 'fail' | 'revert' | 'cancel'
 
-/** A session-activity rule (`PUT {apiUrl}/dev/session-activity`). */
-export type SessionActivityRule = {
-  contractAddress?: string | undefined
-  functionName?: string | undefined
-  /** Seconds before the wallet checks again. */
-  delay?: number | undefined
-  untilCheckCount?: number | undefined
-  untilSendCount?: number | undefined
-}
-
-/** One check the platform API received from a wallet. */
-export type SessionActivityCheck = {
-  clientId: string
-  wallet: string
-  checkCount: number
-  sendCount: number
-  at: string
-}
+export type { SessionActivityCheck, SessionActivityRule }
 
 /** What `GET {apiUrl}/dev/session-activity?clientId=` answers. */
 export type SessionActivityState = {
