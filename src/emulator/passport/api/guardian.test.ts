@@ -427,6 +427,23 @@ describe('POST /guardian/v1/messages/evaluate', () => {
     )
     expect(hexChain.status).toBe(200)
   })
+
+  test('a body nested too deep for JSON.stringify inside valid typed data is a 400, never a 500', async () => {
+    // JSON.parse reads 20,000 levels; writing them back (to keep the
+    // verdict's payload) overflows the stack, which the API's error
+    // handler answers as a refused request.
+    const deep = `${'['.repeat(20_000)}1${']'.repeat(20_000)}`
+    const text = `{"chainID":"31337","payload":{"types":{"Mail":[{"name":"contents","type":"string"}]},"domain":{"name":"Game","chainId":31337},"primaryType":"Mail","message":{"contents":"hello","extra":${deep}}}}`
+    const response = await api.request('POST', evaluate.message, {
+      body: text,
+      token: player.accessToken,
+    })
+    expect(response.status).toBe(400)
+    expect(response.body).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: 'The request could not be handled.',
+    })
+  })
 })
 
 describe('POST /guardian/v1/erc191-messages/evaluate', () => {
