@@ -1,4 +1,4 @@
-/** Random UUIDs for the EIP-6963 announcement and the DPoP proof. */
+/** Random UUIDs for the EIP-6963 announcement. */
 
 /**
  * A random UUID v4 in its canonical 36-character form: `crypto.randomUUID`,

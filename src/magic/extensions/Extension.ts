@@ -14,7 +14,6 @@ import {
   MagicExtensionError,
   MagicExtensionWarning,
 } from '../errors.js'
-import * as Session from '../keys/session.js'
 import {
   clientOf,
   type Handle,
@@ -239,9 +238,9 @@ export function extensionStorage(
   // Once a write is stored, every client reads its session again.
   const wrote = async (written: Promise<void>) => {
     await written
-    const storage = store()
-    Session.drop(Session.of(storage), 'keys')
-    Session.notify(storage, 'keys')
+    // Through the transport's lazily loaded module (see there).
+    const Envelope = await import('../transport/envelope.js')
+    Envelope.storageWritten(store())
   }
   return {
     getItem: <value>(key: string) => store().getItem<value>(key),

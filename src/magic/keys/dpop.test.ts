@@ -93,6 +93,14 @@ describe('Dpop.createProof', () => {
     expect(await Dpop.createProof(storage)).toBe(undefined)
     expect(await storage.keys()).toEqual([])
   })
+
+  test('behavior: WebCrypto without randomUUID (no jti to draw) makes no proof either', async () => {
+    vi.stubGlobal('crypto', { subtle: globalThis.crypto.subtle })
+    const storage = Storage.memory()
+    expect(Dpop.isSupported()).toBe(false)
+    expect(await Dpop.createProof(storage)).toBe(undefined)
+    expect(await storage.keys()).toEqual([])
+  })
 })
 
 function claimsOf(proof: string | undefined) {

@@ -1,4 +1,3 @@
-import { randomUuid } from '../../core/internal/uuid.js'
 import type * as Storage from '../../core/Storage.js'
 import * as Base64 from '../wire/base64.js'
 import * as Session from './session.js'
@@ -41,7 +40,10 @@ export const maxAge = 5_000
 
 /**
  * Whether WebCrypto is usable here (it is missing in insecure contexts and
- * some embedded runtimes); without it no proof is made.
+ * some embedded runtimes); without it no proof is made. `randomUUID` (the
+ * proof's `jti`) is limited to secure contexts as `subtle` is, so where
+ * one is missing so is the other; a runtime that has only `subtle` makes
+ * no proofs either.
  *
  * @example
  * ```ts
@@ -49,7 +51,11 @@ export const maxAge = 5_000
  * ```
  */
 export function isSupported(): boolean {
-  return typeof globalThis.crypto?.subtle?.sign === 'function'
+  const { crypto } = globalThis
+  return (
+    typeof crypto?.subtle?.sign === 'function' &&
+    typeof crypto.randomUUID === 'function'
+  )
 }
 
 /**
@@ -77,7 +83,7 @@ export async function createProof(
     JSON.stringify({ typ: 'dpop+jwt', alg: 'ES256', jwk: pair.publicJwk }),
   )
   const claims = Base64.urlFromString(
-    JSON.stringify({ iat: Math.floor(now() / 1000), jti: randomUuid() }),
+    JSON.stringify({ iat: Math.floor(now() / 1000), jti: crypto.randomUUID() }),
   )
   const input = new TextEncoder().encode(`${header}.${claims}`)
   const signed = await crypto.subtle.sign(signature, pair.privateKey, input)

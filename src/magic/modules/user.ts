@@ -4,9 +4,7 @@
  */
 import * as PromiEvent from '../../core/PromiEvent.js'
 import * as Rpc from '../../core/Rpc.js'
-import * as DeviceShare from '../keys/deviceShare.js'
 import { type Client, type EventsOf, type Handle, request } from '../request.js'
-import { forget } from '../transport/envelope.js'
 import * as Events from '../wire/events.js'
 import * as Methods from '../wire/methods.js'
 
@@ -184,13 +182,15 @@ export function create(client: Client) {
         const { storage } = client
         logouts++
         await storage.removeItem(isLoggedInKey)
-        await DeviceShare.clearAll(storage)
+        // The chunk the transport loads too (see ../transport/index.ts).
+        const Envelope = await import('../transport/envelope.js')
+        await Envelope.forgetShares(storage)
         const payload = Rpc.createRequest(method(Methods.logout), [])
         let result: boolean
         try {
           result = await request<boolean>(client, payload)
         } finally {
-          await forget(storage)
+          await Envelope.forget(storage)
         }
         if (client.useStorageCache) loggedOut(result)
         return result

@@ -98,6 +98,41 @@ export async function absorb(
   await Promise.allSettled(tasks)
 }
 
+/*
+ * The page's other modules reach the session material only through this
+ * module, which ./index.ts loads with `import()`: a static import of
+ * ../keys/ from any of them would put it back in the page's bundle.
+ */
+
+/**
+ * Before a logout: removes every device share, from memory and storage.
+ *
+ * @example
+ * ```ts
+ * await Envelope.forgetShares(storage)
+ * ```
+ */
+export const forgetShares: (storage: Storage.Storage) => Promise<void> =
+  DeviceShare.clearAll
+
+/** Follows other clients' writes to `storage` (see ../keys/session.ts). */
+export const listen: (storage: Storage.Storage) => void = Session.listen
+
+/**
+ * After something else (an extension) wrote to `storage`: forgets all this
+ * client keeps of it, key pair included, and tells the other clients.
+ *
+ * @example
+ * ```ts
+ * await storage.setItem(key, value)
+ * Envelope.storageWritten(storage)
+ * ```
+ */
+export function storageWritten(storage: Storage.Storage): void {
+  Session.drop(Session.of(storage), 'keys')
+  Session.notify(storage, 'keys')
+}
+
 /**
  * After a logout: removes the refresh token, and forgets the shares, the
  * key pair and the proofs signed ahead that memory holds (the pair stays
