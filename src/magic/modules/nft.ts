@@ -1,7 +1,7 @@
 /**
  * `magic.nft`: NFT purchase, checkout and transfer. In third-party wallet
  * mode the checkout's transaction is sent by the connected wallet (see
- * `checkoutWithWallet` in ./externalWallet.ts, loaded with that mode).
+ * `checkoutWithWallet` in ./thirdPartyWallets.ts).
  */
 import * as Rpc from '../../core/Rpc.js'
 import { type Client, type Handle, type Listener, request } from '../request.js'

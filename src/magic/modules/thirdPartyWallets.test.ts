@@ -158,6 +158,44 @@ describe('thirdPartyWallets', () => {
     ])
   })
 
+  test('behavior: a reset while connect waits for the wallet drops that connection', async () => {
+    const updates: Update[] = []
+    const thirdParty = create({ onUpdate: (update) => updates.push(update) })
+    const { wallet, listeners } = createWallet()
+    let grant: ((accounts: string[]) => void) | undefined
+    const pending = thirdParty.module.connect(
+      {
+        ...wallet,
+        request: (args) =>
+          args.method === 'eth_requestAccounts'
+            ? new Promise((resolve) => {
+                grant = resolve
+              })
+            : wallet.request(args),
+      },
+      { name: 'metamask' },
+    )
+    await vi.waitFor(() => expect(grant).toBeTypeOf('function'))
+    thirdParty.module.resetThirdPartyWalletState()
+    grant?.(['0xAbC'])
+    expect(await pending).toEqual({ accounts: [], chainId: undefined })
+    expect(thirdParty.module.isConnected).toBe(false)
+    expect(listeners.size).toBe(0)
+    expect(items.size).toBe(0)
+    expect(updates).toEqual([])
+    expect(thirdParty.route(Rpc.createRequest('eth_accounts'))).toBeUndefined()
+  })
+
+  test('behavior: a wallet reporting no accounts ends the mode', async () => {
+    const { module, emit, listeners, updates, route } = await connected()
+    emit('accountsChanged', [])
+    expect(module.isConnected).toBe(false)
+    expect(listeners.size).toBe(0)
+    expect(items.size).toBe(0)
+    expect(updates.at(-1)).toEqual({ accounts: [], chainId: undefined })
+    expect(route(Rpc.createRequest('eth_accounts'))).toBeUndefined()
+  })
+
   test('error: a 4900 rejection resets and yields "User denied account access."', async () => {
     const { module, route } = await connected({
       eth_sendTransaction: Object.assign(new Error('disconnected'), {

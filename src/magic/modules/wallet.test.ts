@@ -5,8 +5,8 @@ import {
   flush,
   resultOf,
 } from '../_test/fakeTransport.js'
-import { checkoutWithWallet } from './externalWallet.js'
 import * as Nft from './nft.js'
+import { checkoutWithWallet } from './thirdPartyWallets.js'
 import * as Wallet from './wallet.js'
 
 describe('wallet', () => {
