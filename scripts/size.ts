@@ -18,16 +18,20 @@
  * `preserveEntrySignatures: false` for apps): the entry exports nothing and
  * hands the provider to the page, so nothing can be tree-shaken away.
  *
- * Two numbers per package: `initial` is the entry chunk and the chunks it
- * imports statically (what loads with the page); `total` adds every chunk
- * loaded later with `import()`. Each chunk is gzipped on its own, as it is
- * served. The 12 KiB budget applies to `initial`, what every dApp pays on
- * page load; code that only some dApps run is split off and loads on first
- * use (typed-data checks on the first `eth_signTypedData_*`, third-party
- * wallet mode on `thirdPartyWallets.connect`, passkey MFA when the provider
- * asks for a passkey, the localStorage and memory fallbacks when IndexedDB
- * is unavailable). The total is held to 16 KiB (about half the published
- * SDK's), so that the split-off code cannot grow unnoticed.
+ * Each product is bundled twice, by rolldown and by esbuild (code splitting
+ * on). Two numbers per package: `initial` is the entry chunk and the chunks
+ * it imports statically (what loads with the page); `total` adds every
+ * chunk loaded later with `import()`. Each chunk is gzipped on its own, as
+ * it is served. The 12 KiB budget applies to `initial` under both bundlers,
+ * what every dApp pays on page load. Code that only some dApps run, or
+ * that no request needs before the iframe is ready, is split off: the
+ * session material (DPoP keys, device shares), whose download starts with
+ * the iframe's; typed-data checks on the first `eth_signTypedData_*`;
+ * third-party wallet mode on `thirdPartyWallets.connect`; passkey MFA when
+ * the provider asks for a passkey; the localStorage and memory fallbacks
+ * when IndexedDB is unavailable. The total is held to 16 KiB under
+ * rolldown (about half the published SDK's), so that the split-off code
+ * cannot grow unnoticed.
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -291,41 +295,60 @@ function versionOf(name: string): string {
   ).version
 }
 
-/** Measures ours and theirs, prints both; answers whether ours fits. */
+/** The bundlers a dApp may use; the page-load budget holds under each. */
+const bundlers = [
+  { name: 'rolldown', measure },
+  { name: 'esbuild', measure: measureEsbuild },
+] as const
+
+/**
+ * Measures ours and theirs with each bundler, prints them; answers whether
+ * ours fits. The page-load budget holds under both bundlers. The total is
+ * held under rolldown only: esbuild moves every module that the page and a
+ * lazy chunk both import into a chunk of its own, so the same code counts
+ * in more, separately gzipped, files (about 1 KiB more in all).
+ */
 async function report(product: Product): Promise<boolean> {
-  const ours = await measure(product.ours, product.ours, product.entry)
-  const theirs = await measure(
-    `${product.theirs}@${versionOf(product.theirs)}`,
-    product.theirs,
-    product.entry,
-  )
-  const width = Math.max(ours.name.length, theirs.name.length) + 2
-  const rows = [ours, theirs].flatMap((m) => [
-    `  ${m.name.padEnd(width)} total   ${kib(m.gzipped).padStart(10)} gzip  ${kib(m.minified).padStart(10)} minified  (${m.chunks} chunk${m.chunks === 1 ? '' : 's'})`,
-    `  ${''.padEnd(width)} initial ${kib(m.initialGzipped).padStart(10)} gzip  ${kib(m.initialMinified).padStart(10)} minified`,
-  ])
   const { budget, totalBudget } = product
-  process.stdout.write(
-    [
-      `${product.title}, bundled for the browser (minified, gzip -9 per chunk):`,
-      ...rows,
-      `  ours is ${percent(ours.initialGzipped, theirs.initialGzipped)} of the published SDK on page load, ${percent(ours.gzipped, theirs.gzipped)} in total`,
-      `  budget: ${kib(budget)} on page load${totalBudget === undefined ? '' : `, ${kib(totalBudget)} in total`}`,
-      '',
-    ].join('\n'),
-  )
   let fits = true
-  if (ours.initialGzipped > budget) {
-    process.stderr.write(
-      `${product.ours} over budget: ${kib(ours.initialGzipped)} > ${kib(budget)} gzipped on page load.\n`,
+  for (const bundler of bundlers) {
+    const ours = await bundler.measure(
+      product.ours,
+      product.ours,
+      product.entry,
     )
-    fits = false
-  }
-  if (totalBudget !== undefined && ours.gzipped > totalBudget) {
-    process.stderr.write(
-      `${product.ours} over budget: ${kib(ours.gzipped)} > ${kib(totalBudget)} gzipped in total.\n`,
+    const theirs = await bundler.measure(
+      `${product.theirs}@${versionOf(product.theirs)}`,
+      product.theirs,
+      product.entry,
     )
-    fits = false
+    const width = Math.max(ours.name.length, theirs.name.length) + 2
+    const rows = [ours, theirs].flatMap((m) => [
+      `  ${m.name.padEnd(width)} total   ${kib(m.gzipped).padStart(10)} gzip  ${kib(m.minified).padStart(10)} minified  (${m.chunks} chunk${m.chunks === 1 ? '' : 's'})`,
+      `  ${''.padEnd(width)} initial ${kib(m.initialGzipped).padStart(10)} gzip  ${kib(m.initialMinified).padStart(10)} minified`,
+    ])
+    const holdsTotal = bundler.name === 'rolldown' && totalBudget !== undefined
+    process.stdout.write(
+      [
+        `${product.title}, bundled by ${bundler.name} for the browser (minified, gzip -9 per chunk):`,
+        ...rows,
+        `  ours is ${percent(ours.initialGzipped, theirs.initialGzipped)} of the published SDK on page load, ${percent(ours.gzipped, theirs.gzipped)} in total`,
+        `  budget: ${kib(budget)} on page load${holdsTotal ? `, ${kib(totalBudget)} in total` : ''}`,
+        '',
+      ].join('\n'),
+    )
+    if (ours.initialGzipped > budget) {
+      process.stderr.write(
+        `${product.ours} over budget (${bundler.name}): ${kib(ours.initialGzipped)} > ${kib(budget)} gzipped on page load.\n`,
+      )
+      fits = false
+    }
+    if (holdsTotal && ours.gzipped > totalBudget) {
+      process.stderr.write(
+        `${product.ours} over budget (${bundler.name}): ${kib(ours.gzipped)} > ${kib(totalBudget)} gzipped in total.\n`,
+      )
+      fits = false
+    }
   }
   return fits
 }
