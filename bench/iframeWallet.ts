@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core'
 import type { Info } from '../src/emulator/index.js'
 import type { Site } from './browser.js'
 import type { Config } from './pages/harness.js'
+import { sessionApiKey } from './pages/instantFrame.js'
 import { type Row, row, type Side, summarise, type Target } from './report.js'
 
 export type Iterations = {
@@ -215,6 +216,9 @@ export async function iframeWalletRows(options: {
   }
   // The instant iframe answers eth_chainId with Anvil's default chain id.
   const instant = { ...base, endpoint: site.frameOrigin }
+  // Logged in: the instant iframe hands out a refresh token and a device
+  // share and then refuses any request that does not carry them.
+  const session = { ...instant, apiKey: sessionApiKey }
   const real = { ...base, endpoint: emulator.magic.endpoint }
   const chainHex = `0x${emulator.chainId.toString(16)}`
   const { parallel } = iterations
@@ -224,9 +228,15 @@ export async function iframeWalletRows(options: {
   // again beside the emulator's.
   const echo = await open(browser, site, 'echo', instant, '0x7a69')
   let floor: Latency | undefined
-  for (const [target, config, expected] of [
-    ['instant iframe', instant, '0x7a69'],
-    ['emulator', real, chainHex],
+  for (const [key, target, config, expected] of [
+    ['instant', 'instant iframe', instant, '0x7a69'],
+    [
+      'instant-session',
+      'instant iframe, logged in (refresh token and device share sent with each)',
+      session,
+      '0x7a69',
+    ],
+    ['emulator', 'emulator', real, chainHex],
   ] as const) {
     const clients = [
       await open(browser, site, 'ours', config, expected),
@@ -241,7 +251,7 @@ export async function iframeWalletRows(options: {
     }
     const [ours, theirs] = results as [Latency, Latency, ...Latency[]]
     floor ??= results[2]!
-    const key = target === 'emulator' ? 'emulator' : 'instant'
+    const instantIframe = key !== 'emulator'
     rows.push(
       row(
         {
@@ -255,7 +265,7 @@ export async function iframeWalletRows(options: {
             sequentialSide(floorName, 'floor', floor),
           ],
         },
-        key === 'instant' ? sequentialTarget : undefined,
+        instantIframe ? sequentialTarget : undefined,
       ),
       row(
         {
@@ -269,7 +279,7 @@ export async function iframeWalletRows(options: {
             parallelSide(floorName, 'floor', floor),
           ],
         },
-        key === 'instant'
+        instantIframe
           ? (ours, theirs) => ({
               text: '≤ 0.2× magic-sdk',
               pass: ours.value <= 0.2 * theirs.value,

@@ -15,9 +15,11 @@
  *   200 at once (10 rounds), through an "instant" iframe that speaks the
  *   wire protocol and answers at once (the client's own cost), and through
  *   the emulator (end to end: iframe app, backend, Anvil); ours, the
- *   published magic-sdk, and a bare postMessage echo (the floor). No
- *   session is needed: both clients sign a DPoP proof for every request,
- *   logged in or not.
+ *   published magic-sdk, and a bare postMessage echo (the floor). Both
+ *   clients sign a DPoP proof for every request, logged in or not; the
+ *   instant iframe's logged-in variant also hands out a refresh token and
+ *   a device share and refuses requests that do not carry them back, so
+ *   reading, decrypting and sending the session is measured too.
  * - iframe ready time, `new Magic(…)` to `preload()` resolved, cold (a fresh
  *   browser context) and warm (a second page of that context); every SDK and
  *   every cold sample gets its own context.

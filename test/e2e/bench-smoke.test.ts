@@ -15,6 +15,8 @@ describe('npm run bench --smoke', () => {
     expect(report.rows.map((row) => row.id)).toEqual([
       'latency.instant.sequential',
       'latency.instant.parallel',
+      'latency.instant-session.sequential',
+      'latency.instant-session.parallel',
       'latency.emulator.sequential',
       'latency.emulator.parallel',
       'ready.cold',
