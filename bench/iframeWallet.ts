@@ -139,7 +139,8 @@ type Ready = { cold: number[]; warm: number[] }
 /**
  * Cold and warm ready times: a fresh context, then a second page in it.
  * The subjects take turns, one sample each, for the same reason as the
- * round trips'.
+ * round trips', and the one that goes first changes each turn (the first
+ * context after the last one closed may pay for its teardown).
  */
 async function measureReady(
   browser: Browser,
@@ -149,7 +150,9 @@ async function measureReady(
 ): Promise<Ready[]> {
   const results = subjects.map((): Ready => ({ cold: [], warm: [] }))
   for (let i = 0; i < samples; i++)
-    for (const [index, { subject, config }] of subjects.entries()) {
+    for (let turn = 0; turn < subjects.length; turn++) {
+      const index = (i + turn) % subjects.length
+      const { subject, config } = subjects[index]!
       const context = await browser.newContext()
       try {
         const { cold, warm } = results[index]!
