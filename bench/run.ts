@@ -73,6 +73,7 @@ import {
 import { findFreePort, findFreePortRange } from '../src/emulator/net.js'
 import { slots } from '../src/emulator/ports.js'
 import { launchBrowser, type Site, startSite } from './browser.js'
+import { gameWalletRows } from './gameWallet.js'
 import { type Iterations, iframeWalletRows } from './iframeWallet.js'
 import { memoryRows } from './memory.js'
 import { type Report, type Row, toMarkdown } from './report.js'
@@ -96,6 +97,8 @@ export type SuiteContext = {
   /** Labels and versions of ours and the published packages. */
   packages: Record<string, string>
   emulator(): Promise<Info>
+  /** The same emulator, whole (its dev mailbox, to sign players in). */
+  runningEmulator(): Promise<Emulator>
   browser(): Promise<Browser>
   site(): Promise<Site>
 }
@@ -110,6 +113,14 @@ function magicNames(packages: Record<string, string>) {
   return {
     ours: `embedded-wallets ${packages.ours}`,
     theirs: `magic-sdk ${packages['magic-sdk']}`,
+  }
+}
+
+/** How the game wallet's rows name their sides. */
+function passportNames(packages: Record<string, string>) {
+  return {
+    ours: `embedded-wallets ${packages.ours}`,
+    theirs: `@imtbl/passport ${packages['@imtbl/passport']}`,
   }
 }
 
@@ -142,6 +153,18 @@ export const suites: readonly Suite[] = [
     },
   },
   {
+    name: 'game-wallet',
+    async run(context) {
+      return gameWalletRows({
+        browser: await context.browser(),
+        site: await context.site(),
+        emulator: await context.runningEmulator(),
+        names: passportNames(context.packages),
+        iterations: context.iterations,
+      })
+    },
+  },
+  {
     name: 'size',
     run: (context) =>
       sizeRows({
@@ -159,6 +182,12 @@ const iterations: Record<Report['mode'], Iterations> = {
     rounds: 10,
     ready: 10,
     memory: 10_000,
+    sendWarmup: 2,
+    sends: 20,
+    traced: 5,
+    signs: 20,
+    reads: 1000,
+    readRounds: 10,
   },
   smoke: {
     warmup: 5,
@@ -167,6 +196,12 @@ const iterations: Record<Report['mode'], Iterations> = {
     rounds: 1,
     ready: 1,
     memory: 200,
+    sendWarmup: 1,
+    sends: 3,
+    traced: 1,
+    signs: 3,
+    reads: 100,
+    readRounds: 1,
   },
 }
 
@@ -210,15 +245,17 @@ export async function run(options: Options = {}): Promise<Report> {
       return promise
     }
   }
+  const runningEmulator = once(async () => {
+    const emulator = await startOnFreePorts()
+    started.push(() => emulator.stop())
+    return emulator
+  })
   const context: SuiteContext = {
     mode,
     iterations: iterations[mode],
     packages,
-    emulator: once(async () => {
-      const emulator = await startOnFreePorts()
-      started.push(() => emulator.stop())
-      return emulator.info
-    }),
+    runningEmulator,
+    emulator: async () => (await runningEmulator()).info,
     browser: once(async () => {
       const browser = await launchBrowser()
       started.push(() => browser.close())
