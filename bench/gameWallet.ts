@@ -6,7 +6,7 @@
  * browser context of its own, signed in through its real login popup as a
  * fresh player of the emulator.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core'
 import { type Address, getAddress, toHex } from 'viem'
 import type { Emulator, Info } from '../src/emulator/index.js'
 import {
@@ -16,7 +16,7 @@ import {
 import { paths } from '../src/passport/wire/identity.js'
 import type { DappPage, Site } from './browser.js'
 import type { Iterations, Names } from './iframeWallet.js'
-import type { GameConfig, Trace } from './pages/gameHarness.js'
+import type { GameConfig, Span } from './pages/gameHarness.js'
 import { type Row, row, type Side, summarise } from './report.js'
 
 /**
@@ -67,27 +67,23 @@ async function signInPopup(
       timeout: 30_000,
     }),
   ])
-  const debug = (...a: unknown[]) => process.env.BENCH_DEBUG && console.error('signin', ...a)
-  debug('popup', popup.url())
   const browser = createBrowser(issuer)
   const start = await browser.get(request.url())
   const interaction = start.headers.get('location')
   if (start.status !== 303 || !interaction)
     throw new Error(`/authorize answered ${start.status}`)
   const resume = await signIn(browser, interaction, emulator.mailbox, email)
-  const location = (await browser.get(resume)).headers.get('location')
-  if (!location) throw new Error('The provider sent the browser nowhere.')
-  debug('location', location)
+  const callback = (await browser.get(resume)).headers.get('location')
+  if (!callback) throw new Error('The provider sent the browser nowhere.')
   // Let the popup's own navigation to the login page commit first, or it
   // may win over ours.
   await popup.waitForURL((url) => url.origin === new URL(issuer).origin)
   // The popup navigates itself, as the provider's redirect would: a
   // navigation from outside the page (the address bar's, Playwright's
   // `goto`) to another site cuts the popup off from its opener.
-  debug('committed', popup.url())
   await popup.evaluate((href) => {
     location.href = href
-  }, location)
+  }, callback)
 }
 
 /** Sets an account's balance through the chain's gateway (loopback may). */
@@ -125,11 +121,6 @@ async function connect(
     const page = await context.newPage()
     const errors: Error[] = []
     page.on('pageerror', (error) => errors.push(error))
-    if (process.env.BENCH_DEBUG) {
-      page.on('console', (m) => console.error(subject, m.text().slice(0, 300)))
-      context.on('request', (r) => console.error(subject, 'req', r.url().slice(0, 200)))
-      context.on('page', (p) => p.on('console', (m) => console.error(subject, 'popup', m.text().slice(0, 300))))
-    }
     const popups: Player['popups'] = []
     page.on('popup', (popup) => {
       const urls: string[] = []
@@ -165,18 +156,13 @@ async function connect(
 
 /**
  * Checks that no signing request of `player` since `from` needed the
- * player: every confirmation popup stayed on the loading page (both SDKs
- * open it before asking the guardian, and close it when nothing needs
- * confirming), and none is left open.
+ * player: no popup it opened left the loading page (both SDKs open it
+ * before asking the guardian, and close it when nothing needs confirming).
+ * Answers how many popups were opened.
  */
-async function noConfirmation(player: Player, name: string, from: number) {
-  for (const { page, urls } of player.popups.slice(from)) {
-    if (!page.isClosed())
-      await page.waitForEvent('close', { timeout: 10_000 }).catch(() => {
-        throw new Error(
-          `${name} left a popup open: ${urls.join(' → ')} (${player.popups.length - from} opened)`,
-        )
-      })
+function noConfirmation(player: Player, name: string, from: number): number {
+  const opened = player.popups.slice(from)
+  for (const { urls } of opened) {
     const shown = urls.filter(
       (url) =>
         url !== 'about:blank' &&
@@ -185,23 +171,110 @@ async function noConfirmation(player: Player, name: string, from: number) {
     if (shown.length > 0)
       throw new Error(`${name} asked the player to confirm: ${shown[0]}`)
   }
+  return opened.length
 }
 
-/** The steps of traced sends: each fetch's median duration and count. */
-function profile(traces: readonly Trace[]): Record<string, number> {
-  const steps = new Map<string, number[]>()
-  for (const { fetches } of traces) {
-    const perSend = new Map<string, number>()
-    for (const { what, start, end } of fetches)
-      perSend.set(what, (perSend.get(what) ?? 0) + end - start)
-    for (const [what, ms] of perSend)
-      steps.set(what, [...(steps.get(what) ?? []), ms])
+/** A request of the page's, named by the emulated service and method. */
+type Step = { what: string; start: number; end: number }
+
+/** The emulated service each origin is, to name the requests. */
+function servicesOf(info: Info): Map<string, string> {
+  const { passport } = info
+  const overrides = passport.overrides as Record<string, unknown>
+  const named: [unknown, string][] = [
+    [info.rpcUrl, 'rpc'],
+    [passport.relayerUrl, 'relayer'],
+    [passport.apiUrl, 'api'],
+    [overrides.magicTeeBasePath, 'tee'],
+    [passport.passportDomain, 'passport'],
+    [passport.authenticationDomain, 'identity'],
+  ]
+  return new Map(
+    named
+      .filter(
+        (entry): entry is [string, string] => typeof entry[0] === 'string',
+      )
+      .map(([url, name]) => [new URL(url).origin, name]),
+  )
+}
+
+/** `service method` of a JSON-RPC request (a batch: its methods), else `service path`. */
+function stepName(request: Request, services: Map<string, string>): string {
+  const url = new URL(request.url())
+  const service = services.get(url.origin) ?? url.origin
+  const body = request.postData()
+  try {
+    const parsed = JSON.parse(body ?? '') as unknown
+    const methods = (Array.isArray(parsed) ? parsed : [parsed])
+      .map((call) => (call as { method?: unknown })?.method)
+      .filter((method) => typeof method === 'string')
+    if (methods.length > 0)
+      return `${service} ${Array.isArray(parsed) ? `[${methods.join(',')}]` : methods[0]}`
+  } catch {}
+  return `${service} ${request.method()} ${url.pathname}`
+}
+
+/**
+ * Sends through `player`, `count` times, recording the page's requests
+ * (fetch and XHR alike, its popups' too) from the network's side: each
+ * step's median duration over the sends, and its median start from the
+ * request (`<step> @`), in ms.
+ */
+async function traceSends(
+  player: Player,
+  info: Info,
+  count: number,
+  to: Address,
+): Promise<Record<string, number>> {
+  const services = servicesOf(info)
+  const seen: Step[] = []
+  const record = (request: Request) => {
+    const timing = request.timing()
+    seen.push({
+      what: stepName(request, services),
+      start: timing.startTime,
+      end: timing.startTime + timing.responseEnd,
+    })
+  }
+  player.context.on('requestfinished', record)
+  let spans: Span[]
+  try {
+    spans = await player.page.evaluate(
+      ([count, to, value]) => window.game.traceSend(count, to, value),
+      [count, to, value] as const,
+    )
+    // The last request's event may still be on its way.
+    await player.page.waitForTimeout(200)
+  } finally {
+    player.context.off('requestfinished', record)
+  }
+  const durations = new Map<string, number[]>()
+  const starts = new Map<string, number[]>()
+  for (const span of spans) {
+    const perSend = new Map<string, { duration: number; start: number }>()
+    for (const step of seen) {
+      if (step.start < span.start || step.start > span.end) continue
+      const entry = perSend.get(step.what)
+      perSend.set(step.what, {
+        duration: (entry?.duration ?? 0) + step.end - step.start,
+        start: entry?.start ?? step.start - span.start,
+      })
+    }
+    for (const [what, { duration, start }] of perSend) {
+      durations.set(what, [...(durations.get(what) ?? []), duration])
+      starts.set(what, [...(starts.get(what) ?? []), start])
+    }
   }
   const detail: Record<string, number> = {
-    total: summarise(traces.map((trace) => trace.total)).p50,
+    total: summarise(spans.map((span) => span.end - span.start)).p50,
   }
-  for (const [what, samples] of steps)
-    detail[what] = summarise(samples).p50
+  const order = [...starts].sort(
+    ([, a], [, b]) => summarise(a).p50 - summarise(b).p50,
+  )
+  for (const [what, samples] of order) {
+    detail[`${what} @`] = summarise(samples).p50
+    detail[what] = summarise(durations.get(what) ?? []).p50
+  }
   return detail
 }
 
@@ -266,14 +339,8 @@ export async function gameWalletRows(options: {
       )
     }
     const traced = {
-      ours: await ours.page.evaluate(
-        ([count, to, value]) => window.game.traceSend(count, to, value),
-        [iterations.traced, to, value] as const,
-      ),
-      theirs: await theirs.page.evaluate(
-        ([count, to, value]) => window.game.traceSend(count, to, value),
-        [iterations.traced, to, value] as const,
-      ),
+      ours: await traceSends(ours, info, iterations.traced, to),
+      theirs: await traceSends(theirs, info, iterations.traced, to),
     }
 
     const signs = { ours: [] as number[], theirs: [] as number[] }
@@ -289,8 +356,10 @@ export async function gameWalletRows(options: {
           )),
         )
     }
-    await noConfirmation(ours, names.ours, marks.ours)
-    await noConfirmation(theirs, names.theirs, marks.theirs)
+    const popups = {
+      ours: noConfirmation(ours, names.ours, marks.ours),
+      theirs: noConfirmation(theirs, names.theirs, marks.theirs),
+    }
 
     const reads = { wallet: [] as number[], direct: [] as number[] }
     for (const via of ['wallet', 'direct'] as const)
@@ -319,7 +388,7 @@ export async function gameWalletRows(options: {
           title: `${sendTitle}: ours vs a plain EOA send`,
           unit: 'ms',
           sides: [
-            latencySide(names.ours, 'ours', sends.ours, profile(traced.ours)),
+            latencySide(names.ours, 'ours', sends.ours, traced.ours),
             latencySide(eoaName, 'theirs', eoa),
           ],
         },
@@ -334,13 +403,8 @@ export async function gameWalletRows(options: {
         title: `${sendTitle}: ours vs the published SDK`,
         unit: 'ms',
         sides: [
-          latencySide(names.ours, 'ours', sends.ours, profile(traced.ours)),
-          latencySide(
-            names.theirs,
-            'theirs',
-            sends.theirs,
-            profile(traced.theirs),
-          ),
+          latencySide(names.ours, 'ours', sends.ours, traced.ours),
+          latencySide(names.theirs, 'theirs', sends.theirs, traced.theirs),
         ],
       }),
       row({
@@ -349,8 +413,14 @@ export async function gameWalletRows(options: {
         title: '`personal_sign` of a short text, deployed wallet',
         unit: 'ms',
         sides: [
-          latencySide(names.ours, 'ours', signs.ours),
-          latencySide(names.theirs, 'theirs', signs.theirs),
+          // Popups opened over the sends and signs: the loading page, each
+          // closed again with nothing to confirm.
+          latencySide(names.ours, 'ours', signs.ours, {
+            popups: popups.ours,
+          }),
+          latencySide(names.theirs, 'theirs', signs.theirs, {
+            popups: popups.theirs,
+          }),
         ],
       }),
       row(

@@ -43,13 +43,8 @@ export type PassportLike = {
 
 export type PassportClass = new (configuration: never) => PassportLike
 
-/** One timed send and what its fetches did, when traced. */
-export type Trace = {
-  /** Milliseconds from the request to its receipt. */
-  total: number
-  /** The page's fetches during it: what, and when, ms from the request. */
-  fetches: { what: string; start: number; end: number }[]
-}
+/** When one traced send ran: epoch milliseconds (the network's clock). */
+export type Span = { start: number; end: number }
 
 /** What the runner calls, through `page.evaluate`. */
 export type GameBench = {
@@ -67,8 +62,11 @@ export type GameBench = {
   send(count: number, to: Address, value: string): Promise<number[]>
   /** The same through the EOA (viem's wallet client with a local key). */
   sendEoa(count: number, to: Address, value: string): Promise<number[]>
-  /** Sends through the wallet, tracing each one's fetches. */
-  traceSend(count: number, to: Address, value: string): Promise<Trace[]>
+  /**
+   * Sends through the wallet, one after another: when each ran, for the
+   * runner to match the page's requests to it.
+   */
+  traceSend(count: number, to: Address, value: string): Promise<Span[]>
   /** `count` `personal_sign` one after another through the wallet. */
   sign(count: number): Promise<number[]>
   /**
@@ -156,17 +154,6 @@ async function receipt(client: PublicClient, hash: Hex): Promise<void> {
     }
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
-}
-
-/** What a traced fetch was: the JSON-RPC method, or the path. */
-function describe(url: string, init: RequestInit | undefined): string {
-  const path = new URL(url, location.href).pathname
-  if (typeof init?.body === 'string' && init.body.startsWith('{'))
-    try {
-      const { method } = JSON.parse(init.body) as { method?: unknown }
-      if (typeof method === 'string') return `${path} ${method}`
-    } catch {}
-  return path
 }
 
 /**
@@ -276,35 +263,14 @@ export function installGame(Passport: PassportClass): void {
       })
     },
     async traceSend(count, to, value) {
-      const traces: Trace[] = []
-      const real = window.fetch
-      let fetches: Trace['fetches'] = []
-      let origin = 0
-      window.fetch = async (input, init) => {
-        const url = input instanceof Request ? input.url : String(input)
-        const entry = {
-          what: describe(url, init),
-          start: performance.now() - origin,
-          end: 0,
-        }
-        fetches.push(entry)
-        try {
-          return await real(input, init)
-        } finally {
-          entry.end = performance.now() - origin
-        }
+      const now = () => performance.timeOrigin + performance.now()
+      const spans: Span[] = []
+      for (let i = 0; i < count; i++) {
+        const start = now()
+        await sendOnce(to, value)
+        spans.push({ start, end: now() })
       }
-      try {
-        for (let i = 0; i < count; i++) {
-          fetches = []
-          origin = performance.now()
-          await sendOnce(to, value)
-          traces.push({ total: performance.now() - origin, fetches })
-        }
-      } finally {
-        window.fetch = real
-      }
-      return traces
+      return spans
     },
     sign(count) {
       const { provider, wallet } = connected()
