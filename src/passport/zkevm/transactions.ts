@@ -79,6 +79,7 @@ export async function readNonce(
   wallet: Address,
   space: bigint,
 ): Promise<bigint> {
+  const code = getCode(context.rpc, wallet)
   const call = context.rpc
     .request<Hex>({
       method: 'eth_call',
@@ -88,8 +89,8 @@ export async function readNonce(
       (data) => ({ data }),
       (error: unknown) => ({ error }),
     )
-  const [code, answer] = await Promise.all([getCode(context.rpc, wallet), call])
-  if (!code || code === '0x') return 0n
+  const [bytecode, answer] = await Promise.all([code, call])
+  if (!bytecode || bytecode === '0x') return 0n
   if ('error' in answer) {
     const { error } = answer
     // A wallet whose call reverts has no nonce to read, as the published
