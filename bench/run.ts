@@ -3,14 +3,16 @@
  * run, on one emulator, in one Chromium. Prints Markdown tables on stdout
  * and writes every number as JSON under bench/results/.
  *
- * Run `npm run build` first: our client is bundled from the built package
- * (`embedded-wallets/magic` → dist/), as a dApp gets it. Both SDKs' pages
- * are the same source (bench/pages/magic.ts), bundled by rolldown, minified
- * for production, and served by a static server on a dApp origin
- * (`http://localhost:<port>`); the iframes live on other sites (the
- * emulator, or the bench's own `http://127.0.0.1:<port>`).
+ * Run `npm run build` first: our clients are bundled from the built package
+ * (`embedded-wallets/magic`, `embedded-wallets/passport` → dist/), as a dApp
+ * gets them. Each wallet's pages are one source for ours and the published
+ * SDK (bench/pages/magic.ts, bench/pages/passport.ts), bundled by rolldown,
+ * minified for production, and served by a static server on a dApp origin
+ * (`http://localhost:<port>`); the iframes and popups live on other sites
+ * (the emulator, or the bench's own `http://127.0.0.1:<port>`).
  *
- * Rows (bench/iframeWallet.ts, bench/memory.ts, bench/size.ts):
+ * Rows (bench/iframeWallet.ts, bench/memory.ts, bench/gameWallet.ts,
+ * bench/size.ts):
  * - `eth_chainId` round trips, 200 one after another (after a warm-up) and
  *   200 at once (10 rounds), through an "instant" iframe that speaks the
  *   wire protocol and answers at once (the client's own cost), and through
@@ -24,6 +26,29 @@
  * - memory (bench/memory.ts): the dApp page's JS heap after 10,000
  *   requests through the instant iframe, after a forced GC, and how far it
  *   is over its baseline (a per-request leak would show there).
+ * - the game wallet (bench/gameWallet.ts), ours and the published
+ *   @imtbl/passport each in a context of its own, signed in as a fresh
+ *   player through its real login popup (the emulated login page's forms
+ *   are filled from Node, with the code from the dev mailbox), the wallet
+ *   registered, funded and deployed by warm-up sends:
+ *   - `eth_sendTransaction` of a small transfer (the guardian's default
+ *     rules pass it: no popup leaves the loading page, which is checked),
+ *     timed from the request to its receipt (the hash returned, then
+ *     `eth_getTransactionReceipt` asked at once and every 10 ms until
+ *     there is one, the same code for every side); ours beside a plain EOA
+ *     send on the same chain (viem's wallet client with a local Anvil key,
+ *     in the same page: its nonce, gas and fee reads, then the raw send)
+ *     with the issue's target, ours ≤ 5× the EOA send; and ours beside the
+ *     published SDK. The sides take turns, 5 sends each. A few more sends
+ *     are traced request by request from Chromium's side (the `detail` of
+ *     each side in the JSON: every step's median start and duration), to
+ *     see which step dominates.
+ *   - `personal_sign`, ours beside the published SDK.
+ *   - 1,000 `eth_getBalance` at once through our provider and through
+ *     viem's http transport straight to the chain's gateway, in the same
+ *     page (the same per-host connection limit), p50 of 10 rounds; target
+ *     ≤ 1.2× viem direct. Our provider batches JSON-RPC as the published
+ *     SDK's node client does; viem's http transport does not by default.
  * - size, gzipped, with the page and in total, bundled by rolldown and by
  *   esbuild, ours beside the published SDK.
  *
@@ -32,11 +57,12 @@
  * `--strict`.
  *
  * Flags:
- * - `--smoke`: few iterations (20 sequential, 20 at once, one ready sample),
- *   the magic size row only; what `npm test` runs (test/e2e/bench-smoke.test.ts).
+ * - `--smoke`: few iterations (20 sequential, 20 at once, one ready sample,
+ *   3 game wallet sends and signs, one round of 100 reads), the magic size
+ *   row only; what `npm test` runs (test/e2e/bench-smoke.test.ts).
  * - `--strict`: exit 1 when a target is missed.
  * - `--only <group,…>`: run only these suites (`iframe-wallet`, `memory`,
- *   `size`).
+ *   `game-wallet`, `size`).
  * - `--same-site`: serve the dApp on 127.0.0.1, the iframes' site, so that
  *   Chromium keeps them in the page's process. By default the dApp is on
  *   `localhost`, another site, and each iframe runs in a process of its own
@@ -52,14 +78,10 @@
  * emulator, browser and pages lazily (`SuiteContext`) and returns `Row`s
  * (bench/report.ts): each with an `ours` and a `theirs` side (a published
  * SDK, or a baseline such as a plain EOA send), optionally a `floor`, and
- * the issue's target as a function of them. The game wallet's rows join as
- * a suite of their own (group `game-wallet`): its dApp pages are entries of
- * `pages` in bench/browser.ts (a `bench:passport` alias, resolved to
- * `embedded-wallets/passport` or `@imtbl/passport`, as `bench:magic` is),
- * driven through the harness (bench/pages/harness.ts, whose `Subject` is
- * any request), against the same emulator (`context.emulator()` has
- * `passport` and `rpcUrl`); the Node-side baselines (an EOA send, viem's
- * http transport to Anvil) need no page.
+ * the issue's target as a function of them. A page is an entry of `pages`
+ * in bench/browser.ts; a suite that needs more of the emulator than its
+ * JSON line (the dev mailbox, to sign players in) takes
+ * `context.runningEmulator()`.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, platform, release } from 'node:os'
