@@ -28,14 +28,19 @@ const chromiumArgs = [
 const pagesDir = fileURLToPath(new URL('./pages/', import.meta.url))
 
 /**
- * The pages: each a script, bundled on its own. `magic` is bundled twice,
- * with `bench:magic` resolved to ours and to the published SDK.
+ * The pages: each a script, bundled on its own. `magic.ts` is bundled
+ * twice, with `bench:magic` resolved to ours and to the published SDK;
+ * `passport.ts` likewise with `bench:passport`.
  */
 const pages = {
   /** Our iframe client (the built `embedded-wallets/magic`). */
   ours: { source: 'magic.ts', sdk: 'embedded-wallets/magic' },
   /** The published magic-sdk. */
   theirs: { source: 'magic.ts', sdk: 'magic-sdk' },
+  /** Our game wallet (the built `embedded-wallets/passport`). */
+  gameOurs: { source: 'passport.ts', sdk: 'embedded-wallets/passport' },
+  /** The published @imtbl/passport. */
+  gameTheirs: { source: 'passport.ts', sdk: '@imtbl/passport' },
   /** The bare postMessage echo client (no SDK). */
   echo: { source: 'echo.ts', sdk: undefined },
   /** The instant `/send` iframe (served on the iframe origin). */
@@ -45,6 +50,9 @@ const pages = {
 } as const
 
 export type PageName = keyof typeof pages
+
+/** The pages served on the dApp's origin. */
+export type DappPage = Exclude<PageName, `${string}Frame`>
 
 /** Bundles one page: its chunks by file name, and the entry's name. */
 async function bundle(
@@ -63,8 +71,9 @@ async function bundle(
       {
         name: 'bench-sdk',
         resolveId(source, importer) {
-          if (source !== 'bench:magic') return null
-          if (!sdk) throw new Error(`${name} cannot import bench:magic`)
+          if (source !== 'bench:magic' && source !== 'bench:passport')
+            return null
+          if (!sdk) throw new Error(`${name} cannot import ${source}`)
           return this.resolve(sdk, importer, { skipSelf: true })
         },
       },
@@ -119,7 +128,7 @@ export type Site = {
   /** The instant and echo iframes' origin (`http://127.0.0.1:<port>`). */
   frameOrigin: string
   /** The URL of a dApp page. */
-  url(page: 'ours' | 'theirs' | 'echo'): string
+  url(page: DappPage): string
   close(): Promise<void>
 }
 

@@ -25,6 +25,18 @@ export type Iterations = {
   ready: number
   /** Requests between the heap's baseline and its reading. */
   memory: number
+  /** The game wallet's sends before the timed ones (the first deploys it). */
+  sendWarmup: number
+  /** Its timed sends, one after another (and as many EOA sends). */
+  sends: number
+  /** Its sends traced fetch by fetch after the timed ones (the profile). */
+  traced: number
+  /** Its timed `personal_sign`, one after another. */
+  signs: number
+  /** Reads at once, in one round. */
+  reads: number
+  /** Rounds of `reads`. */
+  readRounds: number
 }
 
 export type Subject = 'ours' | 'theirs' | 'echo'

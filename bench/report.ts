@@ -197,16 +197,24 @@ export function toMarkdown(report: Report): string {
       continue
     }
     const theirsName = sideOf(first, 'theirs')?.name ?? 'theirs'
+    // The game wallet compares with a published SDK in some rows and with
+    // a baseline (an EOA send, viem straight to the node) in others: each
+    // cell then names its side.
+    const mixed = rows.some((r) => sideOf(r, 'theirs')?.name !== theirsName)
     const floorName = sideOf(first, 'floor')?.name
-    const cell = first.unit === 'bytes' ? bytesCell : latencyCell
+    const unitCell = first.unit === 'bytes' ? bytesCell : latencyCell
+    const cell = (side: Side | undefined) =>
+      mixed && side?.role === 'theirs'
+        ? `${side.name}: ${unitCell(side)}`
+        : unitCell(side)
     parts.push(
       table(
         [
           headings[group] ?? group,
           oursName,
-          theirsName,
+          mixed ? 'compared with' : theirsName,
           ...(floorName ? [floorName] : []),
-          'ours ÷ published',
+          mixed ? 'ours ÷ compared' : 'ours ÷ published',
           ...(floorName ? ['ours ÷ floor'] : []),
           'target',
         ],

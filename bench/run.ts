@@ -3,14 +3,16 @@
  * run, on one emulator, in one Chromium. Prints Markdown tables on stdout
  * and writes every number as JSON under bench/results/.
  *
- * Run `npm run build` first: our client is bundled from the built package
- * (`embedded-wallets/magic` → dist/), as a dApp gets it. Both SDKs' pages
- * are the same source (bench/pages/magic.ts), bundled by rolldown, minified
- * for production, and served by a static server on a dApp origin
- * (`http://localhost:<port>`); the iframes live on other sites (the
- * emulator, or the bench's own `http://127.0.0.1:<port>`).
+ * Run `npm run build` first: our clients are bundled from the built package
+ * (`embedded-wallets/magic`, `embedded-wallets/passport` → dist/), as a dApp
+ * gets them. Each wallet's pages are one source for ours and the published
+ * SDK (bench/pages/magic.ts, bench/pages/passport.ts), bundled by rolldown,
+ * minified for production, and served by a static server on a dApp origin
+ * (`http://localhost:<port>`); the iframes and popups live on other sites
+ * (the emulator, or the bench's own `http://127.0.0.1:<port>`).
  *
- * Rows (bench/iframeWallet.ts, bench/memory.ts, bench/size.ts):
+ * Rows (bench/iframeWallet.ts, bench/memory.ts, bench/gameWallet.ts,
+ * bench/size.ts):
  * - `eth_chainId` round trips, 200 one after another (after a warm-up) and
  *   200 at once (10 rounds), through an "instant" iframe that speaks the
  *   wire protocol and answers at once (the client's own cost), and through
@@ -26,6 +28,29 @@
  * - memory (bench/memory.ts): the dApp page's JS heap after 10,000
  *   requests through the instant iframe, after a forced GC, and how far it
  *   is over its baseline (a per-request leak would show there).
+ * - the game wallet (bench/gameWallet.ts), ours and the published
+ *   @imtbl/passport each in a context of its own, signed in as a fresh
+ *   player through its real login popup (the emulated login page's forms
+ *   are filled from Node, with the code from the dev mailbox), the wallet
+ *   registered, funded and deployed by warm-up sends:
+ *   - `eth_sendTransaction` of a small transfer (the guardian's default
+ *     rules pass it: no popup leaves the loading page, which is checked),
+ *     timed from the request to its receipt (the hash returned, then
+ *     `eth_getTransactionReceipt` asked at once and every 10 ms until
+ *     there is one, the same code for every side); ours beside a plain EOA
+ *     send on the same chain (viem's wallet client with a local Anvil key,
+ *     in the same page: its nonce, gas and fee reads, then the raw send)
+ *     with the issue's target, ours ≤ 5× the EOA send; and ours beside the
+ *     published SDK. The sides take turns, 5 sends each. A few more sends
+ *     are traced request by request from Chromium's side (the `detail` of
+ *     each side in the JSON: every step's median start and duration), to
+ *     see which step dominates.
+ *   - `personal_sign`, ours beside the published SDK.
+ *   - 1,000 `eth_getBalance` at once through our provider and through
+ *     viem's http transport straight to the chain's gateway, in the same
+ *     page (the same per-host connection limit), p50 of 10 rounds; target
+ *     ≤ 1.2× viem direct. Our provider batches JSON-RPC as the published
+ *     SDK's node client does; viem's http transport does not by default.
  * - size, gzipped, with the page and in total, bundled by rolldown and by
  *   esbuild, ours beside the published SDK.
  *
@@ -34,11 +59,12 @@
  * `--strict`.
  *
  * Flags:
- * - `--smoke`: few iterations (20 sequential, 20 at once, one ready sample),
- *   the magic size row only; what `npm test` runs (test/e2e/bench-smoke.test.ts).
+ * - `--smoke`: few iterations (20 sequential, 20 at once, one ready sample,
+ *   3 game wallet sends and signs, one round of 100 reads), the magic size
+ *   row only; what `npm test` runs (test/e2e/bench-smoke.test.ts).
  * - `--strict`: exit 1 when a target is missed.
  * - `--only <group,…>`: run only these suites (`iframe-wallet`, `memory`,
- *   `size`).
+ *   `game-wallet`, `size`).
  * - `--same-site`: serve the dApp on 127.0.0.1, the iframes' site, so that
  *   Chromium keeps them in the page's process. By default the dApp is on
  *   `localhost`, another site, and each iframe runs in a process of its own
@@ -54,14 +80,10 @@
  * emulator, browser and pages lazily (`SuiteContext`) and returns `Row`s
  * (bench/report.ts): each with an `ours` and a `theirs` side (a published
  * SDK, or a baseline such as a plain EOA send), optionally a `floor`, and
- * the issue's target as a function of them. The game wallet's rows join as
- * a suite of their own (group `game-wallet`): its dApp pages are entries of
- * `pages` in bench/browser.ts (a `bench:passport` alias, resolved to
- * `embedded-wallets/passport` or `@imtbl/passport`, as `bench:magic` is),
- * driven through the harness (bench/pages/harness.ts, whose `Subject` is
- * any request), against the same emulator (`context.emulator()` has
- * `passport` and `rpcUrl`); the Node-side baselines (an EOA send, viem's
- * http transport to Anvil) need no page.
+ * the issue's target as a function of them. A page is an entry of `pages`
+ * in bench/browser.ts; a suite that needs more of the emulator than its
+ * JSON line (the dev mailbox, to sign players in) takes
+ * `context.runningEmulator()`.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, platform, release } from 'node:os'
@@ -75,6 +97,7 @@ import {
 import { findFreePort, findFreePortRange } from '../src/emulator/net.js'
 import { slots } from '../src/emulator/ports.js'
 import { launchBrowser, type Site, startSite } from './browser.js'
+import { gameWalletRows } from './gameWallet.js'
 import { type Iterations, iframeWalletRows } from './iframeWallet.js'
 import { memoryRows } from './memory.js'
 import { type Report, type Row, toMarkdown } from './report.js'
@@ -98,6 +121,8 @@ export type SuiteContext = {
   /** Labels and versions of ours and the published packages. */
   packages: Record<string, string>
   emulator(): Promise<Info>
+  /** The same emulator, whole (its dev mailbox, to sign players in). */
+  runningEmulator(): Promise<Emulator>
   browser(): Promise<Browser>
   site(): Promise<Site>
 }
@@ -112,6 +137,14 @@ function magicNames(packages: Record<string, string>) {
   return {
     ours: `embedded-wallets ${packages.ours}`,
     theirs: `magic-sdk ${packages['magic-sdk']}`,
+  }
+}
+
+/** How the game wallet's rows name their sides. */
+function passportNames(packages: Record<string, string>) {
+  return {
+    ours: `embedded-wallets ${packages.ours}`,
+    theirs: `@imtbl/passport ${packages['@imtbl/passport']}`,
   }
 }
 
@@ -144,6 +177,18 @@ export const suites: readonly Suite[] = [
     },
   },
   {
+    name: 'game-wallet',
+    async run(context) {
+      return gameWalletRows({
+        browser: await context.browser(),
+        site: await context.site(),
+        emulator: await context.runningEmulator(),
+        names: passportNames(context.packages),
+        iterations: context.iterations,
+      })
+    },
+  },
+  {
     name: 'size',
     run: (context) =>
       sizeRows({
@@ -161,6 +206,12 @@ const iterations: Record<Report['mode'], Iterations> = {
     rounds: 10,
     ready: 10,
     memory: 10_000,
+    sendWarmup: 2,
+    sends: 20,
+    traced: 5,
+    signs: 20,
+    reads: 1000,
+    readRounds: 10,
   },
   smoke: {
     warmup: 5,
@@ -169,6 +220,12 @@ const iterations: Record<Report['mode'], Iterations> = {
     rounds: 1,
     ready: 1,
     memory: 200,
+    sendWarmup: 1,
+    sends: 3,
+    traced: 1,
+    signs: 3,
+    reads: 100,
+    readRounds: 1,
   },
 }
 
@@ -212,15 +269,17 @@ export async function run(options: Options = {}): Promise<Report> {
       return promise
     }
   }
+  const runningEmulator = once(async () => {
+    const emulator = await startOnFreePorts()
+    started.push(() => emulator.stop())
+    return emulator
+  })
   const context: SuiteContext = {
     mode,
     iterations: iterations[mode],
     packages,
-    emulator: once(async () => {
-      const emulator = await startOnFreePorts()
-      started.push(() => emulator.stop())
-      return emulator.info
-    }),
+    runningEmulator,
+    emulator: async () => (await runningEmulator()).info,
     browser: once(async () => {
       const browser = await launchBrowser()
       started.push(() => browser.close())

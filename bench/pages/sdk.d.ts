@@ -17,3 +17,11 @@ declare module 'bench:magic' {
     preload(): Promise<void>
   }
 }
+
+/**
+ * The game wallet's `Passport`, ours or the published one; the page types
+ * the part it uses itself (bench/pages/gameHarness.ts).
+ */
+declare module 'bench:passport' {
+  export const Passport: unknown
+}

@@ -304,6 +304,20 @@ describe('eth_sendTransaction', () => {
     expect(relayer.sent[0]!.nonce).toBe(0n)
   })
 
+  test("behavior: a deployed wallet's code and nonce are read in one batch, and its nonce is signed", async () => {
+    const { provider, node, relayer, wallet } = await start()
+    node.setCode(wallet, deployed)
+    node.setNonce(wallet, 0n, 7n)
+    await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    expect(relayer.sent[0]!.nonce).toBe(7n)
+    expect(
+      node.batchMethods.filter((methods) => methods.includes('eth_getCode')),
+    ).toEqual([['eth_getCode', 'eth_call']])
+  })
+
   test('behavior: a wallet whose readNonce reverts reads nonce 0', async () => {
     const { provider, node, relayer, wallet } = await start()
     node.setCode(wallet, deployed)

@@ -273,6 +273,44 @@ describe('eth_sendTransaction', () => {
     expect(await balanceOf(player.wallet)).toBe(20n)
   })
 
+  test('a status request right after the send answers once the transaction is on chain: SUBMITTED or SUCCESSFUL with its hash, never PENDING', async () => {
+    const player = newPlayer(relayer.contracts)
+    await settled(relayer.url, token, await sendOk(player, 0n))
+    const id = await sendOk(player, 1n)
+    const { body } = await rpc(
+      relayer.url,
+      token,
+      methods.getTransactionByHash,
+      [id],
+    )
+    const { status, hash } = body.result as { status: string; hash: Hex }
+    expect(['SUBMITTED', 'SUCCESSFUL']).toContain(status)
+    const receipt = await relayer.publicClient.getTransactionReceipt({ hash })
+    expect(receipt.status).toBe('success')
+  })
+
+  test('a status request for a send held for its predecessor answers PENDING without waiting for it', async () => {
+    const player = newPlayer(relayer.contracts)
+    await settled(relayer.url, token, await sendOk(player, 0n))
+    const ahead = await sendOk(player, 2n)
+    const { body } = await rpc(
+      relayer.url,
+      token,
+      methods.getTransactionByHash,
+      [ahead],
+    )
+    expect(body.result).toEqual({
+      status: 'PENDING',
+      chainId: `eip155:${relayer.chainId}`,
+      relayerId: ahead,
+    })
+    // Its predecessor comes: both are mined in order.
+    const next = await sendOk(player, 1n)
+    expect((await settled(relayer.url, token, next)).status).toBe('SUCCESSFUL')
+    expect((await settled(relayer.url, token, ahead)).status).toBe('SUCCESSFUL')
+    expect(await readNonce(player.wallet)).toBe(3n)
+  })
+
   test('a nonce ahead of the wallet fails once its predecessor never comes', async () => {
     const player = newPlayer(relayer.contracts)
     await settled(relayer.url, token, await sendOk(player, 0n))

@@ -74,6 +74,12 @@ export const maxOutcomes = 1000
 /** The longest message and payload accepted, in characters of JSON. */
 const maxMessageLength = 64 * 1024
 
+/**
+ * The longest a status request waits for a transaction on its way to the
+ * node (one polling interval of the published SDK's), in ms.
+ */
+const statusWaitMs = 1_000
+
 /** What a test can make the next sends do. */
 export type Outcome = 'fail' | 'revert' | 'stall' | 'cancel'
 
@@ -301,12 +307,18 @@ export function createRelayer(options: createRelayer.Options): Relayer {
     return relayed.id
   }
 
-  function getTransactionByHash(params: unknown): RelayerTransaction {
+  async function getTransactionByHash(
+    params: unknown,
+  ): Promise<RelayerTransaction> {
     if (!Array.isArray(params) || params.length !== 1)
       throw invalidParams('params must be [relayerId].')
     const [id] = params
     const relayed = typeof id === 'string' ? transactions.get(id) : undefined
     if (!relayed) throw invalidParams('No relayed transaction has this id.')
+    // A transaction on its way to the node is answered once it is there
+    // (at most a polling interval later): the published SDK polls at once,
+    // then every second, and the submission takes the node milliseconds.
+    await submitter.progressed(relayed.id, statusWaitMs)
     return {
       status: relayed.status,
       chainId: caip2(relayed.chainId),
@@ -394,6 +406,9 @@ export function createRelayer(options: createRelayer.Options): Relayer {
       origin: '*',
       allowMethods: ['POST'],
       allowHeaders: ['Authorization', 'Content-Type', 'x-sdk-version'],
+      // As the emulator's other services: without it a browser asks again
+      // (a preflight round trip) for a send made 5 s after the last.
+      maxAge: 600,
     }),
   )
   app.post(path, async (c) => {

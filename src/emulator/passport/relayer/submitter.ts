@@ -108,6 +108,16 @@ export type Submitter = {
    * @returns false when the queues are full (the job is not taken).
    */
   enqueue(job: Job): boolean
+  /**
+   * Resolves once the job with relayer id `id` has moved on: left
+   * `PENDING` (it has a hash, or it failed), or found waiting for a
+   * predecessor's nonce; at once for a job not in a queue; after
+   * `timeoutMs` at the latest. The status route answers after it, so a
+   * client's first poll, made right after the relayer took the
+   * transaction, finds it submitted instead of waiting a whole polling
+   * interval for what takes the node milliseconds.
+   */
+  progressed(id: string, timeoutMs: number): Promise<void>
   /** Stops: queued jobs are left as they are, nothing more is sent. */
   stop(): void
 }
@@ -163,10 +173,23 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
   const queues = new Map<string, Queue>()
   let queued = 0
   let stopped = false
+  /**
+   * Ids of the jobs in a queue or being submitted, each with the callers
+   * waiting for it to move on (bounded: every job in it is queued, and the
+   * queues are).
+   */
+  const watched = new Map<string, Set<() => void>>()
+  const moved = (job: Job) => {
+    const waiting = watched.get(job.relayed.id)
+    if (!waiting) return
+    for (const wake of waiting) wake()
+    waiting.clear()
+  }
 
   const settle = (job: Job, status: Status, statusMessage?: string) => {
     job.relayed.status = status
     if (statusMessage !== undefined) job.relayed.statusMessage = statusMessage
+    moved(job)
   }
 
   /** The wallet's next nonce in `space` (0 while it has no code). */
@@ -296,34 +319,39 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
           queued--
           heldSince.delete(job)
         }
+        const drop = () => {
+          take()
+          watched.delete(job.relayed.id)
+        }
         let state: { deployed: boolean; nonce: bigint }
         try {
           state = await readNonce(c.publicClient, job.relayed.wallet, space)
         } catch (error) {
-          take()
           settle(
             job,
             'FAILED',
             `The chain could not be read: ${messageOf(error)}`,
           )
+          drop()
           continue
         }
         if (nonce < state.nonce) {
-          take()
           settle(job, 'FAILED', `The wallet's nonce ${nonce} is already used.`)
+          drop()
           continue
         }
         if (nonce > state.nonce) {
           const since = heldSince.get(job) ?? Date.now()
           heldSince.set(job, since)
+          moved(job)
           const left = since + holdMs - Date.now()
           if (left <= 0) {
-            take()
             settle(
               job,
               'FAILED',
               `The wallet's nonce ${nonce} is ahead of its next nonce ${state.nonce}, whose transaction never came.`,
             )
+            drop()
             continue
           }
           // Sleep until a job joins, the hold ends, or a short while passes
@@ -347,6 +375,9 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
             'FAILED',
             `The transaction could not be submitted: ${messageOf(error)}`,
           )
+        } finally {
+          moved(job)
+          watched.delete(job.relayed.id)
         }
       }
     } finally {
@@ -370,12 +401,28 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
       }
       queue.jobs.push(job)
       queued++
+      watched.set(job.relayed.id, new Set())
       queue.wake?.()
       if (!queue.running) void drain(key, queue, c).catch(() => undefined)
       return true
     },
+    progressed(id, timeoutMs) {
+      const waiting = watched.get(id)
+      if (!waiting || stopped) return Promise.resolve()
+      return new Promise<void>((resolve) => {
+        const wake = () => {
+          clearTimeout(timer)
+          waiting.delete(wake)
+          resolve()
+        }
+        const timer = setTimeout(wake, timeoutMs)
+        waiting.add(wake)
+      })
+    },
     stop() {
       stopped = true
+      for (const waiting of watched.values()) for (const wake of waiting) wake()
+      watched.clear()
       for (const queue of queues.values()) queue.wake?.()
     },
   }

@@ -93,6 +93,8 @@ export async function startNode(options: { chainId: number }) {
   const reverting = new Set<string>()
   const requests: RpcRequest[] = []
   const batches: number[] = []
+  /** Each batch's methods, in order. */
+  const batchMethods: string[][] = []
   let chainId = options.chainId
   function respond(request: RpcRequest) {
     const params = request.params ?? []
@@ -144,6 +146,7 @@ export async function startNode(options: { chainId: number }) {
   const server = await serve(({ body }) => {
     if (Array.isArray(body)) {
       batches.push(body.length)
+      batchMethods.push(body.map((r: RpcRequest) => r.method))
       return { body: body.map((r: RpcRequest) => respond(r)) }
     }
     return { body: respond(body as RpcRequest) }
@@ -152,6 +155,7 @@ export async function startNode(options: { chainId: number }) {
     ...server,
     requests,
     batches,
+    batchMethods,
     setCode: (address: Address, value: Hex) =>
       code.set(address.toLowerCase(), value),
     setNonce: (address: Address, space: bigint, value: bigint) =>
