@@ -71,15 +71,14 @@ export type GameBench = {
   sign(count: number): Promise<number[]>
   /**
    * `rounds` times `count` `eth_getBalance` of the wallet at once, through
-   * the wallet's provider or viem's http transport to the node: each
-   * round's milliseconds.
+   * the wallet's provider or viem's http transport to the node (its
+   * defaults, or with batching on): each round's milliseconds.
    */
-  reads(
-    count: number,
-    rounds: number,
-    via: 'wallet' | 'direct',
-  ): Promise<number[]>
+  reads(count: number, rounds: number, via: ReadsVia): Promise<number[]>
 }
+
+/** How reads go: the wallet's provider, or viem straight to the node. */
+export type ReadsVia = 'wallet' | 'direct' | 'batched'
 
 declare global {
   interface Window {
@@ -178,6 +177,8 @@ export function installGame(Passport: PassportClass): void {
         provider?: EIP1193Provider | undefined
         wallet?: Address | undefined
         chain: PublicClient
+        /** The same, with viem's JSON-RPC batching on (`batch: true`). */
+        batched: PublicClient
         eoa: WalletClient
       }
     | undefined
@@ -186,9 +187,9 @@ export function installGame(Passport: PassportClass): void {
     return state
   }
   const connected = () => {
-    const { provider, wallet, chain } = current()
+    const { provider, wallet, chain, batched } = current()
     if (!provider || !wallet) throw new Error('game.connect() was not called.')
-    return { provider, wallet, chain }
+    return { provider, wallet, chain, batched }
   }
   const timed = async (count: number, one: () => Promise<unknown>) => {
     const samples: number[] = []
@@ -227,6 +228,10 @@ export function installGame(Passport: PassportClass): void {
         chain: createPublicClient({
           chain: chainDefinition,
           transport: http(config.rpcUrl),
+        }),
+        batched: createPublicClient({
+          chain: chainDefinition,
+          transport: http(config.rpcUrl, { batch: true }),
         }),
         eoa: createWalletClient({
           account: privateKeyToAccount(config.eoaKey),
@@ -283,10 +288,12 @@ export function installGame(Passport: PassportClass): void {
       )
     },
     async reads(count, rounds, via) {
-      const { provider, wallet, chain } = connected()
+      const { provider, wallet, chain, batched } = connected()
       // viem's http transport straight to the node: a client of its own,
-      // as a dApp makes it (no batching, viem's defaults).
-      const direct = via === 'direct' ? chain : undefined
+      // as a dApp makes it (viem's defaults: no batching), or with
+      // `batch: true`, as the wallet's provider batches.
+      const direct =
+        via === 'direct' ? chain : via === 'batched' ? batched : undefined
       const read = direct
         ? () =>
             direct.request({

@@ -26,6 +26,7 @@ describe('npm run bench --smoke', () => {
       'game.send.published',
       'game.personalSign',
       'game.reads.parallel',
+      'game.reads.parallel-batched',
       'size.magic.rolldown',
       'size.magic.esbuild',
     ])
@@ -39,12 +40,15 @@ describe('npm run bench --smoke', () => {
       'game.send.published': /^@imtbl\/passport 2\.24\.8$/,
       'game.personalSign': /^@imtbl\/passport 2\.24\.8$/,
       'game.reads.parallel': /^viem http transport to the node$/,
+      'game.reads.parallel-batched':
+        /^viem http transport to the node, `batch: true`$/,
     }
     const samples: Record<string, number | undefined> = {
       'game.send.eoa': report.iterations.sends,
       'game.send.published': report.iterations.sends,
       'game.personalSign': report.iterations.signs,
       'game.reads.parallel': report.iterations.readRounds,
+      'game.reads.parallel-batched': report.iterations.readRounds,
     }
     for (const row of report.rows) {
       const game = row.group === 'game-wallet'
