@@ -111,6 +111,7 @@ async function connect(
   site: Site,
   emulator: Emulator,
   subject: DappPage,
+  options: { bridge?: boolean | undefined } = {},
 ): Promise<Player> {
   const { info } = emulator
   const context = await browser.newContext()
@@ -138,6 +139,7 @@ async function connect(
       rpcUrl: info.rpcUrl,
       chainId: info.chainId,
       eoaKey,
+      bridge: options.bridge,
     }
     await page.evaluate((config) => window.game.start(config), config)
     const email = `bench-${subject}-${crypto.randomUUID().slice(0, 8)}@example.com`
@@ -384,6 +386,44 @@ export async function gameWalletRows(options: {
     for (const player of [ours, theirs])
       if (player.errors.length > 0) throw player.errors[0]
 
+    // The game bridge mode (`crossSdkBridgeEnabled`, as game engines embed
+    // the wallet) never opens the confirmation popup: what a send costs
+    // without that window, beside EOA sends from the same page.
+    const bridge = await connect(browser, site, emulator, 'gameOurs', {
+      bridge: true,
+    })
+    const bridged = { ours: [] as number[], eoa: [] as number[] }
+    try {
+      await bridge.page.evaluate(
+        ([count, to, value]) => window.game.send(count, to, value),
+        [iterations.sendWarmup, to, value] as const,
+      )
+      await bridge.page.evaluate(
+        ([count, to, value]) => window.game.sendEoa(count, to, value),
+        [iterations.sendWarmup, to, value] as const,
+      )
+      for (let done = 0; done < iterations.sends; done += slice) {
+        const count = Math.min(slice, iterations.sends - done)
+        bridged.ours.push(
+          ...(await bridge.page.evaluate(
+            ([count, to, value]) => window.game.send(count, to, value),
+            [count, to, value] as const,
+          )),
+        )
+        bridged.eoa.push(
+          ...(await bridge.page.evaluate(
+            ([count, to, value]) => window.game.sendEoa(count, to, value),
+            [count, to, value] as const,
+          )),
+        )
+      }
+      if (bridge.popups.length > 0)
+        throw new Error('The bridge mode opened a popup.')
+      if (bridge.errors.length > 0) throw bridge.errors[0]
+    } finally {
+      await bridge.context.close()
+    }
+
     const sendTitle =
       '`eth_sendTransaction` of a small transfer on Anvil, deployed wallet, request to receipt'
     return [
@@ -403,6 +443,16 @@ export async function gameWalletRows(options: {
           pass: ours.value <= 5 * eoa.value,
         }),
       ),
+      row({
+        group: 'game-wallet',
+        id: 'game.send.bridge',
+        title: `${sendTitle}, game bridge mode (\`crossSdkBridgeEnabled\`: no confirmation popup): ours vs a plain EOA send`,
+        unit: 'ms',
+        sides: [
+          latencySide(names.ours, 'ours', bridged.ours),
+          latencySide(eoaName, 'theirs', bridged.eoa),
+        ],
+      }),
       row({
         group: 'game-wallet',
         id: 'game.send.published',

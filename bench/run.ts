@@ -44,13 +44,19 @@
  *     published SDK. The sides take turns, 5 sends each. A few more sends
  *     are traced request by request from Chromium's side (the `detail` of
  *     each side in the JSON: every step's median start and duration), to
- *     see which step dominates.
+ *     see which step dominates. The same send again in the game bridge
+ *     mode (`crossSdkBridgeEnabled`), which never opens the confirmation
+ *     popup, beside EOA sends from that page: the loading popup every
+ *     signing request opens first (as the published SDK's does) costs a
+ *     window and a renderer, which on a small machine is most of a send.
  *   - `personal_sign`, ours beside the published SDK.
  *   - 1,000 `eth_getBalance` at once through our provider and through
  *     viem's http transport straight to the chain's gateway, in the same
  *     page (the same per-host connection limit), p50 of 10 rounds; target
  *     ≤ 1.2× viem direct. Our provider batches JSON-RPC as the published
- *     SDK's node client does; viem's http transport does not by default.
+ *     SDK's node client does; viem's http transport does not by default,
+ *     so the same reads run against viem with `batch: true` too (no
+ *     target: the transports themselves side by side).
  * - size, gzipped, with the page and in total, bundled by rolldown and by
  *   esbuild, ours beside the published SDK.
  *

@@ -32,6 +32,11 @@ export type GameConfig = {
   chainId: number
   /** A funded key of the chain for the EOA baseline (a public test key). */
   eoaKey: Hex
+  /**
+   * The game bridge mode (`crossSdkBridgeEnabled`), in which no
+   * confirmation popup ever opens.
+   */
+  bridge?: boolean | undefined
 }
 
 /** The published `Passport`'s surface the bench uses (ours has the same). */
@@ -108,8 +113,10 @@ function configuration(
   auth: string,
   client: string,
   overrides: Record<string, unknown>,
+  bridge = false,
 ) {
   return {
+    ...(bridge ? { crossSdkBridgeEnabled: true } : {}),
     baseConfig: { environment: 'sandbox' },
     clientId: client,
     redirectUri: redirectUri({ auth, client }),
@@ -223,6 +230,7 @@ export function installGame(Passport: PassportClass): void {
             config.authenticationDomain,
             config.clientId,
             config.overrides,
+            config.bridge,
           ) as never,
         ),
         chain: createPublicClient({

@@ -23,6 +23,7 @@ describe('npm run bench --smoke', () => {
       'ready.warm',
       'memory.instant.heap',
       'game.send.eoa',
+      'game.send.bridge',
       'game.send.published',
       'game.personalSign',
       'game.reads.parallel',
@@ -37,6 +38,7 @@ describe('npm run bench --smoke', () => {
     // The game wallet's rows compare with the published SDK or a baseline.
     const theirs: Record<string, RegExp> = {
       'game.send.eoa': /^EOA send \(viem wallet client, local key\)$/,
+      'game.send.bridge': /^EOA send \(viem wallet client, local key\)$/,
       'game.send.published': /^@imtbl\/passport 2\.24\.8$/,
       'game.personalSign': /^@imtbl\/passport 2\.24\.8$/,
       'game.reads.parallel': /^viem http transport to the node$/,
@@ -45,6 +47,7 @@ describe('npm run bench --smoke', () => {
     }
     const samples: Record<string, number | undefined> = {
       'game.send.eoa': report.iterations.sends,
+      'game.send.bridge': report.iterations.sends,
       'game.send.published': report.iterations.sends,
       'game.personalSign': report.iterations.signs,
       'game.reads.parallel': report.iterations.readRounds,
