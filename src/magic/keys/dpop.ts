@@ -79,16 +79,30 @@ export async function createProof(
 ): Promise<string | undefined> {
   if (!isSupported()) return undefined
   const pair = await keyPair(storage)
-  const header = Base64.urlFromString(
-    JSON.stringify({ typ: 'dpop+jwt', alg: 'ES256', jwk: pair.publicJwk }),
-  )
+  const header = encodedHeader(pair)
   const claims = Base64.urlFromString(
     JSON.stringify({ iat: Math.floor(now() / 1000), jti: crypto.randomUUID() }),
   )
-  const input = new TextEncoder().encode(`${header}.${claims}`)
+  const input = utf8.encode(`${header}.${claims}`)
   const signed = await crypto.subtle.sign(signature, pair.privateKey, input)
   return `${header}.${claims}.${Base64.urlFromBytes(new Uint8Array(signed))}`
 }
+
+/** The proof header of a key pair: the same for each of its proofs. */
+const headers = new WeakMap<KeyPair, string>()
+
+function encodedHeader(pair: KeyPair): string {
+  let header = headers.get(pair)
+  if (header === undefined) {
+    header = Base64.urlFromString(
+      JSON.stringify({ typ: 'dpop+jwt', alg: 'ES256', jwk: pair.publicJwk }),
+    )
+    headers.set(pair, header)
+  }
+  return header
+}
+
+const utf8 = /* @__PURE__ */ new TextEncoder()
 
 /**
  * The proof for one request: a proof signed ahead when one younger than

@@ -28,8 +28,11 @@ export function urlFromBytes(bytes: Uint8Array): string {
 
 /** Base64url without padding of the UTF-8 bytes of `text`. */
 export function urlFromString(text: string): string {
-  return urlFromBytes(new TextEncoder().encode(text))
+  return urlFromBytes(utf8.encode(text))
 }
+
+/** One encoder for every call (it keeps no state between them). */
+const utf8 = /* @__PURE__ */ new TextEncoder()
 
 /** The bytes of base64url `text`, padded or not. */
 export function urlToBytes(text: string): Uint8Array<ArrayBuffer> {
