@@ -13,6 +13,7 @@ import {
   createBrowser,
   signIn,
 } from '../src/emulator/passport/identity/testkit.js'
+import { fund } from '../src/emulator/registry/index.js'
 import { paths } from '../src/passport/wire/identity.js'
 import type { DappPage, Site } from './browser.js'
 import type { Iterations, Names } from './iframeWallet.js'
@@ -84,22 +85,6 @@ async function signInPopup(
   await popup.evaluate((href) => {
     location.href = href
   }, callback)
-}
-
-/** Sets an account's balance through the chain's gateway (loopback may). */
-async function fund(rpcUrl: string, address: Address, wei: bigint) {
-  const response = await fetch(rpcUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'anvil_setBalance',
-      params: [address, toHex(wei)],
-    }),
-  })
-  const body = (await response.json()) as { error?: unknown }
-  if (body.error) throw new Error(`anvil_setBalance: ${JSON.stringify(body)}`)
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   type WalletClient,
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { callbackOverrides } from '../../test/browser/fixtures/publishedPassport.js'
 
 /** What the runner passes to the page. */
 export type GameConfig = {
@@ -125,25 +126,6 @@ function configuration(
     logoutMode: 'silent',
     popupOverlayOptions: { disableHeadlessLoginPromptOverlay: true },
     overrides,
-  }
-}
-
-/**
- * The login callback page's overrides: only the identity provider is used
- * there, but the published constructor wants every required one set.
- */
-function callbackOverrides(auth: string): Record<string, unknown> {
-  const unused = 'http://127.0.0.1:9'
-  return {
-    authenticationDomain: auth,
-    passportDomain: unused,
-    magicPublishableApiKey: 'pk_live_unused',
-    magicProviderId: 'unused',
-    zkEvmRpcUrl: unused,
-    relayerUrl: unused,
-    indexerMrBasePath: unused,
-    orderBookMrBasePath: unused,
-    passportMrBasePath: unused,
   }
 }
 

@@ -229,7 +229,15 @@ export declare namespace createRegistry {
   }
 }
 
-async function fund(rpcUrl: string, address: Address, wei: bigint) {
+/**
+ * Sets `address`'s balance to `wei` through the chain's JSON-RPC gateway
+ * (`anvil_setBalance`, which the gateway answers for loopback callers).
+ */
+export async function fund(
+  rpcUrl: string,
+  address: Address,
+  wei: bigint,
+): Promise<void> {
   const response = await fetch(rpcUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
