@@ -186,6 +186,26 @@ describe('thirdPartyWallets', () => {
     expect(thirdParty.route(Rpc.createRequest('eth_accounts'))).toBeUndefined()
   })
 
+  test('behavior: a wallet that reports its chain as soon as it is listened to connects with that chain', async () => {
+    const updates: Update[] = []
+    const thirdParty = create({ onUpdate: (update) => updates.push(update) })
+    const { wallet } = createWallet()
+    const eager: ExternalProvider = {
+      ...wallet,
+      on(event, listener) {
+        wallet.on?.(event, listener)
+        if (event === 'chainChanged')
+          (listener as (chainId: string) => void)('0x5')
+      },
+    }
+    expect(
+      await thirdParty.module.connect(eager, { name: 'metamask' }),
+    ).toEqual({ accounts: ['0xAbC'], chainId: '0x5' })
+    expect(thirdParty.module.isConnected).toBe(true)
+    expect(items.get('magic_3pw_chainId')).toBe('0x5')
+    expect(updates).toEqual([{ accounts: ['0xAbC'], chainId: '0x5' }])
+  })
+
   test('behavior: a wallet reporting no accounts ends the mode', async () => {
     const { module, emit, listeners, updates, route } = await connected()
     emit('accountsChanged', [])

@@ -180,8 +180,11 @@ export function create(
       reset()
       const attempt = attempts
       const mode = await import('./externalWallet.js')
-      const connection = await mode.connect(external, parameters.name, () => {
-        if (wallet === connection) changed()
+      // Declared before the wallet is asked: a wallet may call a listener
+      // as soon as it is added.
+      let connection: ExternalWallet.Connection | undefined
+      connection = await mode.connect(external, parameters.name, () => {
+        if (connection && wallet === connection) changed()
       })
       if (attempt !== attempts) {
         // A reset (or another connect) came while this one waited for
