@@ -8,18 +8,16 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { type Browser, chromium } from 'playwright-core'
 import { rolldown } from 'rolldown'
+import { chromiumArgs } from '../vitest.config.js'
 
-/** Flags Chromium needs on a machine with no network but loopback. */
-const chromiumArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--no-first-run',
-  // The bench keeps pages busy in the background of no window: without
-  // these a hidden renderer's timers and tasks are throttled.
+/**
+ * The browser tests' Chromium flags (a machine with no network but
+ * loopback), and more: the bench keeps pages busy in the background of no
+ * window, and without these a hidden renderer's timers and tasks are
+ * throttled.
+ */
+const benchArgs = [
+  ...chromiumArgs,
   '--disable-background-timer-throttling',
   '--disable-renderer-backgrounding',
   '--disable-backgrounding-occluded-windows',
@@ -181,7 +179,7 @@ export function launchBrowser(): Promise<Browser> {
     executablePath: '/usr/bin/chromium',
     headless: true,
     args: [
-      ...chromiumArgs,
+      ...benchArgs,
       // The dApp is served on localhost; the servers listen on 127.0.0.1.
       '--host-resolver-rules=MAP localhost 127.0.0.1',
     ],

@@ -212,6 +212,16 @@ function timesSide(name: string, role: Side['role'], samples: number[]): Side {
   return { name, role, value: stat.p50, stat }
 }
 
+/** A client's config against the emulator, its iframe at `endpoint`. */
+export function clientConfig(emulator: Info, endpoint: string): Config {
+  return {
+    apiKey: emulator.magic.apiKey,
+    rpcUrl: emulator.rpcUrl,
+    chainId: emulator.chainId,
+    endpoint,
+  }
+}
+
 /**
  * Every row of the iframe wallet. `emulator` is the running emulator's
  * info; `names` label ours and the published SDK.
@@ -224,17 +234,12 @@ export async function iframeWalletRows(options: {
   iterations: Iterations
 }): Promise<Row[]> {
   const { browser, site, emulator, names, iterations } = options
-  const base = {
-    apiKey: emulator.magic.apiKey,
-    rpcUrl: emulator.rpcUrl,
-    chainId: emulator.chainId,
-  }
   // The instant iframe answers eth_chainId with Anvil's default chain id.
-  const instant = { ...base, endpoint: site.frameOrigin }
+  const instant = clientConfig(emulator, site.frameOrigin)
   // Logged in: the instant iframe hands out a refresh token and a device
   // share and then refuses any request that does not carry them.
   const session = { ...instant, apiKey: sessionApiKey }
-  const real = { ...base, endpoint: emulator.magic.endpoint }
+  const real = clientConfig(emulator, emulator.magic.endpoint)
   const chainHex = `0x${emulator.chainId.toString(16)}`
   const { parallel } = iterations
 

@@ -13,6 +13,7 @@ import type { Browser } from 'playwright-core'
 import type { Info } from '../src/emulator/index.js'
 import type { Site } from './browser.js'
 import {
+  clientConfig,
   floorName,
   type Iterations,
   type Names,
@@ -66,12 +67,7 @@ export async function memoryRows(options: {
   iterations: Iterations
 }): Promise<Row[]> {
   const { browser, site, emulator, names, iterations } = options
-  const config = {
-    apiKey: emulator.magic.apiKey,
-    rpcUrl: emulator.rpcUrl,
-    chainId: emulator.chainId,
-    endpoint: site.frameOrigin,
-  }
+  const config = clientConfig(emulator, site.frameOrigin)
   const sides: Side[] = []
   for (const [subject, name, role] of [
     ['ours', names.ours, 'ours'],
