@@ -13,7 +13,7 @@ const bin: string = JSON.parse(readFileSync('package.json', 'utf8')).bin[
 ]
 
 /**
- * Two ways in: the source as `npm run emulator` runs it (`tsx`, minus npm's
+ * Two ways in: the source as `npm run emulator` runs it (`node --import tsx`, minus npm's
  * wrapper process: `npm exec` exits on SIGTERM without passing the signal on,
  * so a test could not check the emulator's own shutdown through it), and the
  * built `embedded-wallets` command of the package, executed through its
@@ -23,7 +23,7 @@ const launchers = [
   {
     name: 'npm run emulator',
     command: process.execPath,
-    args: [tsx, 'src/emulator/bin.ts'],
+    args: [...tsx, 'src/emulator/bin.ts'],
   },
   { name: 'the built embedded-wallets bin', command: bin, args: [] },
 ]

@@ -60,7 +60,7 @@ describe('npm start: the game wallet panel', () => {
     }
     origin = `http://127.0.0.1:${ports.playground}`
     app = start(process.execPath, [
-      tsx,
+      ...tsx,
       'scripts/start.ts',
       '--port-base',
       String(ports.base),

@@ -31,7 +31,7 @@ const recipient = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 /** `expect.poll`'s options: the page follows the chain once a second. */
 const poll = { timeout: 20_000 }
 
-// `npm start` runs `tsx scripts/start.ts`; the test runs the same without
+// `npm start` runs `node --import tsx scripts/start.ts`; the test runs the same without
 // npm's wrapper process, which would not pass SIGINT on. The playground is
 // driven as a person would: through its forms, the dev mailbox and the
 // iframe wallet's own screens; what it shows is checked against the chain.
@@ -59,7 +59,7 @@ describe('npm start', () => {
       playground: await findFreePort(),
     }
     app = start(process.execPath, [
-      tsx,
+      ...tsx,
       'scripts/start.ts',
       '--port-base',
       String(ports.base),

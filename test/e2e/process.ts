@@ -118,11 +118,14 @@ export function canConnect(port: number, host = '127.0.0.1'): Promise<boolean> {
   })
 }
 
-/** The path of tsx's CLI, to run TypeScript entry points with this Node. */
-export const tsx = new URL(
-  '../../node_modules/tsx/dist/cli.mjs',
-  import.meta.url,
-).pathname
+/**
+ * Node's flags to run TypeScript entry points with this Node, as `npm start`
+ * and `npm run emulator` do: tsx as a loader in the one process. Not tsx's
+ * CLI, which runs the script in a child and, when the child does not report
+ * a relayed SIGINT or SIGTERM within 30 ms (a loaded machine), kills it with
+ * SIGKILL and exits 130 or 143, so that a clean shutdown could not be seen.
+ */
+export const tsx = ['--import', 'tsx'] as const
 
 /**
  * This process's environment without what Vitest adds (`NODE_ENV=test`,
