@@ -379,6 +379,26 @@ describe('Confirmation: one window for the wallet', () => {
     expect(calls.length).toBe(2)
   })
 
+  test('behavior: a request made while the last window still loads takes that window up instead of reloading it; every window closes, whatever the timing', async () => {
+    const calls = spyOpen()
+    const popups = confirmation()
+    for (let round = 0; round < 12; round++) {
+      // Let go before the loading page can commit: the window's close
+      // waits for it, and the next request takes it up meanwhile.
+      popups.open().close()
+      const next = popups.open()
+      expect(calls.length).toBe(round + 1)
+      // The next request ends at varied moments of the loading page's
+      // commit, where a close is lost if a second load is under way.
+      await new Promise((resolve) => setTimeout(resolve, (round % 6) * 4))
+      next.close()
+      // Closed as the page sees it, and for real: a lost close reads
+      // closed too, but leaves the window on the loading page.
+      await expect.poll(() => calls[round]?.window?.closed).toBe(true)
+      await commands.popupsGone(passportDomain)
+    }
+  })
+
   test('behavior: requests the guardian asks about take turns, first asked first shown; one asking nothing never moves the page', async () => {
     const first = await recordVerdict('transaction', transferPayload)
     const second = await recordVerdict('erc191', 'Hello, guardian')

@@ -191,7 +191,9 @@ export async function rejection(promise: Promise<unknown>): Promise<{
 /**
  * The end of a wallet test: the wallet's confirmation window closes when
  * its last request ends, so none may be left behind (checked before the
- * test's own windows are closed, which happens whatever the check says).
+ * test's own windows are closed, which happens whatever the check says,
+ * through the browser too: a window left behind must fail its own test,
+ * not every test after it).
  */
 export async function noConfirmationWindowLeft(windows: {
   closeLeft(): number
@@ -200,6 +202,7 @@ export async function noConfirmationWindowLeft(windows: {
     await commands.popupsGone(info.passport.passportDomain)
   } finally {
     windows.closeLeft()
+    await commands.popupsClose(info.passport.passportDomain)
   }
 }
 

@@ -116,6 +116,11 @@ export function create(options: create.Options): Confirmation {
 
   /** The shared window; null while blocked or after it closed. */
   let popup: Window | null = null
+  /**
+   * A window let go of before its first page committed, whose close waits
+   * for that commit; the next request takes it up again as it is.
+   */
+  let closing: Window | null = null
   let overlay: PopupOverlay | undefined
   /** The page the window shows, or is to show once Try again opens it. */
   let href = loading
@@ -243,23 +248,40 @@ export function create(options: create.Options): Confirmation {
 
   let navigation: ReturnType<typeof setTimeout> | undefined
   /**
-   * Closes a window once its first page has committed: closed while its
-   * first load from another site is pending, Chromium can leave it open
-   * on that page (the stray loading windows a quick "nothing to confirm"
-   * used to leave). One the next request took up again, by its name,
-   * stays open.
+   * Closes a window once its first page has committed: closed while a load
+   * from another site is committing, Chromium can leave it open on that
+   * page, with `closed` already true, so that no later `close()` reaches it
+   * (the stray loading windows a quick "nothing to confirm" used to leave).
+   * One the next request takes up again meanwhile stays open.
    */
   function closeWindow(target: Window) {
+    closing = target
     const started = Date.now()
     const go = () => {
-      if (target.closed || popup === target) return
+      if (target.closed || closing !== target) return
       if (!committed(target) && Date.now() - started < maxCommitWait) {
         setTimeout(go, 10)
         return
       }
+      closing = null
       target.close()
     }
     go()
+  }
+
+  /**
+   * The window whose close still waits for its first page, taken up again
+   * as it is: reopening it by its name would start a second load of the
+   * loading page, which a close a moment later (a request the guardian
+   * asks nothing about ends in milliseconds) can lose to, as above.
+   */
+  const takeUpClosing = (): boolean => {
+    const target = closing
+    closing = null
+    if (!target || target.closed) return false
+    popup = target
+    target.focus()
+    return true
   }
 
   /**
@@ -347,7 +369,7 @@ export function create(options: create.Options): Confirmation {
           height: openOptions.height ?? Wire.sizes.default.height,
         }
         href = loading
-        const opened = openWindow()
+        const opened = takeUpClosing() || openWindow()
         overlay = new PopupOverlay(overlayOptions, !opened)
         const shown = overlay.append(() => {
           // Re-launch: a popup lost behind the game (or never opened) is
@@ -423,8 +445,12 @@ const bridgeHandle: Handle = {
   close: () => undefined,
 }
 
-/** How long to wait for the popup's first page to commit before navigating anyway, ms. */
-const maxCommitWait = 3_000
+/**
+ * How long to wait for the popup's first page to commit before navigating
+ * or closing it anyway, ms: a loaded machine can take seconds to start the
+ * page's process, and only a load that hangs outlasts this.
+ */
+const maxCommitWait = 20_000
 
 /**
  * Whether a window's first navigation has committed: reading its location

@@ -69,26 +69,40 @@ export const popupTitle: BrowserCommand<[prefix: string]> = async (
 }
 
 /**
- * Waits until no window at `prefix` is left: a closed popup lingers a
- * moment, and a new popup of the same name opened meanwhile may get the
- * closing window back.
+ * Whether `page` is, or may yet be, a window at `prefix`: a popup still on
+ * its first load from another site reads `about:blank` until that load
+ * commits, so it counts until it shows where it went.
+ */
+async function atOrBound(page: Page, prefix: string): Promise<boolean> {
+  if (page.isClosed()) return false
+  const url = page.url()
+  if (url.startsWith(prefix)) return true
+  return url === 'about:blank' && (await page.opener()) !== null
+}
+
+/**
+ * Waits until no window at `prefix` is left, nor a popup still loading
+ * that may be one: a closed popup lingers a moment, and a new popup of the
+ * same name opened meanwhile may get the closing window back.
  */
 export const popupsGone: BrowserCommand<[prefix: string]> = async (
   context,
   prefix,
 ) => {
   const until = Date.now() + 10_000
-  const left = () =>
-    context.context
-      .pages()
-      .filter(
-        (candidate) =>
-          !candidate.isClosed() && candidate.url().startsWith(prefix),
-      )
-  while (left().length > 0) {
+  const left = async () => {
+    const pages = context.context.pages()
+    const found = await Promise.all(
+      pages.map((candidate) => atOrBound(candidate, prefix)),
+    )
+    return pages.filter((_, index) => found[index])
+  }
+  for (;;) {
+    const open = await left()
+    if (open.length === 0) return
     if (Date.now() > until)
       throw new Error(
-        `Windows still open at ${prefix}: ${left()
+        `Windows still open at ${prefix}: ${open
           .map((page) => page.url())
           .join(', ')}.`,
       )
@@ -97,16 +111,18 @@ export const popupsGone: BrowserCommand<[prefix: string]> = async (
 }
 
 /**
- * Closes every window at `prefix`: a file starts without another file's
- * popups (the published SDK opens its loading page on every signing
- * request and may leave it open when its test ends).
+ * Closes every window at `prefix`, and every popup still on its first load
+ * (which may be one): a test leaves none for the next (the published SDK
+ * opens its loading page on every signing request and may leave it open
+ * when its test ends; a window whose `close()` Chromium lost reads closed
+ * to its opener, so only the browser can close it).
  */
 export const popupsClose: BrowserCommand<[prefix: string]> = async (
   context,
   prefix,
 ) => {
   for (const page of context.context.pages())
-    if (!page.isClosed() && page.url().startsWith(prefix)) await page.close()
+    if (await atOrBound(page, prefix)) await page.close()
 }
 
 /** The URL of the window at `prefix`. */
