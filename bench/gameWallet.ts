@@ -349,21 +349,29 @@ export async function gameWalletRows(options: {
       theirs: noConfirmation(theirs, names.theirs, marks.theirs),
     }
 
+    // Ours, viem straight to the node (both ways) and the published SDK's
+    // provider, taking turns round by round.
+    const readers = [
+      { key: 'wallet', page: ours.page, via: 'wallet' },
+      { key: 'direct', page: ours.page, via: 'direct' },
+      { key: 'batched', page: ours.page, via: 'batched' },
+      { key: 'published', page: theirs.page, via: 'wallet' },
+    ] as const
     const reads = {
       wallet: [] as number[],
       direct: [] as number[],
       batched: [] as number[],
+      published: [] as number[],
     }
-    const vias = ['wallet', 'direct', 'batched'] as const
-    for (const via of vias)
-      await ours.page.evaluate(
-        ([count, via]) => window.game.reads(count, 1, via),
-        [iterations.reads, via] as const,
-      )
+    for (const { page, via } of readers)
+      await page.evaluate(([count, via]) => window.game.reads(count, 1, via), [
+        iterations.reads,
+        via,
+      ] as const)
     for (let round = 0; round < iterations.readRounds; round++)
-      for (const via of vias)
-        reads[via].push(
-          ...(await ours.page.evaluate(
+      for (const { key, page, via } of readers)
+        reads[key].push(
+          ...(await page.evaluate(
             ([count, via]) => window.game.reads(count, 1, via),
             [iterations.reads, via] as const,
           )),
@@ -491,6 +499,16 @@ export async function gameWalletRows(options: {
         sides: [
           latencySide(names.ours, 'ours', reads.wallet),
           latencySide(batchedName, 'theirs', reads.batched),
+        ],
+      }),
+      row({
+        group: 'game-wallet',
+        id: 'game.reads.published',
+        title: `${iterations.reads} \`eth_getBalance\` at once through the wallet's provider: ours vs the published SDK`,
+        unit: 'ms',
+        sides: [
+          latencySide(names.ours, 'ours', reads.wallet),
+          latencySide(names.theirs, 'theirs', reads.published),
         ],
       }),
     ]

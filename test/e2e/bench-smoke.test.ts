@@ -28,6 +28,7 @@ describe('npm run bench --smoke', () => {
       'game.personalSign',
       'game.reads.parallel',
       'game.reads.parallel-batched',
+      'game.reads.published',
       'size.magic.rolldown',
       'size.magic.esbuild',
     ])
@@ -44,6 +45,7 @@ describe('npm run bench --smoke', () => {
       'game.reads.parallel': /^viem http transport to the node$/,
       'game.reads.parallel-batched':
         /^viem http transport to the node, `batch: true`$/,
+      'game.reads.published': /^@imtbl\/passport 2\.24\.8$/,
     }
     const samples: Record<string, number | undefined> = {
       'game.send.eoa': report.iterations.sends,
@@ -52,6 +54,7 @@ describe('npm run bench --smoke', () => {
       'game.personalSign': report.iterations.signs,
       'game.reads.parallel': report.iterations.readRounds,
       'game.reads.parallel-batched': report.iterations.readRounds,
+      'game.reads.published': report.iterations.readRounds,
     }
     for (const row of report.rows) {
       const game = row.group === 'game-wallet'
