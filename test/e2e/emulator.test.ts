@@ -13,11 +13,12 @@ const bin: string = JSON.parse(readFileSync('package.json', 'utf8')).bin[
 ]
 
 /**
- * Two ways in: the source as `npm run emulator` runs it (`node --import tsx`, minus npm's
- * wrapper process: `npm exec` exits on SIGTERM without passing the signal on,
- * so a test could not check the emulator's own shutdown through it), and the
- * built `embedded-wallets` command of the package, executed through its
- * shebang as an installed package runs it (`npm test` builds before Vitest).
+ * Two ways in: the source as `npm run emulator` runs it (`node --import
+ * tsx`, minus npm's wrapper process: `npm exec` exits on SIGTERM without
+ * passing the signal on, so a test could not check the emulator's own
+ * shutdown through it), and the built `embedded-wallets` command of the
+ * package, executed through its shebang as an installed package runs it
+ * (`npm test` builds before Vitest).
  */
 const launchers = [
   {

@@ -31,10 +31,11 @@ const recipient = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 /** `expect.poll`'s options: the page follows the chain once a second. */
 const poll = { timeout: 20_000 }
 
-// `npm start` runs `node --import tsx scripts/start.ts`; the test runs the same without
-// npm's wrapper process, which would not pass SIGINT on. The playground is
-// driven as a person would: through its forms, the dev mailbox and the
-// iframe wallet's own screens; what it shows is checked against the chain.
+// `npm start` runs `node --import tsx scripts/start.ts`; the test runs the
+// same without npm's wrapper process, which would not pass SIGINT on. The
+// playground is driven as a person would: through its forms, the dev
+// mailbox and the iframe wallet's own screens; what it shows is checked
+// against the chain.
 describe('npm start', () => {
   let app: Spawned | undefined
   let browser: Browser | undefined
