@@ -1,7 +1,8 @@
 /**
- * What both wallets share: the base error, JSON-RPC requests, a typed
- * emitter and PromiEvent, key-value storage, EIP-6963 announcement, a
- * retry helper for their backend calls and a batched JSON-RPC HTTP transport.
+ * What both wallets share: the base error, the coded RPC errors, JSON-RPC
+ * requests, a typed emitter and PromiEvent, key-value storage, EIP-6963
+ * announcement, a retry helper for their backend calls and a batched
+ * JSON-RPC HTTP transport.
  *
  * @packageDocumentation
  */
@@ -12,5 +13,6 @@ export * as Errors from './Errors.js'
 export * as Http from './Http.js'
 export * as PromiEvent from './PromiEvent.js'
 export * as Rpc from './Rpc.js'
+export * as RpcErrors from './RpcErrors.js'
 export * as Storage from './Storage.js'
 export * as Transport from './Transport.js'
