@@ -244,6 +244,10 @@ describe('startServer: local-only routes', () => {
         calls()
         return c.json(await c.req.json())
       })
+      .get('/mailbox/:id', (c) => {
+        calls()
+        return c.json({ id: c.req.param('id') })
+      })
       .get('/hello', (c) => c.text('hi'))
     server = await startServer({
       fetch: local.fetch,
@@ -388,6 +392,48 @@ describe('startServer: local-only routes', () => {
       expect({ path, status, body }).toEqual({ path, ...foreignOnly })
     }
     expect(calls).not.toHaveBeenCalled()
+  })
+
+  test('error: a path that does not percent-decode answers 400, whatever the origin, before the app runs', async () => {
+    // The router decodes what it can and keeps the rest (`%C0` is no UTF-8),
+    // so `/%6Dailbox/x%C0` routes to `/mailbox/:id`: a rule that gave up on
+    // decoding would have let it through.
+    calls.mockClear()
+    for (const path of [
+      '/%6Dailbox/x%C0',
+      '/%6d%61%69%6c%62%6f%78/%E0%A4',
+      '/mailbox/x%',
+      '/mailbox/%zz',
+      '/hello%C0',
+    ])
+      for (const origin of ['https://evil.example', 'http://localhost:5173']) {
+        const { status, body } = await send(server, path, {
+          headers: { origin },
+        })
+        expect({ path, status, body: JSON.parse(body) }).toEqual({
+          path,
+          status: 400,
+          body: {
+            error: 'The request path is not valid percent-encoded UTF-8.',
+          },
+        })
+      }
+    expect(calls).not.toHaveBeenCalled()
+    // A query is the handler's to read: it may hold anything.
+    const { status } = await send(server, '/hello?q=%C0', {
+      headers: { origin: 'https://evil.example' },
+    })
+    expect(status).toBe(200)
+  })
+
+  test('behavior: a loopback page reaches a local route spelled with escapes', async () => {
+    const { status, body } = await send(server, '/%6Dailbox/a%20b', {
+      headers: { origin: 'http://localhost:5173' },
+    })
+    expect({ status, body: JSON.parse(body) }).toEqual({
+      status: 200,
+      body: { id: 'a b' },
+    })
   })
 
   test('behavior: routes outside the local-only prefixes answer any origin', async () => {

@@ -13,6 +13,9 @@
  *   same-origin with the service;
  * - a body must announce its length and stay within the limit (1 MiB by
  *   default): 411 or 413 before anything is parsed;
+ * - a path that does not percent-decode answers 400: the router decodes
+ *   what it can and keeps the rest, so such a path would reach a route by
+ *   a spelling no rule here could read;
  * - routes the service declares local (`localOnly`: control routes, the
  *   mailbox), however their path is spelled, answer loopback origins
  *   only, and a write to them must be a JSON request, which browsers never
@@ -297,6 +300,11 @@ function check(
       status: 403,
       error: `This service answers requests addressed to ${[...rules.hosts][0]} only.`,
     }
+  if (!pathDecodes(target))
+    return {
+      status: 400,
+      error: 'The request path is not valid percent-encoded UTF-8.',
+    }
   if (req.headers['transfer-encoding'] !== undefined)
     return {
       status: 411,
@@ -349,8 +357,11 @@ function check(
  * (`GET http://host/mailbox`), and Hono then percent-decodes it
  * (`/%6Dailbox`); the rule must see every spelling the router would
  * route to the same place, or a page could reach a local route by
- * spelling it differently. Letters are compared without case, which
- * refuses more than needed and never less.
+ * spelling it differently. Hono decodes escape by escape when the whole
+ * path does not decode (`/%64ev/x%C0` routes as `/dev/x%C0`), which is why
+ * {@link check} refuses such paths before this runs: every path that gets
+ * here decodes whole, to what the router sees. Letters are compared
+ * without case, which refuses more than needed and never less.
  */
 function isLocalPath(req: IncomingMessage, localOnly: readonly string[]) {
   if (localOnly.length === 0) return false
@@ -364,19 +375,43 @@ function isLocalPath(req: IncomingMessage, localOnly: readonly string[]) {
 
 /** The request target's path as written, as parsed, and percent-decoded. */
 function pathSpellings(target: string): string[] {
-  const written = target.split('?')[0] ?? ''
-  const url = URL.parse(
-    target.startsWith('/') ? `http://host${target}` : target,
-  )
-  const parsed = url?.pathname ?? written
+  const written = writtenPath(target)
+  const parsed = parsedPath(target)
   const spellings = [written, parsed]
   for (const decode of [decodeURI, decodeURIComponent])
     try {
       spellings.push(decode(parsed))
     } catch {
-      // Not valid percent-encoding: the router cannot decode it either.
+      // Refused before (see pathDecodes); kept total for safety.
     }
   return spellings
+}
+
+/**
+ * Whether the target's path, as written and as a URL parser resolves it,
+ * is valid percent-encoding of UTF-8 (RFC 3986), so that it decodes whole.
+ * The query is left to the handler.
+ */
+function pathDecodes(target: string): boolean {
+  try {
+    decodeURIComponent(writtenPath(target))
+    decodeURIComponent(parsedPath(target))
+    return true
+  } catch {
+    return false
+  }
+}
+
+function writtenPath(target: string): string {
+  return target.split(/[?#]/)[0] ?? ''
+}
+
+/** The path a URL parser makes of the target: what the router receives. */
+function parsedPath(target: string): string {
+  const url = URL.parse(
+    target.startsWith('/') ? `http://host${target}` : target,
+  )
+  return url?.pathname ?? writtenPath(target)
 }
 
 /**
