@@ -549,6 +549,62 @@ describe('startServer: a handler that fails', () => {
   })
 })
 
+describe('startServer: pages are not framed unless they say so', () => {
+  let server: Running
+  beforeAll(async () => {
+    const pages = createApp()
+      .get('/page', (c) => c.html('<p>hi</p>'))
+      .get('/framable', (c) =>
+        c.html('<p>frame me</p>', 200, {
+          'content-security-policy': "default-src 'self'",
+        }),
+      )
+      .get('/data', (c) => c.json({ ok: true }))
+    server = await startServer({
+      fetch: pages.fetch,
+      port: await findFreePort(),
+    })
+  })
+  afterAll(() => server.stop())
+
+  test('error: an HTML page that sets no policy of its own may be framed by no site', async () => {
+    const { status, headers } = await send(server, '/page')
+    expect(status).toBe(200)
+    expect(headers['content-security-policy']).toBe("frame-ancestors 'none'")
+    expect(headers['x-frame-options']).toBe('DENY')
+  })
+
+  test('behavior: so is a page a Node handler writes (oidc-provider, Koa)', async () => {
+    const node = await startServer({
+      handler: (_req, res) => {
+        res.statusCode = 200
+        res.setHeader('content-type', 'text/html; charset=utf-8')
+        res.end('<p>hi</p>')
+      },
+      port: await findFreePort(),
+    })
+    try {
+      const { headers, body } = await send(node, '/')
+      expect(body).toBe('<p>hi</p>')
+      expect(headers['content-security-policy']).toBe("frame-ancestors 'none'")
+      expect(headers['x-frame-options']).toBe('DENY')
+    } finally {
+      await node.stop()
+    }
+  })
+
+  test('behavior: a page with a policy of its own keeps it (the iframe wallet is framed on purpose); JSON gets nothing', async () => {
+    const framable = await send(server, '/framable')
+    expect(framable.headers['content-security-policy']).toBe(
+      "default-src 'self'",
+    )
+    expect(framable.headers['x-frame-options']).toBe(undefined)
+    const data = await send(server, '/data')
+    expect(data.headers['content-security-policy']).toBe(undefined)
+    expect(data.headers['x-frame-options']).toBe(undefined)
+  })
+})
+
 describe('toNodeHandler', () => {
   test("behavior: the app gets Node's request as its env, and a failure answers JSON 400", async () => {
     const stderr = vi

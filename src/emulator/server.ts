@@ -21,12 +21,19 @@
  *   only, and a write to them must be a JSON request, which browsers never
  *   send cross-origin without a CORS preflight (so a form post or a
  *   `text/plain` beacon cannot reach them);
+ * - an HTML page that sets no Content-Security-Policy of its own may be
+ *   framed by no site (`frame-ancestors 'none'`, `X-Frame-Options: DENY`):
+ *   a framing page could lay its own buttons over a sign-in or approval
+ *   page and have them clicked. A page meant to be framed (the iframe
+ *   wallet) says so with a policy of its own;
  * - a handler that throws answers a JSON 4xx; it never stops the process
  *   and never answers 500.
  */
 import {
   createServer,
   type IncomingMessage,
+  type OutgoingHttpHeader,
+  type OutgoingHttpHeaders,
   type Server,
   type ServerResponse,
   STATUS_CODES,
@@ -104,6 +111,7 @@ export async function startServer(
         return
       }
       if (isLocalPath(req, localOnly) && allowLoopbackCors(req, res)) return
+      denyFramingOfPages(res)
       try {
         const pending = inner(req, res)
         if (pending instanceof Promise)
@@ -434,6 +442,51 @@ function allowLoopbackCors(req: IncomingMessage, res: ServerResponse): boolean {
   })
   res.end()
   return true
+}
+
+/**
+ * Makes the page `res` carries unframable when it sets no policy of its
+ * own. Node hands every response's headers to `writeHead` (an explicit
+ * call, or the implicit one of a first `write` or `end`), so that is where
+ * the answer's type and policy are known, whichever framework wrote them.
+ */
+function denyFramingOfPages(res: ServerResponse) {
+  const writeHead = res.writeHead
+  res.writeHead = function (
+    this: ServerResponse,
+    ...args: Parameters<ServerResponse['writeHead']>
+  ) {
+    const given = args.find(
+      (arg): arg is OutgoingHttpHeaders | OutgoingHttpHeader[] =>
+        typeof arg === 'object' && arg !== null,
+    )
+    const read = (name: string) => headerOf(given, name) ?? this.getHeader(name)
+    if (
+      /^\s*text\/html\b/i.test(String(read('content-type') ?? '')) &&
+      read('content-security-policy') === undefined
+    ) {
+      this.setHeader('content-security-policy', "frame-ancestors 'none'")
+      if (read('x-frame-options') === undefined)
+        this.setHeader('x-frame-options', 'DENY')
+    }
+    return writeHead.apply(this, args)
+  } as ServerResponse['writeHead']
+}
+
+/** A header of `writeHead`'s headers argument (an object, or name-value pairs). */
+function headerOf(
+  headers: OutgoingHttpHeaders | OutgoingHttpHeader[] | undefined,
+  name: string,
+): unknown {
+  if (headers === undefined) return undefined
+  if (Array.isArray(headers)) {
+    for (let i = 0; i + 1 < headers.length; i += 2)
+      if (String(headers[i]).toLowerCase() === name) return headers[i + 1]
+    return undefined
+  }
+  for (const [key, value] of Object.entries(headers))
+    if (key.toLowerCase() === name) return value
+  return undefined
 }
 
 /**
