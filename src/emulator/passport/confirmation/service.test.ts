@@ -270,4 +270,39 @@ describe('/dev/verdicts', () => {
       (await fetch(`${origin}/dev/verdicts/${crypto.randomUUID()}`)).status,
     ]).toEqual([400, 400, 400, 400, 400, 403, 404])
   })
+
+  test('error: calldata of odd length (half a byte) is refused', async () => {
+    for (const data of ['0x123', '0x1', '0xabcde']) {
+      const response = await fetch(`${origin}/dev/verdicts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          kind: 'transaction',
+          chainId: 31337,
+          wallet,
+          payload: {
+            transactionData: {
+              nonce: '0',
+              metaTransactions: [
+                {
+                  delegateCall: false,
+                  revertOnError: true,
+                  gasLimit: '0',
+                  target,
+                  value: '0',
+                  data,
+                },
+              ],
+            },
+          },
+        }),
+      })
+      expect({ data, status: response.status }).toEqual({ data, status: 400 })
+      expect(await response.json()).toEqual({
+        error: expect.stringMatching(
+          /^A transaction payload is the evaluation body: /,
+        ),
+      })
+    }
+  })
 })

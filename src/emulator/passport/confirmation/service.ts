@@ -392,7 +392,10 @@ function readTransaction(
       typeof value !== 'string' ||
       !/^\d{1,78}$/.test(value) ||
       typeof callData !== 'string' ||
-      !isHex(callData)
+      !isHex(callData, { strict: true }) ||
+      // Calldata is whole bytes: viem would pad half a byte silently, and
+      // the digest would be of other calldata than the page shows.
+      callData.length % 2 !== 0
     )
       return usage
     calls.push({
