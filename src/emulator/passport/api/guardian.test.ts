@@ -40,6 +40,7 @@ function transactionBody(
     target?: string
     data?: string
     nonce?: string
+    delegateCall?: boolean
   } = {},
 ) {
   return {
@@ -50,7 +51,7 @@ function transactionBody(
       userAddress: options.userAddress ?? wallet,
       metaTransactions: [
         {
-          delegateCall: false,
+          delegateCall: options.delegateCall ?? false,
           revertOnError: true,
           gasLimit: '0',
           target: options.target ?? token,
@@ -171,6 +172,31 @@ describe('POST /guardian/v1/transactions/evm/evaluate', () => {
       player.accessToken,
     )
     expect(unknown.body).toMatchObject({ confirmationRequired: true })
+  })
+
+  test('behavior: with confirmUnknownContracts, a delegateCall is a contract call even with no data', async () => {
+    // A delegateCall runs the target's code as the wallet itself, so that
+    // code may spend anything the wallet holds: it is never a plain transfer.
+    api.guardian.rules = {
+      confirmUnknownContracts: true,
+      knownContracts: [token],
+    }
+    const unknown = await api.post(
+      evaluate.transaction,
+      transactionBody({
+        target: '0x0000000000000000000000000000000000000bad',
+        data: '0x',
+        delegateCall: true,
+      }),
+      player.accessToken,
+    )
+    expect(unknown.body).toMatchObject({ confirmationRequired: true })
+    const known = await api.post(
+      evaluate.transaction,
+      transactionBody({ data: '0x', delegateCall: true }),
+      player.accessToken,
+    )
+    expect(known.body).toMatchObject({ confirmationRequired: false })
   })
 
   test('error: unavailable makes every evaluation 403', async () => {
@@ -725,5 +751,20 @@ describe('mustConfirm', () => {
 
   test('behavior: with no rules nothing needs confirming', () => {
     expect(mustConfirm({}, [{ ...tx, data: transfer }])).toBe(false)
+    expect(mustConfirm({}, [{ ...tx, delegateCall: true }])).toBe(false)
+  })
+
+  test('behavior: a delegateCall to an unknown contract needs confirming, with data or without', () => {
+    const rules = { confirmUnknownContracts: true }
+    expect(mustConfirm(rules, [tx])).toBe(false)
+    expect(mustConfirm(rules, [{ ...tx, delegateCall: true }])).toBe(true)
+    expect(
+      mustConfirm(rules, [{ ...tx, delegateCall: true, data: transfer }]),
+    ).toBe(true)
+    expect(
+      mustConfirm({ ...rules, knownContracts: [token] }, [
+        { ...tx, delegateCall: true },
+      ]),
+    ).toBe(false)
   })
 })

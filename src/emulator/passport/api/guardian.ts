@@ -296,9 +296,11 @@ function evaluated(
 /**
  * Whether the rules want the player to confirm these meta-transactions:
  * more value than `confirmAboveValue` in all, or (with
- * `confirmUnknownContracts`) a call with data to a contract outside
- * `knownContracts`. A call without data only moves value, which the first
- * rule covers.
+ * `confirmUnknownContracts`) a contract call to a contract outside
+ * `knownContracts`. A contract call is a call with data, or any
+ * delegateCall: that runs the target's code as the wallet itself (its
+ * storage, its funds), data or not. A plain call without data only moves
+ * value, which the first rule covers.
  */
 export function mustConfirm(
   rules: Rules,
@@ -314,7 +316,9 @@ export function mustConfirm(
     )
     if (
       transactions.some(
-        (tx) => tx.data !== '0x' && !known.has(tx.target.toLowerCase()),
+        (tx) =>
+          (tx.delegateCall || tx.data !== '0x') &&
+          !known.has(tx.target.toLowerCase()),
       )
     )
       return true

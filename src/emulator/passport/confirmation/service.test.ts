@@ -111,6 +111,62 @@ describe('confirmation pages', () => {
     expect(other.html).not.toMatch(/[0-9a-f]{64}/)
   })
 
+  test('behavior: the transaction page says plainly which call is a delegateCall', async () => {
+    const call = {
+      revertOnError: true,
+      gasLimit: '0',
+      target,
+      value: '0',
+      data: '0x',
+    }
+    const verdict = guardian.record({
+      kind: 'transaction',
+      chainId: 31337,
+      wallet,
+      digest: erc191Digest('delegate'),
+      payload: {
+        transactionData: {
+          nonce: '0',
+          metaTransactions: [
+            { ...call, delegateCall: false },
+            { ...call, delegateCall: true },
+          ],
+        },
+      },
+      state: 'pending',
+    })
+    const { html } = await openPage(
+      `${origin}/transaction-confirmation/zkevm/transaction?transactionID=${verdict.id}&etherAddress=${wallet}&chainType=evm&chainID=eip155:31337`,
+    )
+    const kinds = [
+      ...html.matchAll(/data-testid="confirmation-call-kind"[^>]*>([^<]*)</g),
+    ].map((match) => match[1])
+    expect(kinds).toEqual([
+      'Call',
+      "delegateCall: this contract's code runs as your wallet, with everything it holds",
+    ])
+    expect(html).toContain(
+      'data-testid="confirmation-delegate-call">This transaction makes a delegateCall.',
+    )
+    const plain = guardian.record({
+      kind: 'transaction',
+      chainId: 31337,
+      wallet,
+      digest: erc191Digest('plain'),
+      payload: {
+        transactionData: {
+          nonce: '0',
+          metaTransactions: [{ ...call, delegateCall: false }],
+        },
+      },
+      state: 'pending',
+    })
+    const page = await openPage(
+      `${origin}/transaction-confirmation/zkevm/transaction?transactionID=${plain.id}&etherAddress=${wallet}&chainType=evm&chainID=eip155:31337`,
+    )
+    expect(page.html).not.toContain('delegateCall')
+  })
+
   test('behavior: text is escaped in the page', async () => {
     const verdict = guardian.record({
       kind: 'erc191',
