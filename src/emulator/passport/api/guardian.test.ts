@@ -7,7 +7,7 @@ import {
   parseAbi,
 } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { transactionDigest } from '../guardian.js'
+import { transactionDigest } from '../../guardian.js'
 import { maxEvaluationBytes, mustConfirm } from './guardian.js'
 import { type Player, startApi, type TestApi } from './testkit.js'
 

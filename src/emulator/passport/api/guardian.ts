@@ -33,7 +33,7 @@ import {
   type Rules,
   transactionDigest,
   typedDataDigest,
-} from '../guardian.js'
+} from '../../guardian.js'
 import {
   type ApiEnv,
   addressOf,

@@ -8,9 +8,9 @@
 import type { Context as HonoContext, MiddlewareHandler } from 'hono'
 import { type Address, getAddress, isAddress, isHex } from 'viem'
 import { apiErrors } from '../../../passport/wire/api.js'
+import type { Guardian } from '../../guardian.js'
 import type { Registry, User } from '../../registry/index.js'
 import type { Bearer, Verifier } from '../bearer.js'
-import type { Guardian } from '../guardian.js'
 import type { LinkStore } from './profile.js'
 import type { SessionActivityStore } from './session.js'
 

@@ -27,13 +27,12 @@ import {
   type PlayerWalletContracts,
   playerWalletAddress,
 } from '../../chain/sequence.js'
-import { defaultApiKey } from '../../magic/provider/protocol.js'
+import { defaultApiKey, passportOidcProviderId } from '../../constants.js'
+import type { Guardian } from '../../guardian.js'
 import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
 import { type Chain, defineService } from '../../service.js'
 import { createVerifier } from '../bearer.js'
-import { passportOidcProviderId } from '../custody.js'
-import type { Guardian } from '../guardian.js'
 import { chainNameOf, chainRoutes } from './chains.js'
 import { guardianRoutes } from './guardian.js'
 import type { ApiChain, ApiEnv, Deps, WalletAddressOf } from './http.js'

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { findFreePort } from '../../net.js'
-import { startServer } from '../../server.js'
 import {
   createGuardian,
   erc191Digest,
   type Guardian,
   transactionDigest,
-} from '../guardian.js'
+} from '../../guardian.js'
+import { findFreePort } from '../../net.js'
+import { startServer } from '../../server.js'
 import { settlePath } from './pages.js'
 import { createConfirmationApp } from './service.js'
 

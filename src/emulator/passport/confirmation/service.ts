@@ -28,8 +28,6 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Context as HonoContext } from 'hono'
 import { type Address, getAddress, type Hex, isAddress, isHex } from 'viem'
 import * as Wire from '../../../passport/wire/confirmation.js'
-import { createApp, startServer } from '../../server.js'
-import { defineService } from '../../service.js'
 import {
   erc191Digest,
   type Guardian,
@@ -39,7 +37,9 @@ import {
   transactionDigest,
   typedDataDigest,
   type Verdict,
-} from '../guardian.js'
+} from '../../guardian.js'
+import { createApp, startServer } from '../../server.js'
+import { defineService } from '../../service.js'
 import {
   decisionScript,
   errorBody,

@@ -20,7 +20,7 @@ import {
   signEthSign,
   subDigest,
 } from '../../chain/sequence.js'
-import { erc191Digest, typedDataDigest } from '../guardian.js'
+import { erc191Digest, typedDataDigest } from '../../guardian.js'
 import {
   accessToken,
   clientSend,

@@ -55,10 +55,10 @@ import {
   subDigest,
   transactionDigest,
 } from '../../chain/sequence.js'
+import { erc191Digest, type Guardian, typedDataDigest } from '../../guardian.js'
 import { createApp, startServer } from '../../server.js'
 import { defineService } from '../../service.js'
 import { createVerifier, type Verifier } from '../bearer.js'
-import { erc191Digest, type Guardian, typedDataDigest } from '../guardian.js'
 import {
   createSubmitter,
   type Relayed,

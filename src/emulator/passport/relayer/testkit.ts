@@ -27,9 +27,9 @@ import {
   subDigest,
   transactionDigest,
 } from '../../chain/sequence.js'
+import { createGuardian } from '../../guardian.js'
 import { findFreePort } from '../../net.js'
 import { startServer } from '../../server.js'
-import { createGuardian } from '../guardian.js'
 import {
   createBrowser,
   pkce,

@@ -4,7 +4,8 @@
  * evaluated transaction and message. The platform API evaluates and records,
  * the confirmation pages on the passport domain approve or reject, and the
  * relayer co-signs only what a verdict allows. One instance per emulator,
- * handed to every service in its context.
+ * handed to every service in its context; like the registry, it is state
+ * the services share, so it lives beside them, not in any of them.
  *
  * A verdict is keyed by chain, wallet and digest: for a transaction the
  * Sequence v1 `keccak256(abi.encode(nonce, txs))` of `execute`, for a
@@ -29,7 +30,7 @@ export {
   type MetaTransaction,
   metaTransactionsAbi,
   transactionDigest,
-} from '../chain/sequence.js'
+} from './chain/sequence.js'
 
 /** The EIP-191 hash of a personal_sign text. */
 export function erc191Digest(text: string): Hex {
