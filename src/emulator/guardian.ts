@@ -15,6 +15,7 @@
  *
  * @packageDocumentation
  */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import {
   type Address,
   getAddress,
@@ -131,6 +132,15 @@ export type Guardian = {
   settle(id: string, state: 'allowed' | 'rejected'): boolean
   /** Whether the guardian allowed this digest for this wallet on this chain. */
   isAllowed(query: { chainId: number; wallet: Address; digest: Hex }): boolean
+  /**
+   * The secret of the verdict `id`: what only its confirmation page holds
+   * (the page carries it in its HTML, which no other origin can read), and
+   * what settling a verdict that asks the player to confirm must show. An
+   * HMAC of the id under a key made with the guardian: nothing to store.
+   */
+  secretOf(id: string): string
+  /** Whether `secret` is the secret of the verdict `id`, in constant time. */
+  isSecretOf(id: string, secret: unknown): boolean
 }
 
 /** Creates the guardian's state. */
@@ -157,6 +167,9 @@ export function createGuardian(): Guardian {
     sizes.delete(oldest)
   }
   const walletRules = new Map<Address, Rules>()
+  const secretKey = randomBytes(32)
+  const secretOf = (id: string) =>
+    createHmac('sha256', secretKey).update(id).digest('hex')
   const guardian: Guardian = {
     rules: {},
     walletRules,
@@ -199,6 +212,15 @@ export function createGuardian(): Guardian {
     },
     isAllowed: ({ chainId, wallet, digest }) =>
       allowed.has(key(chainId, wallet, digest)),
+    secretOf,
+    isSecretOf(id, secret) {
+      if (typeof secret !== 'string' || !/^[0-9a-f]{64}$/.test(secret))
+        return false
+      return timingSafeEqual(
+        Buffer.from(secretOf(id), 'hex'),
+        Buffer.from(secret, 'hex'),
+      )
+    },
   }
   return guardian
 }

@@ -571,6 +571,98 @@ describe('approve', () => {
     expect(response.body).toEqual({ id, state: 'allowed' })
   })
 
+  const onlyThePage = {
+    code: 'AUTHENTICATION_ERROR',
+    message:
+      'Only the confirmation page, or a program on this machine, may approve what the player must confirm.',
+  }
+
+  test("error: a page on another origin cannot skip the player's click: with the player's own token, its approval is refused and the verdict stays pending", async () => {
+    const transaction = await pending('transaction')
+    const message = await pending('erc191')
+    for (const headers of [
+      { origin: 'https://evil.example' },
+      // The dApp's own page, on a loopback origin, holds the token too.
+      { origin: 'http://localhost:5173' },
+      { origin: 'null' },
+      // A browser that left Origin out still says where the call came from.
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      // The passport domain, but without the page's secret.
+      { origin: api.passportOrigin },
+    ])
+      for (const path of [
+        `/guardian/v1/transactions/${transaction}/approve`,
+        `/guardian/v1/messages/${message}/approve`,
+      ]) {
+        const response = await api.request('POST', path, {
+          body: {},
+          token: player.accessToken,
+          headers,
+        })
+        expect({
+          headers,
+          status: response.status,
+          body: response.body,
+        }).toEqual({ headers, status: 403, body: onlyThePage })
+      }
+    expect(api.guardian.get(transaction)?.state).toBe('pending')
+    expect(api.guardian.get(message)?.state).toBe('pending')
+  })
+
+  test("default: the confirmation page's own flow approves: the passport domain's origin with the verdict's secret", async () => {
+    const id = await pending('transaction')
+    const other = await pending('transaction')
+    const approve = (secret: string) =>
+      api.request('POST', `/guardian/v1/transactions/${id}/approve`, {
+        body: { secret },
+        token: player.accessToken,
+        headers: { origin: api.passportOrigin },
+      })
+    const wrong = await approve(api.guardian.secretOf(other))
+    expect([wrong.status, wrong.body]).toEqual([403, onlyThePage])
+    const fromElsewhere = await api.request(
+      'POST',
+      `/guardian/v1/transactions/${id}/approve`,
+      {
+        body: { secret: api.guardian.secretOf(id) },
+        token: player.accessToken,
+        headers: { origin: 'https://evil.example' },
+      },
+    )
+    expect([fromElsewhere.status, fromElsewhere.body]).toEqual([
+      403,
+      onlyThePage,
+    ])
+    expect(api.guardian.get(id)?.state).toBe('pending')
+    const right = await approve(api.guardian.secretOf(id))
+    expect([right.status, right.body]).toEqual([200, { id, state: 'allowed' }])
+    expect(api.guardian.get(other)?.state).toBe('pending')
+  })
+
+  test('behavior: an evaluation that asked nothing has nothing to settle: any caller is told it is allowed', async () => {
+    api.guardian.rules = {}
+    const response = await api.post(
+      evaluate.transaction,
+      transactionBody(),
+      player.accessToken,
+    )
+    const id = (response.body as { transactionId: string }).transactionId
+    const approved = await api.request(
+      'POST',
+      `/guardian/v1/transactions/${id}/approve`,
+      {
+        body: {},
+        token: player.accessToken,
+        headers: { origin: 'https://evil.example' },
+      },
+    )
+    expect([approved.status, approved.body]).toEqual([
+      200,
+      { id, state: 'allowed' },
+    ])
+  })
+
   test('error: another player cannot approve (403), and the verdict stays pending', async () => {
     const id = await pending('transaction')
     const other = await api.player()

@@ -40,6 +40,11 @@ export type Deps = {
   readonly walletAddress: WalletAddressOf
   readonly links: LinkStore
   readonly sessionActivity: SessionActivityStore
+  /**
+   * The passport domain's origin: its confirmation pages are the only
+   * pages that may approve what the player must confirm.
+   */
+  readonly passportOrigin: string | undefined
   /** The clock. */
   readonly now: () => Date
 }

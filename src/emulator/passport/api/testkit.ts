@@ -41,6 +41,12 @@ export type Player = Tokens & {
   user: User
 }
 
+/**
+ * The passport domain the tests' API trusts to settle verdicts (no server
+ * listens there: only the `Origin` a request carries is compared).
+ */
+export const testPassportOrigin = 'http://passport.localhost'
+
 /** Starts an identity provider and the API on free ports. */
 export async function startApi(
   options: { walletAddress?: WalletAddressOf | undefined } = {},
@@ -53,6 +59,7 @@ export async function startApi(
     guardian,
     chains: testChains,
     walletAddress: options.walletAddress ?? testWalletAddress,
+    passportOrigin: testPassportOrigin,
   })
   const server = await startServer({
     fetch: app.fetch,
@@ -66,6 +73,7 @@ export async function startApi(
     url,
     identity,
     guardian,
+    passportOrigin: testPassportOrigin,
     registry: identity.registry,
     /** Signs a new player in (a fresh email unless one is given). */
     async player(email = `player${++count}-${Date.now()}@example.com`) {
