@@ -16,6 +16,7 @@ import {
   decodeExecute,
   decodeSignature,
   encodeSignature,
+  type MetaTransaction,
   type SignaturePart,
   signEthSign,
   subDigest,
@@ -332,6 +333,50 @@ describe('eth_sendTransaction', () => {
   })
 })
 
+describe('a send that reverts on chain', () => {
+  /** Sends `transactions` (allowed), waits, and returns the final status. */
+  async function reverted(transactions: MetaTransaction[]) {
+    const player = await newPlayer(relayer)
+    const id = await sendOk(player, 0n, transactions)
+    const result = await settled(relayer.url, player.token, id)
+    const receipt = await relayer.publicClient.getTransactionReceipt({
+      hash: result.hash as Hex,
+    })
+    expect(receipt.status).toBe('reverted')
+    return { player, id, result }
+  }
+
+  test("behavior: its status names a deployed contract's custom error, decoded by its ABI, and keeps the hash", async () => {
+    // The wallet holds none of the token it transfers.
+    const { player, id, result } = await reverted([
+      call(relayer.contracts.erc20, {
+        data: encodeFunctionData({
+          abi: TestERC20.abi,
+          functionName: 'transfer',
+          args: [relayerSubmitter.address, 5n],
+        }),
+      }),
+    ])
+    expect(result).toEqual({
+      status: 'REVERTED',
+      chainId: `eip155:${relayer.chainId}`,
+      relayerId: id,
+      hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      statusMessage: `The transaction reverted on chain: ERC20InsufficientBalance(${player.wallet}, 0, 5).`,
+    })
+  })
+
+  test('behavior: its status names a Panic by its code and meaning', async () => {
+    const { result } = await reverted([
+      mint(relayerSubmitter.address, 2n ** 256n - 1n),
+      mint(relayerSubmitter.address, 1n),
+    ])
+    expect(result.statusMessage).toBe(
+      'The transaction reverted on chain: Panic(0x11): arithmetic underflow or overflow.',
+    )
+  })
+})
+
 describe('test controls', () => {
   test('fail: the next send is FAILED with the given message, never submitted', async () => {
     expect(
@@ -377,7 +422,8 @@ describe('test controls', () => {
       chainId: `eip155:${relayer.chainId}`,
       relayerId: id,
       hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
-      statusMessage: 'The transaction reverted on chain.',
+      // The factory has no fallback: it reverts with no data.
+      statusMessage: 'The transaction reverted on chain without a reason.',
     })
     const receipt = await relayer.publicClient.getTransactionReceipt({
       hash: result.hash as Hex,
