@@ -100,7 +100,9 @@ export type Controls = {
    * Makes the next `count` sends end as `outcome`: the next sends to
    * `wallet` only when given (so tests running side by side, each with its
    * own wallet, do not take each other's outcomes), else the next sends of
-   * any wallet without outcomes of its own.
+   * any wallet without outcomes of its own. `message` is the status
+   * message of a failed or cancelled send; a reverted one is really
+   * reverted on chain, and its message is the chain's reason.
    */
   next(
     outcome: Outcome,
