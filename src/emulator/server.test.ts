@@ -593,6 +593,30 @@ describe('startServer: pages are not framed unless they say so', () => {
     }
   })
 
+  test('behavior: a page under a framable path may be framed (a logout a client loads in a hidden iframe), and only there', async () => {
+    const logout = await startServer({
+      fetch: createApp()
+        .get('/logout', (c) => c.html('<p>bye</p>'))
+        .get('/logout/done', (c) => c.html('<p>gone</p>'))
+        .get('/logoutx', (c) => c.html('<p>not it</p>'))
+        .get('/login', (c) => c.html('<p>hi</p>')).fetch,
+      port: await findFreePort(),
+      framable: ['/logout'],
+    })
+    try {
+      for (const path of ['/logout', '/logout/done', '/%6Cogout'])
+        expect((await send(logout, path)).headers['x-frame-options']).toBe(
+          undefined,
+        )
+      for (const path of ['/login', '/logoutx', '/logout/../login'])
+        expect((await send(logout, path)).headers['x-frame-options']).toBe(
+          'DENY',
+        )
+    } finally {
+      await logout.stop()
+    }
+  })
+
   test('behavior: a page with a policy of its own keeps it (the iframe wallet is framed on purpose); JSON gets nothing', async () => {
     const framable = await send(server, '/framable')
     expect(framable.headers['content-security-policy']).toBe(

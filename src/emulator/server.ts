@@ -24,8 +24,10 @@
  * - an HTML page that sets no Content-Security-Policy of its own may be
  *   framed by no site (`frame-ancestors 'none'`, `X-Frame-Options: DENY`):
  *   a framing page could lay its own buttons over a sign-in or approval
- *   page and have them clicked. A page meant to be framed (the iframe
- *   wallet) says so with a policy of its own;
+ *   page and have them clicked. A page meant to be framed says so, with a
+ *   policy of its own (the iframe wallet) or by its path (`framable`: the
+ *   identity provider's logout, which the game wallet loads in a hidden
+ *   iframe);
  * - a handler that throws answers a JSON 4xx; it never stops the process
  *   and never answers 500.
  */
@@ -93,6 +95,7 @@ export async function startServer(
     name = 'server',
     bodyLimit = defaultBodyLimit,
     localOnly = [],
+    framable = [],
   } = options
   const inner =
     'handler' in options
@@ -111,7 +114,7 @@ export async function startServer(
         return
       }
       if (isLocalPath(req, localOnly) && allowLoopbackCors(req, res)) return
-      denyFramingOfPages(res)
+      if (!isPathUnder(req, framable)) denyFramingOfPages(res)
       try {
         const pending = inner(req, res)
         if (pending instanceof Promise)
@@ -193,6 +196,12 @@ export declare namespace startServer {
      * mailbox), e.g. `['/dev/', '/mailbox']`.
      */
     localOnly?: readonly string[] | undefined
+    /**
+     * Path prefixes whose pages other sites may frame, e.g. a logout page
+     * a client loads in a hidden iframe. Every other HTML page without a
+     * policy of its own is sent with `frame-ancestors 'none'`.
+     */
+    framable?: readonly string[] | undefined
   }
   type ReturnType = Running
 }
@@ -378,6 +387,27 @@ function isLocalPath(req: IncomingMessage, localOnly: readonly string[]) {
   )
   return localOnly.some((prefix) =>
     spellings.some((path) => path.startsWith(prefix.toLowerCase())),
+  )
+}
+
+/**
+ * Whether the request's path, as the router sees it (parsed and
+ * percent-decoded), is under one of `prefixes`. Unlike
+ * {@link isLocalPath}, which must refuse every spelling, this grants
+ * something, so only the one path the request reaches counts.
+ */
+function isPathUnder(req: IncomingMessage, prefixes: readonly string[]) {
+  if (prefixes.length === 0) return false
+  let path: string
+  try {
+    path = decodeURI(parsedPath(req.url ?? '/'))
+  } catch {
+    return false
+  }
+  return prefixes.some(
+    (prefix) =>
+      path === prefix ||
+      path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`),
   )
 }
 

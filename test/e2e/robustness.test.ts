@@ -1266,6 +1266,10 @@ describe('the emulator, under hostile input', () => {
         "frame-ancestors 'none'",
       )
     }
+    // But the logout the game wallet loads in a hidden iframe.
+    const logout = await fetch(`${base.identity}/session/end`)
+    expect(logout.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(logout.headers.get('x-frame-options')).toBe(null)
   })
 
   test('behavior: afterwards nothing escaped, and the emulator still serves', async () => {

@@ -340,6 +340,9 @@ export const service = defineService({
     const server = await startServer({
       handler: identity.handler,
       ...context.listen,
+      // The game wallet logs out silently in a hidden iframe on the dApp's
+      // page; the sign-in and device pages stay unframable.
+      framable: [paths.logout, '/session/end'],
     })
     return {
       ...server,
