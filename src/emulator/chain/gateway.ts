@@ -290,13 +290,13 @@ export function createGateway(options: createGateway.Options) {
       }
       const capped = capGas(requests, gasCap)
       if (!capped.ok) {
-        const errors = requests.map((request, index) =>
-          rpcError(
-            idOf((request as { id?: unknown } | null)?.id),
-            capped.codes[index] ?? -32603,
-            capped.messages[index] ?? 'Not run: the batch was refused.',
-          ),
-        )
+        const errors = requests.map((request, index) => {
+          const id = idOf((request as { id?: unknown } | null)?.id)
+          const refusal = capped.refusals[index]
+          return refusal
+            ? rpcError(id, refusal.code, refusal.message)
+            : rpcError(id, -32603, 'Not run: the batch was refused.')
+        })
         return reply(res, 400, Array.isArray(body) ? errors : errors[0])
       }
       // What the node gets is what was checked: the parsed requests, with
@@ -366,6 +366,9 @@ export declare namespace createGateway {
 /** A gas field of a call: the object that holds it and its key. */
 type GasField = { owner: Record<string, unknown>; key: string }
 
+/** Why one request of a refused batch was refused. */
+type GasRefusal = { code: number; message: string }
+
 /**
  * Caps the gas of the requests' calls that execute code, in place: each
  * call's gas at `cap`, and their sum at `cap` too (a call that names no
@@ -374,70 +377,59 @@ type GasField = { owner: Record<string, unknown>; key: string }
  * limit above the cap either (a simulated call without gas, and the
  * estimate's upper bound, follow it).
  *
- * @returns The per-request error code and text when the requests ask more
- *   than the cap in all, or are not in a shape whose gas can be read.
+ * @returns Why each request is refused (`undefined` for one that is not
+ *   at fault) when the requests ask more than the cap in all, or are not
+ *   in a shape whose gas can be read.
  */
 function capGas(
-  requests: unknown[],
+  requests: readonly unknown[],
   cap: bigint,
-):
-  | { ok: true }
-  | {
-      ok: false
-      codes: (number | undefined)[]
-      messages: (string | undefined)[]
-    } {
-  const fields: GasField[][] = []
-  const codes: (number | undefined)[] = []
-  const messages: (string | undefined)[] = []
-  let malformed = false
-  for (const request of requests) {
+): { ok: true } | { ok: false; refusals: (GasRefusal | undefined)[] } {
+  const refusals: (GasRefusal | undefined)[] = requests.map(() => undefined)
+  const calls: GasField[][] = []
+  for (const [index, request] of requests.entries()) {
     const found = gasFieldsOf(request)
     if (typeof found === 'string') {
-      malformed = true
-      codes.push(-32602)
-      messages.push(found)
-      fields.push([])
-    } else {
-      codes.push(undefined)
-      messages.push(undefined)
-      fields.push(found.calls)
-      for (const limit of found.blockLimits) {
-        const value = gasOf(limit.owner[limit.key])
-        if (value === null) {
-          malformed = true
-          codes[codes.length - 1] = -32602
-          messages[messages.length - 1] = 'A gasLimit must be a quantity.'
-        } else if (value !== undefined && value > cap)
-          limit.owner[limit.key] = quantity(cap)
-      }
+      refusals[index] = { code: -32602, message: found }
+      calls.push([])
+      continue
+    }
+    calls.push(found.calls)
+    for (const limit of found.limits) {
+      const value = gasOf(limit.owner[limit.key])
+      if (value === null)
+        refusals[index] = {
+          code: -32602,
+          message: 'A gasLimit must be a quantity.',
+        }
+      else if (value !== undefined && value > cap)
+        limit.owner[limit.key] = quantity(cap)
     }
   }
-  if (malformed) return { ok: false, codes, messages }
 
   let asked = 0n
   const unnamed: GasField[] = []
-  for (const [index, calls] of fields.entries())
-    for (const call of calls) {
+  for (const [index, fields] of calls.entries())
+    for (const call of fields) {
       const gas = gasOf(call.owner[call.key])
-      if (gas === null) {
-        codes[index] = -32602
-        messages[index] = 'gas must be a quantity.'
-        malformed = true
-      } else if (gas === undefined) unnamed.push(call)
+      if (gas === null)
+        refusals[index] = { code: -32602, message: 'gas must be a quantity.' }
+      else if (gas === undefined) unnamed.push(call)
       else {
         const capped = gas < cap ? gas : cap
         asked += capped
         call.owner[call.key] = quantity(capped)
       }
     }
-  if (malformed) return { ok: false, codes, messages }
+  if (refusals.some((refusal) => refusal !== undefined))
+    return { ok: false, refusals }
   if (asked > cap) {
     const message = `Pages on other origins may use at most ${cap} gas per request, over all its calls (as geth's RPC gas cap); this one asks ${asked}.`
     return {
       ok: false,
-      codes: fields.map((calls) => (calls.length > 0 ? -32005 : undefined)),
-      messages: fields.map((calls) => (calls.length > 0 ? message : undefined)),
+      refusals: calls.map((fields) =>
+        fields.length > 0 ? { code: -32005, message } : undefined,
+      ),
     }
   }
   if (unnamed.length > 0) {
@@ -456,20 +448,20 @@ function capGas(
  */
 function gasFieldsOf(
   request: unknown,
-): { calls: GasField[]; blockLimits: GasField[] } | string {
+): { calls: GasField[]; limits: GasField[] } | string {
   const { method, params } = (request ?? {}) as {
     method?: unknown
     params?: unknown
   }
   if (typeof method !== 'string' || !executingMethods.has(method))
-    return { calls: [], blockLimits: [] }
+    return { calls: [], limits: [] }
   if (!Array.isArray(params) || !isObject(params[0]))
     return `${method} takes its call as the first of its params, an array.`
   const calls: GasField[] = []
-  const blockLimits: GasField[] = []
+  const limits: GasField[] = []
   const call = (owner: Record<string, unknown>) => {
     calls.push({ owner, key: 'gas' })
-    if ('gasLimit' in owner) blockLimits.push({ owner, key: 'gasLimit' })
+    if ('gasLimit' in owner) limits.push({ owner, key: 'gasLimit' })
   }
   if (method === 'eth_simulateV1') {
     const blocks = params[0].blockStateCalls
@@ -480,7 +472,7 @@ function gasFieldsOf(
       if (block.blockOverrides !== undefined && block.blockOverrides !== null) {
         if (!isObject(block.blockOverrides))
           return 'blockOverrides is an object.'
-        blockLimits.push({ owner: block.blockOverrides, key: 'gasLimit' })
+        limits.push({ owner: block.blockOverrides, key: 'gasLimit' })
       }
       if (block.calls === undefined || block.calls === null) continue
       if (!Array.isArray(block.calls)) return 'calls is an array.'
@@ -495,9 +487,9 @@ function gasFieldsOf(
     // and the state overrides.
     for (const param of params.slice(1))
       if (isObject(param) && 'gasLimit' in param)
-        blockLimits.push({ owner: param, key: 'gasLimit' })
+        limits.push({ owner: param, key: 'gasLimit' })
   }
-  return { calls, blockLimits }
+  return { calls, limits }
 }
 
 /**
