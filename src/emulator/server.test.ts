@@ -244,6 +244,10 @@ describe('startServer: local-only routes', () => {
         calls()
         return c.json(await c.req.json())
       })
+      .get('/mailbox/:id', (c) => {
+        calls()
+        return c.json({ id: c.req.param('id') })
+      })
       .get('/hello', (c) => c.text('hi'))
     server = await startServer({
       fetch: local.fetch,
@@ -390,6 +394,48 @@ describe('startServer: local-only routes', () => {
     expect(calls).not.toHaveBeenCalled()
   })
 
+  test('error: a path that does not percent-decode answers 400, whatever the origin, before the app runs', async () => {
+    // The router decodes what it can and keeps the rest (`%C0` is no UTF-8),
+    // so `/%6Dailbox/x%C0` routes to `/mailbox/:id`: a rule that gave up on
+    // decoding would have let it through.
+    calls.mockClear()
+    for (const path of [
+      '/%6Dailbox/x%C0',
+      '/%6d%61%69%6c%62%6f%78/%E0%A4',
+      '/mailbox/x%',
+      '/mailbox/%zz',
+      '/hello%C0',
+    ])
+      for (const origin of ['https://evil.example', 'http://localhost:5173']) {
+        const { status, body } = await send(server, path, {
+          headers: { origin },
+        })
+        expect({ path, status, body: JSON.parse(body) }).toEqual({
+          path,
+          status: 400,
+          body: {
+            error: 'The request path is not valid percent-encoded UTF-8.',
+          },
+        })
+      }
+    expect(calls).not.toHaveBeenCalled()
+    // A query is the handler's to read: it may hold anything.
+    const { status } = await send(server, '/hello?q=%C0', {
+      headers: { origin: 'https://evil.example' },
+    })
+    expect(status).toBe(200)
+  })
+
+  test('behavior: a loopback page reaches a local route spelled with escapes', async () => {
+    const { status, body } = await send(server, '/%6Dailbox/a%20b', {
+      headers: { origin: 'http://localhost:5173' },
+    })
+    expect({ status, body: JSON.parse(body) }).toEqual({
+      status: 200,
+      body: { id: 'a b' },
+    })
+  })
+
   test('behavior: routes outside the local-only prefixes answer any origin', async () => {
     const { status, body } = await send(server, '/hello', {
       headers: { origin: 'https://evil.example' },
@@ -500,6 +546,86 @@ describe('startServer: a handler that fails', () => {
     } finally {
       await server.stop()
     }
+  })
+})
+
+describe('startServer: pages are not framed unless they say so', () => {
+  let server: Running
+  beforeAll(async () => {
+    const pages = createApp()
+      .get('/page', (c) => c.html('<p>hi</p>'))
+      .get('/framable', (c) =>
+        c.html('<p>frame me</p>', 200, {
+          'content-security-policy': "default-src 'self'",
+        }),
+      )
+      .get('/data', (c) => c.json({ ok: true }))
+    server = await startServer({
+      fetch: pages.fetch,
+      port: await findFreePort(),
+    })
+  })
+  afterAll(() => server.stop())
+
+  test('error: an HTML page that sets no policy of its own may be framed by no site', async () => {
+    const { status, headers } = await send(server, '/page')
+    expect(status).toBe(200)
+    expect(headers['content-security-policy']).toBe("frame-ancestors 'none'")
+    expect(headers['x-frame-options']).toBe('DENY')
+  })
+
+  test('behavior: so is a page a Node handler writes (oidc-provider, Koa)', async () => {
+    const node = await startServer({
+      handler: (_req, res) => {
+        res.statusCode = 200
+        res.setHeader('content-type', 'text/html; charset=utf-8')
+        res.end('<p>hi</p>')
+      },
+      port: await findFreePort(),
+    })
+    try {
+      const { headers, body } = await send(node, '/')
+      expect(body).toBe('<p>hi</p>')
+      expect(headers['content-security-policy']).toBe("frame-ancestors 'none'")
+      expect(headers['x-frame-options']).toBe('DENY')
+    } finally {
+      await node.stop()
+    }
+  })
+
+  test('behavior: a page under a framable path may be framed (a logout a client loads in a hidden iframe), and only there', async () => {
+    const logout = await startServer({
+      fetch: createApp()
+        .get('/logout', (c) => c.html('<p>bye</p>'))
+        .get('/logout/done', (c) => c.html('<p>gone</p>'))
+        .get('/logoutx', (c) => c.html('<p>not it</p>'))
+        .get('/login', (c) => c.html('<p>hi</p>')).fetch,
+      port: await findFreePort(),
+      framable: ['/logout'],
+    })
+    try {
+      for (const path of ['/logout', '/logout/done', '/%6Cogout'])
+        expect((await send(logout, path)).headers['x-frame-options']).toBe(
+          undefined,
+        )
+      for (const path of ['/login', '/logoutx', '/logout/../login'])
+        expect((await send(logout, path)).headers['x-frame-options']).toBe(
+          'DENY',
+        )
+    } finally {
+      await logout.stop()
+    }
+  })
+
+  test('behavior: a page with a policy of its own keeps it (the iframe wallet is framed on purpose); JSON gets nothing', async () => {
+    const framable = await send(server, '/framable')
+    expect(framable.headers['content-security-policy']).toBe(
+      "default-src 'self'",
+    )
+    expect(framable.headers['x-frame-options']).toBe(undefined)
+    const data = await send(server, '/data')
+    expect(data.headers['content-security-policy']).toBe(undefined)
+    expect(data.headers['x-frame-options']).toBe(undefined)
   })
 })
 

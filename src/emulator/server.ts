@@ -13,17 +13,29 @@
  *   same-origin with the service;
  * - a body must announce its length and stay within the limit (1 MiB by
  *   default): 411 or 413 before anything is parsed;
+ * - a path that does not percent-decode answers 400: the router decodes
+ *   what it can and keeps the rest, so such a path would reach a route by
+ *   a spelling no rule here could read;
  * - routes the service declares local (`localOnly`: control routes, the
  *   mailbox), however their path is spelled, answer loopback origins
  *   only, and a write to them must be a JSON request, which browsers never
  *   send cross-origin without a CORS preflight (so a form post or a
  *   `text/plain` beacon cannot reach them);
+ * - an HTML page that sets no Content-Security-Policy of its own may be
+ *   framed by no site (`frame-ancestors 'none'`, `X-Frame-Options: DENY`):
+ *   a framing page could lay its own buttons over a sign-in or approval
+ *   page and have them clicked. A page meant to be framed says so, with a
+ *   policy of its own (the iframe wallet) or by its path (`framable`: the
+ *   identity provider's logout, which the game wallet loads in a hidden
+ *   iframe);
  * - a handler that throws answers a JSON 4xx; it never stops the process
  *   and never answers 500.
  */
 import {
   createServer,
   type IncomingMessage,
+  type OutgoingHttpHeader,
+  type OutgoingHttpHeaders,
   type Server,
   type ServerResponse,
   STATUS_CODES,
@@ -83,6 +95,7 @@ export async function startServer(
     name = 'server',
     bodyLimit = defaultBodyLimit,
     localOnly = [],
+    framable = [],
   } = options
   const inner =
     'handler' in options
@@ -101,6 +114,7 @@ export async function startServer(
         return
       }
       if (isLocalPath(req, localOnly) && allowLoopbackCors(req, res)) return
+      if (!isPathUnder(req, framable)) denyFramingOfPages(res)
       try {
         const pending = inner(req, res)
         if (pending instanceof Promise)
@@ -182,6 +196,12 @@ export declare namespace startServer {
      * mailbox), e.g. `['/dev/', '/mailbox']`.
      */
     localOnly?: readonly string[] | undefined
+    /**
+     * Path prefixes whose pages other sites may frame, e.g. a logout page
+     * a client loads in a hidden iframe. Every other HTML page without a
+     * policy of its own is sent with `frame-ancestors 'none'`.
+     */
+    framable?: readonly string[] | undefined
   }
   type ReturnType = Running
 }
@@ -297,6 +317,11 @@ function check(
       status: 403,
       error: `This service answers requests addressed to ${[...rules.hosts][0]} only.`,
     }
+  if (!pathDecodes(target))
+    return {
+      status: 400,
+      error: 'The request path is not valid percent-encoded UTF-8.',
+    }
   if (req.headers['transfer-encoding'] !== undefined)
     return {
       status: 411,
@@ -349,8 +374,11 @@ function check(
  * (`GET http://host/mailbox`), and Hono then percent-decodes it
  * (`/%6Dailbox`); the rule must see every spelling the router would
  * route to the same place, or a page could reach a local route by
- * spelling it differently. Letters are compared without case, which
- * refuses more than needed and never less.
+ * spelling it differently. Hono decodes escape by escape when the whole
+ * path does not decode (`/%64ev/x%C0` routes as `/dev/x%C0`), which is why
+ * {@link check} refuses such paths before this runs: every path that gets
+ * here decodes whole, to what the router sees. Letters are compared
+ * without case, which refuses more than needed and never less.
  */
 function isLocalPath(req: IncomingMessage, localOnly: readonly string[]) {
   if (localOnly.length === 0) return false
@@ -362,21 +390,66 @@ function isLocalPath(req: IncomingMessage, localOnly: readonly string[]) {
   )
 }
 
+/**
+ * Whether the request's path, as the router sees it (parsed and
+ * percent-decoded), is under one of `prefixes`. Unlike
+ * {@link isLocalPath}, which must refuse every spelling, this grants
+ * something, so only the one path the request reaches counts.
+ */
+function isPathUnder(req: IncomingMessage, prefixes: readonly string[]) {
+  if (prefixes.length === 0) return false
+  let path: string
+  try {
+    path = decodeURI(parsedPath(req.url ?? '/'))
+  } catch {
+    return false
+  }
+  return prefixes.some(
+    (prefix) =>
+      path === prefix ||
+      path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`),
+  )
+}
+
 /** The request target's path as written, as parsed, and percent-decoded. */
 function pathSpellings(target: string): string[] {
-  const written = target.split('?')[0] ?? ''
-  const url = URL.parse(
-    target.startsWith('/') ? `http://host${target}` : target,
-  )
-  const parsed = url?.pathname ?? written
+  const written = writtenPath(target)
+  const parsed = parsedPath(target)
   const spellings = [written, parsed]
   for (const decode of [decodeURI, decodeURIComponent])
     try {
       spellings.push(decode(parsed))
     } catch {
-      // Not valid percent-encoding: the router cannot decode it either.
+      // Refused before (see pathDecodes); kept total for safety.
     }
   return spellings
+}
+
+/**
+ * Whether the target's path, as written and as a URL parser resolves it,
+ * is valid percent-encoding of UTF-8 (RFC 3986), so that it decodes whole.
+ * The query is left to the handler.
+ */
+function pathDecodes(target: string): boolean {
+  try {
+    decodeURIComponent(writtenPath(target))
+    decodeURIComponent(parsedPath(target))
+    return true
+  } catch {
+    return false
+  }
+}
+
+function writtenPath(target: string): string {
+  return target.split(/[?#]/)[0] ?? ''
+}
+
+/** The path a URL parser makes of the target: what the router receives. */
+function parsedPath(target: string): string {
+  const url = URL.parse(
+    target.startsWith('/') ? `http://host${target}` : target,
+  )
+  return url?.pathname ?? writtenPath(target)
 }
 
 /**
@@ -399,6 +472,51 @@ function allowLoopbackCors(req: IncomingMessage, res: ServerResponse): boolean {
   })
   res.end()
   return true
+}
+
+/**
+ * Makes the page `res` carries unframable when it sets no policy of its
+ * own. Node hands every response's headers to `writeHead` (an explicit
+ * call, or the implicit one of a first `write` or `end`), so that is where
+ * the answer's type and policy are known, whichever framework wrote them.
+ */
+function denyFramingOfPages(res: ServerResponse) {
+  const writeHead = res.writeHead
+  res.writeHead = function (
+    this: ServerResponse,
+    ...args: Parameters<ServerResponse['writeHead']>
+  ) {
+    const given = args.find(
+      (arg): arg is OutgoingHttpHeaders | OutgoingHttpHeader[] =>
+        typeof arg === 'object' && arg !== null,
+    )
+    const read = (name: string) => headerOf(given, name) ?? this.getHeader(name)
+    if (
+      /^\s*text\/html\b/i.test(String(read('content-type') ?? '')) &&
+      read('content-security-policy') === undefined
+    ) {
+      this.setHeader('content-security-policy', "frame-ancestors 'none'")
+      if (read('x-frame-options') === undefined)
+        this.setHeader('x-frame-options', 'DENY')
+    }
+    return writeHead.apply(this, args)
+  } as ServerResponse['writeHead']
+}
+
+/** A header of `writeHead`'s headers argument (an object, or name-value pairs). */
+function headerOf(
+  headers: OutgoingHttpHeaders | OutgoingHttpHeader[] | undefined,
+  name: string,
+): unknown {
+  if (headers === undefined) return undefined
+  if (Array.isArray(headers)) {
+    for (let i = 0; i + 1 < headers.length; i += 2)
+      if (String(headers[i]).toLowerCase() === name) return headers[i + 1]
+    return undefined
+  }
+  for (const [key, value] of Object.entries(headers))
+    if (key.toLowerCase() === name) return value
+  return undefined
 }
 
 /**

@@ -11,7 +11,7 @@
  */
 import type { Contracts } from './chain/deploy.js'
 import type * as Mailbox from './dev/mailbox.js'
-import type { Guardian } from './passport/guardian.js'
+import type { Guardian } from './guardian.js'
 import type { Slot } from './ports.js'
 import type { Registry } from './registry/index.js'
 

@@ -154,7 +154,13 @@ describe('relayer failures', () => {
   test.each([
     ['fail', 'FAILED', 'Out of gas.'],
     ['cancel', 'CANCELLED', 'Cancelled by the operator.'],
-    ['revert', 'REVERTED', 'The transaction reverted on chain.'],
+    // A forced revert is a real one on chain (the relayer adds a call the
+    // factory refuses, with no data): its message is the chain's reason.
+    [
+      'revert',
+      'REVERTED',
+      'The transaction reverted on chain without a reason.',
+    ],
   ] as const)(
     'error: %s → -32000 with status %s and its message; the next send goes through',
     async (outcome, status, message) => {

@@ -293,7 +293,7 @@ describe('npm start: the game wallet panel', () => {
     await page.getByTestId('game-send-submit').click()
     await expectState(page, 'game-send-status', 'failed')
     expect(await page.getByTestId('game-send-error').textContent()).toBe(
-      'Transaction failed to submit with status REVERTED. Error message: The transaction reverted on chain.',
+      'Transaction failed to submit with status REVERTED. Error message: The transaction reverted on chain without a reason.',
     )
 
     // A guardian rule: a send above 0.01 ETH waits for the player's

@@ -57,6 +57,8 @@ const state = {
   /** A registered game-wallet player's tokens. */
   accessToken: '',
   idToken: '',
+  /** That player's game wallet. */
+  wallet: '',
   verdictId: '',
 }
 
@@ -156,6 +158,9 @@ beforeAll(async () => {
     },
   )
   expect(registered.status).toBe(200)
+  state.wallet = (
+    (await registered.json()) as { counterfactual_address: string }
+  ).counterfactual_address
 }, 120_000)
 
 afterAll(async () => {
@@ -1101,6 +1106,170 @@ describe('the emulator, under hostile input', () => {
         error: `The request body is larger than ${defaultBodyLimit} bytes.`,
       })
     }
+  })
+
+  test("error: the hostile probes of every service are refused: another player's wallet, a skipped click, gas 2^48, a path that half-decodes, odd calldata, framing", async () => {
+    const foreign = 'https://evil.example'
+    const json = (body: unknown, headers: Record<string, string> = {}) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    })
+    const bearer = { authorization: `Bearer ${state.accessToken}` }
+    // The fuzzing may have set any rules: set the player's own.
+    const rules = await fetch(
+      `${base.api}/dev/guardian/rules?wallet=${state.wallet}`,
+      {
+        ...json({ confirmErc191: true, confirmUnknownContracts: true }),
+        method: 'PUT',
+      },
+    )
+    expect(rules.status).toBe(200)
+
+    // The relayer acts for the token's own wallet only.
+    const cosign = await fetch(
+      `${base.relayer}/v1/transactions`,
+      json(
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'im_sign',
+          params: [
+            {
+              chainId: `eip155:${emulator.info.chainId}`,
+              address: '0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf',
+              message: 'hello',
+            },
+          ],
+        },
+        { ...bearer, origin: foreign },
+      ),
+    )
+    expect(
+      ((await cosign.json()) as { error: { code: number } }).error.code,
+    ).toBe(4100)
+
+    // The dApp's token cannot stand for the player's click.
+    const evaluated = await fetch(
+      `${base.api}/guardian/v1/erc191-messages/evaluate`,
+      json(
+        { chainID: `eip155:${emulator.info.chainId}`, payload: 'click me' },
+        bearer,
+      ),
+    )
+    const { messageId, confirmationRequired } = (await evaluated.json()) as {
+      messageId: string
+      confirmationRequired: boolean
+    }
+    expect(confirmationRequired).toBe(true)
+    const skipped = await fetch(
+      `${base.api}/guardian/v1/messages/${messageId}/approve`,
+      json({}, { ...bearer, origin: foreign }),
+    )
+    expect(skipped.status).toBe(403)
+    const verdict = await fetch(`${base.passport}/dev/verdicts/${messageId}`)
+    expect(((await verdict.json()) as { state: string }).state).toBe('pending')
+
+    // A delegateCall with no data is a contract call.
+    const delegate = await fetch(
+      `${base.api}/guardian/v1/transactions/evm/evaluate`,
+      json(
+        {
+          chainType: 'evm',
+          chainId: `eip155:${emulator.info.chainId}`,
+          transactionData: {
+            nonce: '0',
+            userAddress: state.wallet,
+            metaTransactions: [
+              {
+                delegateCall: true,
+                revertOnError: true,
+                gasLimit: '0',
+                target: '0x0000000000000000000000000000000000000bad',
+                value: '0',
+                data: '0x',
+              },
+            ],
+          },
+        },
+        bearer,
+      ),
+    )
+    expect(await delegate.json()).toMatchObject({ confirmationRequired: true })
+
+    // The chain runs a foreign page's calls under the gas cap.
+    const started = Date.now()
+    const pinned = await fetch(
+      base.chain,
+      json(
+        Array.from({ length: 10 }, (_, id) => ({
+          jsonrpc: '2.0',
+          id,
+          method: 'eth_call',
+          params: [
+            { data: '0x5b600056', gas: `0x${(2n ** 48n).toString(16)}` },
+            'latest',
+          ],
+        })),
+        { origin: foreign },
+      ),
+    )
+    expect(pinned.status).toBe(400)
+    expect(Date.now() - started).toBeLessThan(5_000)
+
+    // A local route spelled so that only part of it decodes.
+    const spelled = await fetch(
+      `${base.passport}/%64ev/verdicts/${messageId}%C0`,
+      {
+        headers: { origin: foreign },
+      },
+    )
+    expect(spelled.status).toBe(400)
+
+    // Calldata of half a byte.
+    const odd = await fetch(
+      `${base.passport}/dev/verdicts`,
+      json({
+        kind: 'transaction',
+        chainId: emulator.info.chainId,
+        wallet: state.wallet,
+        payload: {
+          transactionData: {
+            nonce: '0',
+            metaTransactions: [
+              {
+                delegateCall: false,
+                revertOnError: true,
+                gasLimit: '0',
+                target: state.wallet,
+                value: '0',
+                data: '0x123',
+              },
+            ],
+          },
+        },
+      }),
+    )
+    expect(odd.status).toBe(400)
+
+    // No site frames the emulator's pages.
+    for (const page of [
+      `${base.dev}/mailbox/view`,
+      `${base.identity}/device`,
+    ]) {
+      const response = await fetch(page)
+      expect({ page, frame: response.headers.get('x-frame-options') }).toEqual({
+        page,
+        frame: 'DENY',
+      })
+      expect(response.headers.get('content-security-policy')).toContain(
+        "frame-ancestors 'none'",
+      )
+    }
+    // But the logout the game wallet loads in a hidden iframe.
+    const logout = await fetch(`${base.identity}/session/end`)
+    expect(logout.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(logout.headers.get('x-frame-options')).toBe(null)
   })
 
   test('behavior: afterwards nothing escaped, and the emulator still serves', async () => {

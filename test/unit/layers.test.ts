@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
@@ -50,6 +50,76 @@ function violations(dir: string, allowed: (target: string) => boolean) {
 }
 
 const products = ['magic', 'passport'] as const
+
+/** The leaf of the constants several emulated services share. */
+const leaf = 'src/emulator/constants.ts'
+const leafJs = 'src/emulator/constants.js'
+
+/** The names of the constants the leaf exports. */
+function leafConstants(): string[] {
+  const text = readFileSync(join(root, leaf), 'utf8')
+  return [...text.matchAll(/export\s+const\s+(\w+)/g)].map(
+    (match) => match[1] as string,
+  )
+}
+
+/**
+ * The folder of the service a module belongs to: the nearest folder above
+ * it that holds a `service.ts` (`src/emulator/passport/relayer`), or the
+ * product's folder for what a product's services share
+ * (`src/emulator/passport` for its bearer check).
+ */
+function serviceFolderOf(file: string): string {
+  let dir = dirname(file)
+  while (dir.startsWith('src/emulator/')) {
+    if (existsSync(join(root, dir, 'service.ts'))) return dir
+    const parent = dirname(dir)
+    if (parent === 'src/emulator') return dir
+    dir = parent
+  }
+  return dir
+}
+
+/**
+ * Whether an import target is a module of a service: anything under a
+ * product's folder (its services and what they share) or a service's
+ * folder (`dev/`), but not the state the emulator hands every service
+ * (the mailbox store the dev service serves).
+ */
+function isServiceModule(target: string): boolean {
+  if (target === 'src/emulator/dev/mailbox.js') return false
+  return (
+    products.some((product) => target.startsWith(`src/emulator/${product}/`)) ||
+    target.startsWith('src/emulator/dev/')
+  )
+}
+
+/** The value imports of `file` (`import { a, b as c } from '…'`), by target. */
+function namedImportsOf(file: string) {
+  const text = readFileSync(join(root, file), 'utf8')
+  return [
+    ...text.matchAll(/import\s+(?!type\b)\{([^}]*)\}\s*from\s*'(\.[^']+)'/g),
+  ].map((match) => ({
+    target: relative(root, resolve(root, dirname(file), match[2] as string)),
+    names: (match[1] as string)
+      .split(',')
+      .map((part) => part.trim())
+      .filter((part) => part !== '' && !part.startsWith('type '))
+      .map((part) => part.split(/\s+as\s+/)[0] as string),
+  }))
+}
+
+/** Whether the module at `target` (a `.js` import path) defines `name` as a constant. */
+function definesConstant(target: string, name: string): boolean {
+  const file = join(root, target.replace(/\.js$/, '.ts'))
+  try {
+    return new RegExp(`export\\s+const\\s+${name}\\b`).test(
+      readFileSync(file, 'utf8'),
+    )
+  } catch {
+    return false
+  }
+}
 
 describe('layers', () => {
   test('the clients, core and the connectors never import the emulator', () => {
@@ -116,6 +186,55 @@ describe('layers', () => {
           target.startsWith('src/core/') || target.startsWith('package:'),
       ),
     ).toEqual([])
+  })
+
+  test("the emulator's service contract imports no service", () => {
+    // service.ts is what every service implements; it may name the state
+    // handed to them (the registry, the mailbox, the guardian's verdicts)
+    // but nothing of a product's services or any service's entry.
+    const imports = importsOf('src/emulator/service.ts')
+    expect(imports.length).toBeGreaterThan(0)
+    expect(imports.filter(isServiceModule)).toEqual([])
+  })
+
+  test('the shared constants leaf imports nothing, and defines what no other module defines', () => {
+    expect(importsOf(leaf)).toEqual([])
+    const names = leafConstants()
+    expect(names.length).toBeGreaterThan(0)
+    const redefined = sources('src/emulator')
+      .filter((file) => file !== leaf)
+      .flatMap((file) => {
+        const text = readFileSync(join(root, file), 'utf8')
+        return names
+          .filter((name) =>
+            new RegExp(`export\\s+const\\s+${name}\\b`).test(text),
+          )
+          .map((name) => `${file} defines ${name}`)
+      })
+    expect(redefined).toEqual([])
+  })
+
+  test("a service takes a constant from the leaf, never from another service's modules", () => {
+    const shared = new Set(leafConstants())
+    const offending = sources('src/emulator')
+      .filter((file) => !file.endsWith('/testkit.ts'))
+      .flatMap((file) =>
+        namedImportsOf(file)
+          .filter(
+            ({ target }) =>
+              target !== leafJs &&
+              isServiceModule(target) &&
+              serviceFolderOf(target) !== serviceFolderOf(file),
+          )
+          .flatMap(({ target, names }) =>
+            names
+              .filter(
+                (name) => shared.has(name) || definesConstant(target, name),
+              )
+              .map((name) => `${file} → ${name} from ${target}`),
+          ),
+      )
+    expect(offending).toEqual([])
   })
 
   test('behavior: the check sees imports (the emulator does use both wires)', () => {

@@ -1,4 +1,4 @@
-import { request } from 'node:http'
+import { createServer, request } from 'node:http'
 import {
   type Address,
   createPublicClient,
@@ -8,11 +8,14 @@ import {
 } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { findFreePort } from '../net.js'
+import { startServer } from '../server.js'
 import { anvilAccounts } from './accounts.js'
 import {
+  createGateway,
   isPublicMethod,
   maxBatch,
   type RunningChain,
+  rpcGasCap,
   startChain,
 } from './gateway.js'
 
@@ -27,7 +30,11 @@ beforeAll(async () => {
 })
 afterAll(() => chain?.stop())
 
-/** POSTs a JSON-RPC body to the gateway as a page on `origin` would. */
+/**
+ * POSTs a JSON-RPC body to the gateway as a page on `origin` would, giving
+ * up after 10 s (a request the gateway let through uncapped would run for
+ * hours).
+ */
 async function rpc(body: unknown, origin?: string) {
   const response = await fetch(chain.rpcUrl, {
     method: 'POST',
@@ -36,6 +43,7 @@ async function rpc(body: unknown, origin?: string) {
       ...(origin === undefined ? {} : { origin }),
     },
     body: typeof body === 'string' ? body : JSON.stringify(body),
+    signal: AbortSignal.timeout(10_000),
   })
   return {
     status: response.status,
@@ -360,6 +368,258 @@ describe('the chain gateway', () => {
       body: JSON.stringify(call('eth_chainId')),
     })
     expect(direct.headers.get('access-control-allow-origin')).toBe(null)
+  })
+})
+
+describe('the gas cap, the time bound and the abort', () => {
+  /** Init code that loops until its gas runs out: JUMPDEST PUSH1 0 JUMP. */
+  const loop = '0x5b600056'
+  /** An address given the loop as code by a state override. */
+  const looper: Address = '0x0000000000000000000000000000000000001000'
+  const huge = `0x${(2n ** 48n).toString(16)}`
+  const capHex = `0x${rpcGasCap.toString(16)}`
+  /** The allowance a node's out-of-gas estimate names, e.g. 50000000. */
+  const allowanceOf = (answer: unknown) =>
+    /allowance: (\d+)/.exec(
+      (answer as { error?: { message?: string } }).error?.message ?? '',
+    )?.[1]
+
+  test("default: the cap is geth's default RPC gas cap, 50,000,000", () => {
+    expect(rpcGasCap).toBe(50_000_000n)
+  })
+
+  test('error: a batch of ten calls at gas 2^48 from another origin is refused at once, and nothing runs', async () => {
+    const started = Date.now()
+    const batch = Array.from({ length: 10 }, (_, id) =>
+      call('eth_call', [{ data: loop, gas: huge }, 'latest'], id),
+    )
+    const answer = await rpc([...batch, call('eth_chainId', [], 'c')], foreign)
+    expect(Date.now() - started).toBeLessThan(2_000)
+    const message = `Pages on other origins may use at most 50000000 gas per request, over all its calls (as geth's RPC gas cap); this one asks 500000000.`
+    expect(answer).toEqual({
+      status: 400,
+      cors: foreign,
+      body: [
+        ...batch.map((_, id) => ({
+          jsonrpc: '2.0',
+          id,
+          error: { code: -32005, message },
+        })),
+        {
+          jsonrpc: '2.0',
+          id: 'c',
+          error: { code: -32603, message: 'Not run: the batch was refused.' },
+        },
+      ],
+    })
+  })
+
+  test('behavior: one call from another origin runs capped: at gas 2^48 or with none, eth_estimateGas, eth_call, eth_createAccessList and eth_simulateV1 stop at the cap', async () => {
+    for (const gas of [huge, undefined, 2 ** 48, String(2n ** 64n)]) {
+      const estimate = await rpc(
+        call('eth_estimateGas', [
+          { data: loop, ...(gas === undefined ? {} : { gas }) },
+        ]),
+        foreign,
+      )
+      expect({ gas, allowance: allowanceOf(estimate.body) }).toEqual({
+        gas,
+        allowance: '50000000',
+      })
+    }
+    // Block overrides cannot raise the estimate's bound either.
+    const overridden = await rpc(
+      call('eth_estimateGas', [
+        { data: loop },
+        'latest',
+        {},
+        { gasLimit: huge },
+      ]),
+      foreign,
+    )
+    expect(allowanceOf(overridden.body)).toBe('50000000')
+    const called = await rpc(
+      call('eth_call', [{ data: loop, gas: huge }, 'latest']),
+      foreign,
+    )
+    expect(called.body).toMatchObject({
+      error: { message: 'EVM error OutOfGas' },
+    })
+    const accessList = await rpc(
+      call('eth_createAccessList', [{ data: loop, gas: huge }, 'latest']),
+      foreign,
+    )
+    expect(accessList.status).toBe(200)
+    const simulated = await rpc(
+      call('eth_simulateV1', [
+        {
+          blockStateCalls: [
+            {
+              blockOverrides: { gasLimit: huge },
+              stateOverrides: { [looper]: { code: loop } },
+              calls: [{ to: looper, gas: huge }],
+            },
+          ],
+        },
+        'latest',
+      ]),
+      foreign,
+    )
+    const [block] = (
+      simulated.body as { result: { calls: { gasUsed: string }[] }[] }
+    ).result
+    expect(block?.calls[0]?.gasUsed).toBe(capHex)
+  })
+
+  test('behavior: the calls of one request share the cap; a call without gas gets an equal share of what is left', async () => {
+    const shared = await rpc(
+      [
+        call('eth_estimateGas', [{ data: loop, gas: '0x989680' }], 1),
+        call('eth_estimateGas', [{ data: loop }], 2),
+        call('eth_estimateGas', [{ data: loop }], 3),
+      ],
+      foreign,
+    )
+    expect((shared.body as unknown[]).map(allowanceOf)).toEqual([
+      '10000000',
+      '20000000',
+      '20000000',
+    ])
+  })
+
+  test('error: gas the gateway cannot read is refused, not forwarded', async () => {
+    for (const gas of ['lots', -1, 1.5, { hex: '0x1' }]) {
+      const answer = await rpc(
+        call('eth_call', [{ data: loop, gas }, 'latest']),
+        foreign,
+      )
+      expect(answer.body).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        error: { code: -32602, message: 'gas must be a quantity.' },
+      })
+    }
+    const named = await rpc(
+      { jsonrpc: '2.0', id: 1, method: 'eth_call', params: { data: loop } },
+      foreign,
+    )
+    expect(named.body).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: {
+        code: -32602,
+        message:
+          'eth_call takes its call as the first of its params, an array.',
+      },
+    })
+  })
+
+  test('behavior: a loopback page and a program keep their full gas', async () => {
+    const body = call('eth_estimateGas', [{ data: loop, gas: '0x5f5e100' }])
+    for (const origin of [loopback, undefined])
+      expect(allowanceOf((await rpc(body, origin)).body)).toBe('100000000')
+  })
+
+  /** A node that takes requests and never answers, noting each one's end. */
+  async function silentNode() {
+    const received: { closed: Promise<void> }[] = []
+    let arrived: () => void = () => undefined
+    const next = () =>
+      new Promise<void>((resolve) => {
+        arrived = resolve
+      })
+    let waiting = next()
+    const server = createServer((req) => {
+      received.push({
+        closed: new Promise((resolve) => req.socket.once('close', resolve)),
+      })
+      arrived()
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as { port: number }
+    return {
+      url: `http://127.0.0.1:${port}`,
+      received,
+      async arrival() {
+        await waiting
+        waiting = next()
+      },
+      stop: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections()
+          server.close(() => resolve())
+        }),
+    }
+  }
+
+  test('error: a node that does not answer within the bound is cut: 504, -32005, and the upstream call is aborted', async () => {
+    const node = await silentNode()
+    const gateway = await startServer({
+      handler: createGateway({
+        nodeUrl: node.url,
+        timeoutMs: 150,
+        localTimeoutMs: 300,
+      }),
+      port: await findFreePort(),
+    })
+    try {
+      for (const [origin, bound] of [
+        [foreign, 150],
+        [undefined, 300],
+      ] as const) {
+        const started = Date.now()
+        const response = await fetch(gateway.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            ...(origin === undefined ? {} : { origin }),
+          },
+          body: JSON.stringify([call('eth_blockNumber', [], 7)]),
+        })
+        expect(Date.now() - started).toBeGreaterThanOrEqual(bound - 5)
+        expect(Date.now() - started).toBeLessThan(bound + 2_000)
+        expect(response.status).toBe(504)
+        expect(await response.json()).toEqual([
+          {
+            jsonrpc: '2.0',
+            id: 7,
+            error: {
+              code: -32005,
+              message: `The node did not answer within ${bound} ms.`,
+            },
+          },
+        ])
+        await node.received.at(-1)?.closed
+      }
+    } finally {
+      await gateway.stop()
+      await node.stop()
+    }
+  })
+
+  test('behavior: a client that goes away aborts the upstream call', async () => {
+    const node = await silentNode()
+    const gateway = await startServer({
+      handler: createGateway({ nodeUrl: node.url }),
+      port: await findFreePort(),
+    })
+    try {
+      const client = request(gateway.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: foreign },
+      })
+      client.on('error', () => undefined)
+      client.end(JSON.stringify(call('eth_blockNumber')))
+      await node.arrival()
+      const started = Date.now()
+      client.destroy()
+      await node.received[0]?.closed
+      // Long before the 5 s bound.
+      expect(Date.now() - started).toBeLessThan(2_000)
+    } finally {
+      await gateway.stop()
+      await node.stop()
+    }
   })
 })
 

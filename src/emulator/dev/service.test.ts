@@ -305,6 +305,17 @@ describe('the dev service, served', () => {
     expect(response.body).toContain('ada@example.com')
   })
 
+  test('error: no site may frame the mailbox page: its policy allows no ancestor, and X-Frame-Options says DENY', async () => {
+    // Framed, a page could lay its own buttons over the mailbox's links
+    // (a magic link logs its recipient in) and have them clicked.
+    const response = await fetch(`${url}/mailbox/view`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('x-frame-options')).toBe('DENY')
+    const policy = response.headers.get('content-security-policy') ?? ''
+    expect(policy.split('; ')).toContain("frame-ancestors 'none'")
+    expect(policy.split('; ')).toContain("default-src 'none'")
+  })
+
   test('error: a Host other than its loopback address is refused (DNS rebinding)', async () => {
     const { status, body } = await rawGet(url, '/mailbox', {
       host: `rebound.example:${new URL(url).port}`,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import type { Hono } from 'hono'
 import { normalizeContact } from '../contact.js'
 import { createApp, startServer } from '../server.js'
@@ -13,7 +14,8 @@ import * as View from './view.js'
  * - `GET /mailbox[?to=…]` → `[{ to, kind, code?, link?, at }]`, newest first;
  *   it holds login codes, so only loopback pages may read it (the server's
  *   `localOnly` rule, see {@link service}).
- * - `GET /mailbox/view[?to=…]` → an HTML page listing the messages.
+ * - `GET /mailbox/view[?to=…]` → an HTML page listing the messages, which
+ *   no site may frame.
  *
  * A `+` in `to` is kept as a `+` (phone numbers), not read as a space.
  *
@@ -47,11 +49,21 @@ export function createDevApp(
   app.get('/mailbox/view', (c) => {
     const to = readQuery(c.req.url, 'to')
     if (to === null) return c.json({ error: 'Malformed query string.' }, 400)
+    const nonce = randomBytes(16).toString('base64')
     return c.html(
       View.render({
         messages: mailbox.list({ to }),
         to: to === undefined ? undefined : normalizeContact(to),
+        nonce,
       }),
+      200,
+      {
+        'content-security-policy': View.policy(nonce),
+        'x-frame-options': 'DENY',
+        'x-content-type-options': 'nosniff',
+        // It shows login codes: never keep it in a cache.
+        'cache-control': 'no-store',
+      },
     )
   })
 

@@ -13,10 +13,11 @@ export const refreshSeconds = 3
  *
  * @param options.messages - The messages to show, newest first.
  * @param options.to - The recipient filter, if any.
+ * @param options.nonce - The nonce of its stylesheet, which {@link policy} allows.
  * @returns The HTML document.
  */
 export function render(options: render.Options): render.ReturnType {
-  const { messages, to } = options
+  const { messages, to, nonce } = options
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -24,7 +25,7 @@ export function render(options: render.Options): render.ReturnType {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="refresh" content="${refreshSeconds}">
 <title>Dev mailbox</title>
-<style>${raw(style)}</style>
+<style nonce="${nonce}">${raw(style)}</style>
 </head>
 <body>
 <main>
@@ -56,8 +57,26 @@ export declare namespace render {
     messages: readonly Message[]
     /** The recipient filter, if any. */
     to?: string | undefined
+    /** The nonce of its stylesheet. */
+    nonce: string
   }
   type ReturnType = HtmlEscapedString | Promise<HtmlEscapedString>
+}
+
+/**
+ * The page's Content-Security-Policy: its own stylesheet, its filter form
+ * sent to itself, and no site may frame it (a framing page could lay its
+ * own buttons over the mailbox's links, and a magic link logs its
+ * recipient in).
+ */
+export function policy(nonce: string): string {
+  return [
+    "default-src 'none'",
+    `style-src 'nonce-${nonce}'`,
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ')
 }
 
 function row(message: Message) {

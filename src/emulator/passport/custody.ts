@@ -12,13 +12,7 @@
  */
 import type { Identity, Registry, User } from '../registry/index.js'
 
-/**
- * The provider id under which the iframe wallet's provider knows the game
- * wallet's identity provider, and which the key-custody API expects in
- * `X-OIDC-Provider-ID`: the `magicProviderId` override the emulator
- * prints.
- */
-export const passportOidcProviderId = 'emulator-passport-identity'
+export { passportOidcProviderId } from '../constants.js'
 
 /**
  * The registry identity of a player's custody key.

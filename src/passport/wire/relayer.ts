@@ -108,4 +108,9 @@ export const errorCodes = {
   rejected: -32003,
   /** The relayer's queues are full; retry later. */
   limitExceeded: -32005,
+  /**
+   * The wallet is not the one of the access token's player (EIP-1193's
+   * unauthorized): the relayer acts for that wallet only.
+   */
+  unauthorized: 4100,
 } as const

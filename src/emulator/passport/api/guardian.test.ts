@@ -7,7 +7,7 @@ import {
   parseAbi,
 } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { transactionDigest } from '../guardian.js'
+import { transactionDigest } from '../../guardian.js'
 import { maxEvaluationBytes, mustConfirm } from './guardian.js'
 import { type Player, startApi, type TestApi } from './testkit.js'
 
@@ -40,6 +40,7 @@ function transactionBody(
     target?: string
     data?: string
     nonce?: string
+    delegateCall?: boolean
   } = {},
 ) {
   return {
@@ -50,7 +51,7 @@ function transactionBody(
       userAddress: options.userAddress ?? wallet,
       metaTransactions: [
         {
-          delegateCall: false,
+          delegateCall: options.delegateCall ?? false,
           revertOnError: true,
           gasLimit: '0',
           target: options.target ?? token,
@@ -171,6 +172,31 @@ describe('POST /guardian/v1/transactions/evm/evaluate', () => {
       player.accessToken,
     )
     expect(unknown.body).toMatchObject({ confirmationRequired: true })
+  })
+
+  test('behavior: with confirmUnknownContracts, a delegateCall is a contract call even with no data', async () => {
+    // A delegateCall runs the target's code as the wallet itself, so that
+    // code may spend anything the wallet holds: it is never a plain transfer.
+    api.guardian.rules = {
+      confirmUnknownContracts: true,
+      knownContracts: [token],
+    }
+    const unknown = await api.post(
+      evaluate.transaction,
+      transactionBody({
+        target: '0x0000000000000000000000000000000000000bad',
+        data: '0x',
+        delegateCall: true,
+      }),
+      player.accessToken,
+    )
+    expect(unknown.body).toMatchObject({ confirmationRequired: true })
+    const known = await api.post(
+      evaluate.transaction,
+      transactionBody({ data: '0x', delegateCall: true }),
+      player.accessToken,
+    )
+    expect(known.body).toMatchObject({ confirmationRequired: false })
   })
 
   test('error: unavailable makes every evaluation 403', async () => {
@@ -545,6 +571,98 @@ describe('approve', () => {
     expect(response.body).toEqual({ id, state: 'allowed' })
   })
 
+  const onlyThePage = {
+    code: 'AUTHENTICATION_ERROR',
+    message:
+      'Only the confirmation page, or a program on this machine, may approve what the player must confirm.',
+  }
+
+  test("error: a page on another origin cannot skip the player's click: with the player's own token, its approval is refused and the verdict stays pending", async () => {
+    const transaction = await pending('transaction')
+    const message = await pending('erc191')
+    for (const headers of [
+      { origin: 'https://evil.example' },
+      // The dApp's own page, on a loopback origin, holds the token too.
+      { origin: 'http://localhost:5173' },
+      { origin: 'null' },
+      // A browser that left Origin out still says where the call came from.
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      // The passport domain, but without the page's secret.
+      { origin: api.passportOrigin },
+    ])
+      for (const path of [
+        `/guardian/v1/transactions/${transaction}/approve`,
+        `/guardian/v1/messages/${message}/approve`,
+      ]) {
+        const response = await api.request('POST', path, {
+          body: {},
+          token: player.accessToken,
+          headers,
+        })
+        expect({
+          headers,
+          status: response.status,
+          body: response.body,
+        }).toEqual({ headers, status: 403, body: onlyThePage })
+      }
+    expect(api.guardian.get(transaction)?.state).toBe('pending')
+    expect(api.guardian.get(message)?.state).toBe('pending')
+  })
+
+  test("default: the confirmation page's own flow approves: the passport domain's origin with the verdict's secret", async () => {
+    const id = await pending('transaction')
+    const other = await pending('transaction')
+    const approve = (secret: string) =>
+      api.request('POST', `/guardian/v1/transactions/${id}/approve`, {
+        body: { secret },
+        token: player.accessToken,
+        headers: { origin: api.passportOrigin },
+      })
+    const wrong = await approve(api.guardian.secretOf(other))
+    expect([wrong.status, wrong.body]).toEqual([403, onlyThePage])
+    const fromElsewhere = await api.request(
+      'POST',
+      `/guardian/v1/transactions/${id}/approve`,
+      {
+        body: { secret: api.guardian.secretOf(id) },
+        token: player.accessToken,
+        headers: { origin: 'https://evil.example' },
+      },
+    )
+    expect([fromElsewhere.status, fromElsewhere.body]).toEqual([
+      403,
+      onlyThePage,
+    ])
+    expect(api.guardian.get(id)?.state).toBe('pending')
+    const right = await approve(api.guardian.secretOf(id))
+    expect([right.status, right.body]).toEqual([200, { id, state: 'allowed' }])
+    expect(api.guardian.get(other)?.state).toBe('pending')
+  })
+
+  test('behavior: an evaluation that asked nothing has nothing to settle: any caller is told it is allowed', async () => {
+    api.guardian.rules = {}
+    const response = await api.post(
+      evaluate.transaction,
+      transactionBody(),
+      player.accessToken,
+    )
+    const id = (response.body as { transactionId: string }).transactionId
+    const approved = await api.request(
+      'POST',
+      `/guardian/v1/transactions/${id}/approve`,
+      {
+        body: {},
+        token: player.accessToken,
+        headers: { origin: 'https://evil.example' },
+      },
+    )
+    expect([approved.status, approved.body]).toEqual([
+      200,
+      { id, state: 'allowed' },
+    ])
+  })
+
   test('error: another player cannot approve (403), and the verdict stays pending', async () => {
     const id = await pending('transaction')
     const other = await api.player()
@@ -725,5 +843,20 @@ describe('mustConfirm', () => {
 
   test('behavior: with no rules nothing needs confirming', () => {
     expect(mustConfirm({}, [{ ...tx, data: transfer }])).toBe(false)
+    expect(mustConfirm({}, [{ ...tx, delegateCall: true }])).toBe(false)
+  })
+
+  test('behavior: a delegateCall to an unknown contract needs confirming, with data or without', () => {
+    const rules = { confirmUnknownContracts: true }
+    expect(mustConfirm(rules, [tx])).toBe(false)
+    expect(mustConfirm(rules, [{ ...tx, delegateCall: true }])).toBe(true)
+    expect(
+      mustConfirm(rules, [{ ...tx, delegateCall: true, data: transfer }]),
+    ).toBe(true)
+    expect(
+      mustConfirm({ ...rules, knownContracts: [token] }, [
+        { ...tx, delegateCall: true },
+      ]),
+    ).toBe(false)
   })
 })

@@ -14,6 +14,13 @@
  *   `POST /guardian/v1/messages/{id}/approve`: the player whose wallet the
  *   verdict is about settles it allowed (`{ id, state: 'allowed' }`);
  *   another player gets 403, an unknown id 404, a rejected verdict 409.
+ *   A verdict that waits for the player's confirmation is settled only by
+ *   the confirmation page's own flow (a request from the passport domain
+ *   with the verdict's secret `{ secret }`, which only that page holds) or
+ *   by a program on this machine (no `Origin`, no `Sec-Fetch-Site`: not a
+ *   browser); any other caller gets 403 and it stays pending. The dApp's
+ *   page holds the player's access token, so the token alone must not
+ *   stand for the player's click.
  * - `GET|PUT /dev/guardian/rules` (loopback only): the rules, bigints as
  *   decimal strings (see {@link RulesBody}).
  *
@@ -33,7 +40,7 @@ import {
   type Rules,
   transactionDigest,
   typedDataDigest,
-} from '../guardian.js'
+} from '../../guardian.js'
 import {
   type ApiEnv,
   addressOf,
@@ -187,6 +194,12 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
         )
       if (verdict.state === 'rejected')
         return fail(c, 'conflict', 'The evaluation was rejected already.')
+      if (verdict.state === 'pending' && !(await confirmedByPage(c, deps, id)))
+        return fail(
+          c,
+          'authentication',
+          'Only the confirmation page, or a program on this machine, may approve what the player must confirm.',
+        )
       deps.guardian.settle(id, 'allowed')
       return c.json({ id, state: verdict.state })
     }
@@ -229,6 +242,29 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
 }
 
 const walletQueryError = 'wallet must be an address.'
+
+/**
+ * Whether an approval of a verdict waiting for the player may settle it:
+ * it comes from the confirmation page's own flow (the passport domain's
+ * origin, which browsers set and pages cannot, and the verdict's secret,
+ * which only that page's HTML holds), or from a program on this machine.
+ * Browsers send `Origin` with every cross-origin or POST request and
+ * `Sec-Fetch-Site` with every request; a program sends neither, and only a
+ * program on this machine reaches the emulator's loopback address.
+ */
+async function confirmedByPage(
+  c: HonoContext<ApiEnv>,
+  deps: Deps,
+  id: string,
+): Promise<boolean> {
+  const origin = c.req.header('origin')
+  if (origin === undefined && c.req.header('sec-fetch-site') === undefined)
+    return true
+  if (deps.passportOrigin === undefined || origin !== deps.passportOrigin)
+    return false
+  const body = await readJson(c)
+  return isRecord(body) && deps.guardian.isSecretOf(id, body.secret)
+}
 
 /** The `wallet` query: undefined when absent, null when not an address. */
 function walletQueryOf(c: HonoContext<ApiEnv>): Address | undefined | null {
@@ -296,9 +332,11 @@ function evaluated(
 /**
  * Whether the rules want the player to confirm these meta-transactions:
  * more value than `confirmAboveValue` in all, or (with
- * `confirmUnknownContracts`) a call with data to a contract outside
- * `knownContracts`. A call without data only moves value, which the first
- * rule covers.
+ * `confirmUnknownContracts`) a contract call to a contract outside
+ * `knownContracts`. A contract call is a call with data, or any
+ * delegateCall: that runs the target's code as the wallet itself (its
+ * storage, its funds), data or not. A plain call without data only moves
+ * value, which the first rule covers.
  */
 export function mustConfirm(
   rules: Rules,
@@ -314,7 +352,9 @@ export function mustConfirm(
     )
     if (
       transactions.some(
-        (tx) => tx.data !== '0x' && !known.has(tx.target.toLowerCase()),
+        (tx) =>
+          (tx.delegateCall || tx.data !== '0x') &&
+          !known.has(tx.target.toLowerCase()),
       )
     )
       return true

@@ -8,9 +8,9 @@
 import type { Context as HonoContext, MiddlewareHandler } from 'hono'
 import { type Address, getAddress, isAddress, isHex } from 'viem'
 import { apiErrors } from '../../../passport/wire/api.js'
+import type { Guardian } from '../../guardian.js'
 import type { Registry, User } from '../../registry/index.js'
 import type { Bearer, Verifier } from '../bearer.js'
-import type { Guardian } from '../guardian.js'
 import type { LinkStore } from './profile.js'
 import type { SessionActivityStore } from './session.js'
 
@@ -40,6 +40,11 @@ export type Deps = {
   readonly walletAddress: WalletAddressOf
   readonly links: LinkStore
   readonly sessionActivity: SessionActivityStore
+  /**
+   * The passport domain's origin: its confirmation pages are the only
+   * pages that may approve what the player must confirm.
+   */
+  readonly passportOrigin: string | undefined
   /** The clock. */
   readonly now: () => Date
 }

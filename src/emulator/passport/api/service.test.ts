@@ -2,11 +2,11 @@ import { describe, expect, test } from 'vitest'
 import { resolve } from '../../../passport/config.js'
 import { predictContracts } from '../../chain/deploy.js'
 import * as Mailbox from '../../dev/mailbox.js'
+import { createGuardian } from '../../guardian.js'
 import { findFreePortRange } from '../../net.js'
 import { getPorts } from '../../ports.js'
 import { createRegistry } from '../../registry/index.js'
 import type { Context } from '../../service.js'
-import { createGuardian } from '../guardian.js'
 import { overridesOf, service } from './service.js'
 
 describe('overridesOf', () => {

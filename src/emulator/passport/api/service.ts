@@ -27,13 +27,12 @@ import {
   type PlayerWalletContracts,
   playerWalletAddress,
 } from '../../chain/sequence.js'
-import { defaultApiKey } from '../../magic/provider/protocol.js'
+import { defaultApiKey, passportOidcProviderId } from '../../constants.js'
+import type { Guardian } from '../../guardian.js'
 import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
 import { type Chain, defineService } from '../../service.js'
 import { createVerifier } from '../bearer.js'
-import { passportOidcProviderId } from '../custody.js'
-import type { Guardian } from '../guardian.js'
 import { chainNameOf, chainRoutes } from './chains.js'
 import { guardianRoutes } from './guardian.js'
 import type { ApiChain, ApiEnv, Deps, WalletAddressOf } from './http.js'
@@ -71,6 +70,7 @@ export function createApiService(
     walletAddress: options.walletAddress,
     links: createLinkStore(),
     sessionActivity: createSessionActivityStore(),
+    passportOrigin: options.passportOrigin,
     now,
   }
   const app = createApp<ApiEnv>()
@@ -128,6 +128,12 @@ export declare namespace createApiService {
     chains: readonly ApiChain[]
     /** A player's smart-contract wallet address from their custody key. */
     walletAddress: WalletAddressOf
+    /**
+     * The passport domain's origin, whose confirmation pages may approve
+     * what the player must confirm (with the verdict's secret). Without
+     * it, only programs on this machine may.
+     */
+    passportOrigin?: string | undefined
     /** The clock. @default () => new Date() */
     now?: (() => Date) | undefined
   }
@@ -225,6 +231,7 @@ export const service = defineService({
       guardian: context.passport.guardian,
       chains: context.chains,
       walletAddress: walletAddressOf(context.chains),
+      passportOrigin: required(origins.passport, 'passport'),
     })
     const server = await startServer({
       fetch: app.fetch,

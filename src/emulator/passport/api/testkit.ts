@@ -8,11 +8,11 @@ import type { Address, Hex } from 'viem'
 import { registrationMessage } from '../../../passport/wire/api.js'
 import { predictContracts } from '../../chain/deploy.js'
 import { playerWalletAddress } from '../../chain/sequence.js'
+import { createGuardian, type Guardian } from '../../guardian.js'
 import { findFreePort } from '../../net.js'
 import type { User } from '../../registry/index.js'
 import { startServer } from '../../server.js'
 import { custodyIdentity } from '../custody.js'
-import { createGuardian, type Guardian } from '../guardian.js'
 import { startIdentity, type Tokens, tokensFor } from '../identity/testkit.js'
 import { chainNameOf } from './chains.js'
 import type { ApiChain, WalletAddressOf } from './http.js'
@@ -41,6 +41,12 @@ export type Player = Tokens & {
   user: User
 }
 
+/**
+ * The passport domain the tests' API trusts to settle verdicts (no server
+ * listens there: only the `Origin` a request carries is compared).
+ */
+export const testPassportOrigin = 'http://passport.localhost'
+
 /** Starts an identity provider and the API on free ports. */
 export async function startApi(
   options: { walletAddress?: WalletAddressOf | undefined } = {},
@@ -53,6 +59,7 @@ export async function startApi(
     guardian,
     chains: testChains,
     walletAddress: options.walletAddress ?? testWalletAddress,
+    passportOrigin: testPassportOrigin,
   })
   const server = await startServer({
     fetch: app.fetch,
@@ -66,6 +73,7 @@ export async function startApi(
     url,
     identity,
     guardian,
+    passportOrigin: testPassportOrigin,
     registry: identity.registry,
     /** Signs a new player in (a fresh email unless one is given). */
     async player(email = `player${++count}-${Date.now()}@example.com`) {

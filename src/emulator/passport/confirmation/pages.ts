@@ -19,6 +19,8 @@ export const testIds = {
   close: 'confirmation-close',
   details: 'confirmation-details',
   transaction: 'confirmation-transaction',
+  callKind: 'confirmation-call-kind',
+  delegateCall: 'confirmation-delegate-call',
   target: 'confirmation-target',
   value: 'confirmation-value',
   data: 'confirmation-data',
@@ -109,22 +111,31 @@ export function errorBody(message: string): string {
 <p class="muted" data-testid="${testIds.status}">Return to the game and try again.</p>`
 }
 
-/** A transaction's page: each meta-transaction's target, value and data. */
+/**
+ * A transaction's page: each meta-transaction's kind, target, value and
+ * data. A delegateCall is named as one, with a warning above the calls: it
+ * runs the target's code as the wallet itself, so it can move anything the
+ * wallet holds, whatever its value and data say.
+ */
 export function transactionBody(payload: unknown): string {
   const calls = metaTransactionsOf(payload)
+  const warning = calls?.some((call) => call.delegateCall)
+    ? `<p class="error" role="alert" data-testid="${testIds.delegateCall}">This transaction makes a delegateCall. Approve it only if you trust the contract with your whole wallet.</p>\n`
+    : ''
   const details =
     calls === undefined
       ? `<pre data-testid="${testIds.data}">${escapeHtml(json(payload))}</pre>`
       : calls
           .map(
             (call) => `<dl data-testid="${testIds.transaction}">
+<dt>Kind</dt><dd data-testid="${testIds.callKind}"${call.delegateCall ? ' class="error"' : ''}>${call.delegateCall ? "delegateCall: this contract's code runs as your wallet, with everything it holds" : 'Call'}</dd>
 <dt>To</dt><dd data-testid="${testIds.target}">${escapeHtml(call.target)}</dd>
 <dt>Value</dt><dd data-testid="${testIds.value}">${escapeHtml(call.value)}</dd>
 <dt>Data</dt><dd data-testid="${testIds.data}">${escapeHtml(call.data)}</dd>
 </dl>`,
           )
           .join('\n')
-  return decisionBody('Approve this transaction?', details)
+  return decisionBody('Approve this transaction?', warning + details)
 }
 
 /** A message's page: the text, or the typed data. */
@@ -197,7 +208,12 @@ post('${messages.ready}')
 })()`
 
 /** A meta-transaction as shown. */
-type ShownCall = { target: string; value: string; data: string }
+type ShownCall = {
+  delegateCall: boolean
+  target: string
+  value: string
+  data: string
+}
 
 /**
  * The meta-transactions of an evaluated transaction (the guardian's
@@ -212,6 +228,7 @@ function metaTransactionsOf(payload: unknown): ShownCall[] | undefined {
   return list.map((entry: unknown) => {
     const call = (entry ?? {}) as Record<string, unknown>
     return {
+      delegateCall: call.delegateCall === true,
       target: String(call.target ?? ''),
       value: valueText(call.value),
       data: String(call.data ?? '0x'),

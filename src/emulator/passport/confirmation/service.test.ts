@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { findFreePort } from '../../net.js'
-import { startServer } from '../../server.js'
 import {
   createGuardian,
   erc191Digest,
   type Guardian,
   transactionDigest,
-} from '../guardian.js'
+} from '../../guardian.js'
+import { findFreePort } from '../../net.js'
+import { startServer } from '../../server.js'
 import { settlePath } from './pages.js'
 import { createConfirmationApp } from './service.js'
 
@@ -109,6 +109,62 @@ describe('confirmation pages', () => {
     )
     expect(other.state.error).toBe('This request is for another wallet.')
     expect(other.html).not.toMatch(/[0-9a-f]{64}/)
+  })
+
+  test('behavior: the transaction page says plainly which call is a delegateCall', async () => {
+    const call = {
+      revertOnError: true,
+      gasLimit: '0',
+      target,
+      value: '0',
+      data: '0x',
+    }
+    const verdict = guardian.record({
+      kind: 'transaction',
+      chainId: 31337,
+      wallet,
+      digest: erc191Digest('delegate'),
+      payload: {
+        transactionData: {
+          nonce: '0',
+          metaTransactions: [
+            { ...call, delegateCall: false },
+            { ...call, delegateCall: true },
+          ],
+        },
+      },
+      state: 'pending',
+    })
+    const { html } = await openPage(
+      `${origin}/transaction-confirmation/zkevm/transaction?transactionID=${verdict.id}&etherAddress=${wallet}&chainType=evm&chainID=eip155:31337`,
+    )
+    const kinds = [
+      ...html.matchAll(/data-testid="confirmation-call-kind"[^>]*>([^<]*)</g),
+    ].map((match) => match[1])
+    expect(kinds).toEqual([
+      'Call',
+      "delegateCall: this contract's code runs as your wallet, with everything it holds",
+    ])
+    expect(html).toContain(
+      'data-testid="confirmation-delegate-call">This transaction makes a delegateCall.',
+    )
+    const plain = guardian.record({
+      kind: 'transaction',
+      chainId: 31337,
+      wallet,
+      digest: erc191Digest('plain'),
+      payload: {
+        transactionData: {
+          nonce: '0',
+          metaTransactions: [{ ...call, delegateCall: false }],
+        },
+      },
+      state: 'pending',
+    })
+    const page = await openPage(
+      `${origin}/transaction-confirmation/zkevm/transaction?transactionID=${plain.id}&etherAddress=${wallet}&chainType=evm&chainID=eip155:31337`,
+    )
+    expect(page.html).not.toContain('delegateCall')
   })
 
   test('behavior: text is escaped in the page', async () => {
@@ -269,5 +325,40 @@ describe('/dev/verdicts', () => {
       ),
       (await fetch(`${origin}/dev/verdicts/${crypto.randomUUID()}`)).status,
     ]).toEqual([400, 400, 400, 400, 400, 403, 404])
+  })
+
+  test('error: calldata of odd length (half a byte) is refused', async () => {
+    for (const data of ['0x123', '0x1', '0xabcde']) {
+      const response = await fetch(`${origin}/dev/verdicts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          kind: 'transaction',
+          chainId: 31337,
+          wallet,
+          payload: {
+            transactionData: {
+              nonce: '0',
+              metaTransactions: [
+                {
+                  delegateCall: false,
+                  revertOnError: true,
+                  gasLimit: '0',
+                  target,
+                  value: '0',
+                  data,
+                },
+              ],
+            },
+          },
+        }),
+      })
+      expect({ data, status: response.status }).toEqual({ data, status: 400 })
+      expect(await response.json()).toEqual({
+        error: expect.stringMatching(
+          /^A transaction payload is the evaluation body: /,
+        ),
+      })
+    }
   })
 })

@@ -17,19 +17,17 @@
  *   as the platform API would, and read its state;
  * - `GET /health`.
  *
- * Why the settle call cannot be forged: it needs the verdict's secret, an
- * HMAC of its id under a key made at start-up, which only the page's HTML
- * carries; another origin can open the page but not read it (no CORS), nor
+ * Why the settle call cannot be forged: it needs the verdict's secret (the
+ * guardian's HMAC of its id under a key made at start-up), which only the
+ * page's HTML carries; another origin can open the page but not read it (no CORS), nor
  * frame it (`frame-ancestors 'none'`, so no clickjacking of Approve). The
  * call must also carry this origin as its `Origin` (browsers set it; pages
  * cannot), so even a form post from elsewhere is refused.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import type { Context as HonoContext } from 'hono'
 import { type Address, getAddress, type Hex, isAddress, isHex } from 'viem'
 import * as Wire from '../../../passport/wire/confirmation.js'
-import { createApp, startServer } from '../../server.js'
-import { defineService } from '../../service.js'
 import {
   erc191Digest,
   type Guardian,
@@ -39,7 +37,9 @@ import {
   transactionDigest,
   typedDataDigest,
   type Verdict,
-} from '../guardian.js'
+} from '../../guardian.js'
+import { createApp, startServer } from '../../server.js'
+import { defineService } from '../../service.js'
 import {
   decisionScript,
   errorBody,
@@ -77,9 +77,7 @@ export function createConfirmationApp(options: {
   guardian: Guardian
 }) {
   const { origin, guardian } = options
-  const key = randomBytes(32)
-  const secretOf = (id: string) =>
-    createHmac('sha256', key).update(id).digest('hex')
+  const secretOf = (id: string) => guardian.secretOf(id)
 
   const app = createApp()
   app.get('/health', (c) => c.json({ ok: true }))
@@ -160,8 +158,7 @@ export function createConfirmationApp(options: {
         { error: 'Send { id, secret, decision: "approve" | "reject" }.' },
         400,
       )
-    const expected = Buffer.from(secretOf(id), 'hex')
-    if (!timingSafeEqual(expected, Buffer.from(secret, 'hex')))
+    if (!guardian.isSecretOf(id, secret))
       return c.json({ error: 'This page may not settle that request.' }, 403)
     const verdict = guardian.get(id)
     if (!verdict) return c.json({ error: 'No such request.' }, 404)
@@ -392,7 +389,10 @@ function readTransaction(
       typeof value !== 'string' ||
       !/^\d{1,78}$/.test(value) ||
       typeof callData !== 'string' ||
-      !isHex(callData)
+      !isHex(callData, { strict: true }) ||
+      // Calldata is whole bytes: viem would pad half a byte silently, and
+      // the digest would be of other calldata than the page shows.
+      callData.length % 2 !== 0
     )
       return usage
     calls.push({

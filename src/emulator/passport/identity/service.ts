@@ -21,6 +21,7 @@ import { createLocalJWKSet, type JWK, jwtVerify } from 'jose'
 import type Provider from 'oidc-provider'
 import { logoutParams, paths } from '../../../passport/wire/identity.js'
 import { createCodes } from '../../codes.js'
+import { defaultClientId } from '../../constants.js'
 import type * as Mailbox from '../../dev/mailbox.js'
 import { isLoopbackOrigin, isLoopbackUrl } from '../../loopback.js'
 import type { Registry } from '../../registry/index.js'
@@ -32,7 +33,7 @@ import { loginRoutes } from './login.js'
 import { createProvider, type Ttl } from './provider.js'
 
 /** The emulator's one client: public (no secret), PKCE. */
-export const defaultClientId = 'emulator-passport-client'
+export { defaultClientId }
 /** The playground's login callback page. */
 export const defaultRedirectUri = 'http://localhost:5173/passport/redirect'
 /** The playground's logout callback page. */
@@ -339,6 +340,9 @@ export const service = defineService({
     const server = await startServer({
       handler: identity.handler,
       ...context.listen,
+      // The game wallet logs out silently in a hidden iframe on the dApp's
+      // page; the sign-in and device pages stay unframable.
+      framable: [paths.logout, '/session/end'],
     })
     return {
       ...server,

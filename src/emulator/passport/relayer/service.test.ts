@@ -16,15 +16,17 @@ import {
   decodeExecute,
   decodeSignature,
   encodeSignature,
+  type MetaTransaction,
   type SignaturePart,
   signEthSign,
   subDigest,
 } from '../../chain/sequence.js'
-import { erc191Digest, typedDataDigest } from '../guardian.js'
+import { erc191Digest, typedDataDigest } from '../../guardian.js'
 import {
   accessToken,
   clientSend,
   newPlayer,
+  type Player,
   type Running,
   rpc,
   settled,
@@ -32,11 +34,12 @@ import {
 } from './testkit.js'
 
 let relayer: Running
-let token: string
+/** A registered player, for the requests about no wallet of their own. */
+let player: Player
 
 beforeAll(async () => {
   relayer = await startRelayer({ holdMs: 3_000 })
-  token = await accessToken(relayer.identity, 'player@example.com')
+  player = await newPlayer(relayer)
 }, 120_000)
 afterAll(() => relayer.stop())
 beforeEach(async () => {
@@ -83,7 +86,7 @@ const readNonce = (wallet: Address) =>
 
 /** Builds, allows (guardian verdict) and sends a transaction; the relayer id. */
 async function send(
-  player: ReturnType<typeof newPlayer>,
+  player: Player,
   nonce: bigint,
   transactions = [mint(player.wallet, 1n)],
   options: { allow?: boolean } = {},
@@ -103,11 +106,11 @@ async function send(
       state: 'allowed',
       payload: {},
     })
-  return rpc(relayer.url, token, methods.sendTransaction, params)
+  return rpc(relayer.url, player.token, methods.sendTransaction, params)
 }
 
 async function sendOk(
-  player: ReturnType<typeof newPlayer>,
+  player: Player,
   nonce: bigint,
   transactions?: ReturnType<typeof mint>[],
 ) {
@@ -119,12 +122,12 @@ async function sendOk(
 
 describe('eth_sendTransaction', () => {
   test('the first transaction deploys the wallet through the guest module and executes', async () => {
-    const player = newPlayer(relayer.contracts)
+    const player = await newPlayer(relayer)
     expect(
       await relayer.publicClient.getCode({ address: player.wallet }),
     ).toBeUndefined()
     const id = await sendOk(player, 0n, [mint(player.wallet, 42n)])
-    const result = await settled(relayer.url, token, id)
+    const result = await settled(relayer.url, player.token, id)
     expect(result).toEqual({
       status: 'SUCCESSFUL',
       chainId: `eip155:${relayer.chainId}`,
@@ -144,11 +147,11 @@ describe('eth_sendTransaction', () => {
   })
 
   test('a second transaction calls execute on the deployed wallet, with the co-signed threshold-2 signature', async () => {
-    const player = newPlayer(relayer.contracts)
-    await settled(relayer.url, token, await sendOk(player, 0n))
-    const recipient = newPlayer(relayer.contracts).wallet
+    const player = await newPlayer(relayer)
+    await settled(relayer.url, player.token, await sendOk(player, 0n))
+    const recipient = (await newPlayer(relayer)).wallet
     const id = await sendOk(player, 1n, [mint(recipient, 7n)])
-    const result = await settled(relayer.url, token, id)
+    const result = await settled(relayer.url, player.token, id)
     expect(result.status).toBe('SUCCESSFUL')
     const tx = await relayer.publicClient.getTransaction({
       hash: result.hash as Hex,
@@ -167,10 +170,10 @@ describe('eth_sendTransaction', () => {
   })
 
   test('refuses a player signature for another wallet', async () => {
-    const player = newPlayer(relayer.contracts)
-    const other = newPlayer(relayer.contracts)
+    const player = await newPlayer(relayer)
+    const other = await newPlayer(relayer)
     const { status, body } = await send(
-      { custody: other.custody, wallet: player.wallet },
+      { ...player, custody: other.custody },
       0n,
     )
     expect(status).toBe(200)
@@ -181,7 +184,7 @@ describe('eth_sendTransaction', () => {
   })
 
   test('refuses a digest the guardian did not allow, and never submits it', async () => {
-    const player = newPlayer(relayer.contracts)
+    const player = await newPlayer(relayer)
     const { body } = await send(player, 0n, [mint(player.wallet, 1n)], {
       allow: false,
     })
@@ -205,8 +208,8 @@ describe('eth_sendTransaction', () => {
       payload: {},
     })
     expect(
-      (await rpc(relayer.url, token, methods.sendTransaction, params)).body
-        .error,
+      (await rpc(relayer.url, player.token, methods.sendTransaction, params))
+        .body.error,
     ).toEqual({
       code: -32003,
       message: 'The guardian has not allowed this transaction.',
@@ -217,7 +220,7 @@ describe('eth_sendTransaction', () => {
   })
 
   test('refuses malformed params with -32602', async () => {
-    const player = newPlayer(relayer.contracts)
+    const player = await newPlayer(relayer)
     const { params } = await clientSend({
       chainId: relayer.chainId,
       ...player,
@@ -240,20 +243,20 @@ describe('eth_sendTransaction', () => {
     ]
     for (const [bad, message] of cases)
       expect(
-        (await rpc(relayer.url, token, methods.sendTransaction, bad)).body
-          .error,
+        (await rpc(relayer.url, player.token, methods.sendTransaction, bad))
+          .body.error,
       ).toEqual({ code: -32602, message })
   })
 
   test('twenty parallel sends from one wallet are all mined, in order, with distinct nonces', async () => {
-    const player = newPlayer(relayer.contracts)
+    const player = await newPlayer(relayer)
     const nonces = Array.from({ length: 20 }, (_, i) => BigInt(i))
     // The client reserves consecutive nonces and sends at once; shuffle so
     // that later nonces can arrive first.
     const order = [...nonces].sort(() => Math.random() - 0.5)
     const ids = await Promise.all(order.map((nonce) => sendOk(player, nonce)))
     const results = await Promise.all(
-      ids.map((id) => settled(relayer.url, token, id)),
+      ids.map((id) => settled(relayer.url, player.token, id)),
     )
     expect(results.map((r) => r.status)).toEqual(nonces.map(() => 'SUCCESSFUL'))
     const txs = await Promise.all(
@@ -274,12 +277,12 @@ describe('eth_sendTransaction', () => {
   })
 
   test('a status request right after the send answers once the transaction is on chain: SUBMITTED or SUCCESSFUL with its hash, never PENDING', async () => {
-    const player = newPlayer(relayer.contracts)
-    await settled(relayer.url, token, await sendOk(player, 0n))
+    const player = await newPlayer(relayer)
+    await settled(relayer.url, player.token, await sendOk(player, 0n))
     const id = await sendOk(player, 1n)
     const { body } = await rpc(
       relayer.url,
-      token,
+      player.token,
       methods.getTransactionByHash,
       [id],
     )
@@ -290,12 +293,12 @@ describe('eth_sendTransaction', () => {
   })
 
   test('a status request for a send held for its predecessor answers PENDING without waiting for it', async () => {
-    const player = newPlayer(relayer.contracts)
-    await settled(relayer.url, token, await sendOk(player, 0n))
+    const player = await newPlayer(relayer)
+    await settled(relayer.url, player.token, await sendOk(player, 0n))
     const ahead = await sendOk(player, 2n)
     const { body } = await rpc(
       relayer.url,
-      token,
+      player.token,
       methods.getTransactionByHash,
       [ahead],
     )
@@ -306,16 +309,20 @@ describe('eth_sendTransaction', () => {
     })
     // Its predecessor comes: both are mined in order.
     const next = await sendOk(player, 1n)
-    expect((await settled(relayer.url, token, next)).status).toBe('SUCCESSFUL')
-    expect((await settled(relayer.url, token, ahead)).status).toBe('SUCCESSFUL')
+    expect((await settled(relayer.url, player.token, next)).status).toBe(
+      'SUCCESSFUL',
+    )
+    expect((await settled(relayer.url, player.token, ahead)).status).toBe(
+      'SUCCESSFUL',
+    )
     expect(await readNonce(player.wallet)).toBe(3n)
   })
 
   test('a nonce ahead of the wallet fails once its predecessor never comes', async () => {
-    const player = newPlayer(relayer.contracts)
-    await settled(relayer.url, token, await sendOk(player, 0n))
+    const player = await newPlayer(relayer)
+    await settled(relayer.url, player.token, await sendOk(player, 0n))
     const id = await sendOk(player, 2n)
-    expect(await settled(relayer.url, token, id)).toEqual({
+    expect(await settled(relayer.url, player.token, id)).toEqual({
       status: 'FAILED',
       chainId: `eip155:${relayer.chainId}`,
       relayerId: id,
@@ -326,14 +333,58 @@ describe('eth_sendTransaction', () => {
   })
 })
 
+describe('a send that reverts on chain', () => {
+  /** Sends `transactions` (allowed), waits, and returns the final status. */
+  async function reverted(transactions: MetaTransaction[]) {
+    const player = await newPlayer(relayer)
+    const id = await sendOk(player, 0n, transactions)
+    const result = await settled(relayer.url, player.token, id)
+    const receipt = await relayer.publicClient.getTransactionReceipt({
+      hash: result.hash as Hex,
+    })
+    expect(receipt.status).toBe('reverted')
+    return { player, id, result }
+  }
+
+  test("behavior: its status names a deployed contract's custom error, decoded by its ABI, and keeps the hash", async () => {
+    // The wallet holds none of the token it transfers.
+    const { player, id, result } = await reverted([
+      call(relayer.contracts.erc20, {
+        data: encodeFunctionData({
+          abi: TestERC20.abi,
+          functionName: 'transfer',
+          args: [relayerSubmitter.address, 5n],
+        }),
+      }),
+    ])
+    expect(result).toEqual({
+      status: 'REVERTED',
+      chainId: `eip155:${relayer.chainId}`,
+      relayerId: id,
+      hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      statusMessage: `The transaction reverted on chain: ERC20InsufficientBalance(${player.wallet}, 0, 5).`,
+    })
+  })
+
+  test('behavior: its status names a Panic by its code and meaning', async () => {
+    const { result } = await reverted([
+      mint(relayerSubmitter.address, 2n ** 256n - 1n),
+      mint(relayerSubmitter.address, 1n),
+    ])
+    expect(result.statusMessage).toBe(
+      'The transaction reverted on chain: Panic(0x11): arithmetic underflow or overflow.',
+    )
+  })
+})
+
 describe('test controls', () => {
   test('fail: the next send is FAILED with the given message, never submitted', async () => {
     expect(
       await dev('/dev/next', { outcome: 'fail', message: 'Out of funds.' }),
     ).toEqual({ status: 200, body: { planned: 1 } })
-    const player = newPlayer(relayer.contracts)
+    const player = await newPlayer(relayer)
     const id = await sendOk(player, 0n)
-    expect(await settled(relayer.url, token, id)).toEqual({
+    expect(await settled(relayer.url, player.token, id)).toEqual({
       status: 'FAILED',
       chainId: `eip155:${relayer.chainId}`,
       relayerId: id,
@@ -344,14 +395,16 @@ describe('test controls', () => {
     ).toBeUndefined()
     // Only the next one: the one after goes through.
     expect(
-      (await settled(relayer.url, token, await sendOk(player, 0n))).status,
+      (await settled(relayer.url, player.token, await sendOk(player, 0n)))
+        .status,
     ).toBe('SUCCESSFUL')
   })
 
   test('cancel: CANCELLED with a message', async () => {
     await dev('/dev/next', { outcome: 'cancel' })
-    const id = await sendOk(newPlayer(relayer.contracts), 0n)
-    expect(await settled(relayer.url, token, id)).toEqual({
+    const player = await newPlayer(relayer)
+    const id = await sendOk(player, 0n)
+    expect(await settled(relayer.url, player.token, id)).toEqual({
       status: 'CANCELLED',
       chainId: `eip155:${relayer.chainId}`,
       relayerId: id,
@@ -361,15 +414,16 @@ describe('test controls', () => {
 
   test('revert: submitted and REVERTED on chain, the wallet neither deployed nor advanced', async () => {
     await dev('/dev/next', { outcome: 'revert' })
-    const player = newPlayer(relayer.contracts)
+    const player = await newPlayer(relayer)
     const id = await sendOk(player, 0n)
-    const result = await settled(relayer.url, token, id)
+    const result = await settled(relayer.url, player.token, id)
     expect(result).toEqual({
       status: 'REVERTED',
       chainId: `eip155:${relayer.chainId}`,
       relayerId: id,
       hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
-      statusMessage: 'The transaction reverted on chain.',
+      // The factory has no fallback: it reverts with no data.
+      statusMessage: 'The transaction reverted on chain without a reason.',
     })
     const receipt = await relayer.publicClient.getTransactionReceipt({
       hash: result.hash as Hex,
@@ -381,10 +435,7 @@ describe('test controls', () => {
   })
 
   test("wallet: an outcome planned for one wallet is that wallet's next send only; other wallets' sends go through", async () => {
-    const [mine, other] = [
-      newPlayer(relayer.contracts),
-      newPlayer(relayer.contracts),
-    ]
+    const [mine, other] = [await newPlayer(relayer), await newPlayer(relayer)]
     expect(
       await dev('/dev/next', {
         outcome: 'fail',
@@ -393,15 +444,15 @@ describe('test controls', () => {
       }),
     ).toEqual({ status: 200, body: { planned: 1 } })
     expect(
-      (await settled(relayer.url, token, await sendOk(other, 0n))).status,
+      (await settled(relayer.url, other.token, await sendOk(other, 0n))).status,
     ).toBe('SUCCESSFUL')
     const id = await sendOk(mine, 0n)
-    expect(await settled(relayer.url, token, id)).toMatchObject({
+    expect(await settled(relayer.url, mine.token, id)).toMatchObject({
       status: 'FAILED',
       statusMessage: 'Only mine.',
     })
     expect(
-      (await settled(relayer.url, token, await sendOk(mine, 0n))).status,
+      (await settled(relayer.url, mine.token, await sendOk(mine, 0n))).status,
     ).toBe('SUCCESSFUL')
     expect(
       await dev('/dev/next', { outcome: 'fail', wallet: '0x1234' }),
@@ -410,15 +461,16 @@ describe('test controls', () => {
 
   test('stall: stays PENDING while later sends complete', async () => {
     await dev('/dev/next', { outcome: 'stall', count: 1 })
-    const stalled = await sendOk(newPlayer(relayer.contracts), 0n)
-    await settled(
-      relayer.url,
-      token,
-      await sendOk(newPlayer(relayer.contracts), 0n),
-    )
+    const player = await newPlayer(relayer)
+    const stalled = await sendOk(player, 0n)
+    const later = await newPlayer(relayer)
+    await settled(relayer.url, later.token, await sendOk(later, 0n))
     expect(
-      (await rpc(relayer.url, token, methods.getTransactionByHash, [stalled]))
-        .body.result,
+      (
+        await rpc(relayer.url, player.token, methods.getTransactionByHash, [
+          stalled,
+        ])
+      ).body.result,
     ).toEqual({
       status: 'PENDING',
       chainId: `eip155:${relayer.chainId}`,
@@ -444,7 +496,7 @@ describe('test controls', () => {
 
 describe('im_getFeeOptions', () => {
   test('offers IMX at the price the test set, paid to the relayer', async () => {
-    const player = newPlayer(relayer.contracts)
+    const player = await newPlayer(relayer)
     const params = [
       {
         userAddress: player.wallet,
@@ -459,14 +511,14 @@ describe('im_getFeeOptions', () => {
       recipientAddress: relayerSubmitter.address,
     }
     expect(
-      (await rpc(relayer.url, token, methods.getFeeOptions, params)).body
+      (await rpc(relayer.url, player.token, methods.getFeeOptions, params)).body
         .result,
     ).toEqual([{ tokenPrice: '0', ...option }])
     expect(
       await dev('/dev/fee', { tokenPrice: parseEther('0.5').toString() }),
     ).toEqual({ status: 200, body: { tokenPrice: '500000000000000000' } })
     expect(
-      (await rpc(relayer.url, token, methods.getFeeOptions, params)).body
+      (await rpc(relayer.url, player.token, methods.getFeeOptions, params)).body
         .result,
     ).toEqual([{ tokenPrice: '500000000000000000', ...option }])
   })
@@ -476,7 +528,7 @@ describe('the fee', () => {
   test('with a price above zero, a batch that does not pay it is refused; one paying the recipient at least the price is relayed, and the relayer is paid', async () => {
     const price = parseEther('0.01')
     await dev('/dev/fee', { tokenPrice: price.toString() })
-    const player = newPlayer(relayer.contracts)
+    const player = await newPlayer(relayer)
     await relayer.testClient.setBalance({
       address: player.wallet,
       value: parseEther('1'),
@@ -509,7 +561,7 @@ describe('the fee', () => {
     })
     const result = await settled(
       relayer.url,
-      token,
+      player.token,
       await sendOk(player, 0n, paid),
     )
     expect(result.status).toBe('SUCCESSFUL')
@@ -532,18 +584,18 @@ describe('the fee', () => {
 describe('im_sign and im_signTypedData', () => {
   /** A deployed game wallet. */
   async function deployedPlayer() {
-    const player = newPlayer(relayer.contracts)
-    const result = await settled(relayer.url, token, await sendOk(player, 0n))
+    const player = await newPlayer(relayer)
+    const result = await settled(
+      relayer.url,
+      player.token,
+      await sendOk(player, 0n),
+    )
     expect(result.status).toBe('SUCCESSFUL')
     return player
   }
 
   /** What the SDK does with the answer: `0x0000` prefix, decode, add its part, sort, threshold 2. */
-  async function combine(
-    player: ReturnType<typeof newPlayer>,
-    relayerPart: string,
-    hash: Hex,
-  ) {
+  async function combine(player: Player, relayerPart: string, hash: Hex) {
     const { parts } = decodeSignature(`0x0000${relayerPart}`)
     const user: SignaturePart = {
       type: 'eoa',
@@ -574,7 +626,7 @@ describe('im_sign and im_signTypedData', () => {
       { chainId: `eip155:${relayer.chainId}`, address: player.wallet, message },
     ]
     expect(
-      (await rpc(relayer.url, token, methods.sign, params)).body.error,
+      (await rpc(relayer.url, player.token, methods.sign, params)).body.error,
     ).toEqual({
       code: -32003,
       message: 'The guardian has not allowed this message.',
@@ -587,7 +639,7 @@ describe('im_sign and im_signTypedData', () => {
       state: 'allowed',
       payload: message,
     })
-    const { body } = await rpc(relayer.url, token, methods.sign, params)
+    const { body } = await rpc(relayer.url, player.token, methods.sign, params)
     const part = body.result as string
     expect(part).toMatch(
       new RegExp(
@@ -628,7 +680,8 @@ describe('im_sign and im_signTypedData', () => {
       },
     ]
     expect(
-      (await rpc(relayer.url, token, methods.signTypedData, params)).body.error,
+      (await rpc(relayer.url, player.token, methods.signTypedData, params)).body
+        .error,
     ).toEqual({
       code: -32003,
       message: 'The guardian has not allowed this message.',
@@ -643,7 +696,7 @@ describe('im_sign and im_signTypedData', () => {
     })
     const { body } = await rpc(
       relayer.url,
-      token,
+      player.token,
       methods.signTypedData,
       params,
     )
@@ -661,7 +714,7 @@ describe('im_sign and im_signTypedData', () => {
     ).toBe(true)
     expect(
       (
-        await rpc(relayer.url, token, methods.signTypedData, [
+        await rpc(relayer.url, player.token, methods.signTypedData, [
           { ...params[0], eip712Payload: { types: 'nope' } },
         ])
       ).body.error,
@@ -669,6 +722,143 @@ describe('im_sign and im_signTypedData', () => {
       code: -32602,
       message: 'eip712Payload is not valid EIP-712 typed data.',
     })
+  })
+})
+
+describe("a token acts for its own player's wallet only", () => {
+  /** A's token on a request about B's wallet is refused, naming the field. */
+  const notTheirs = (field: string, wallet: Address) => ({
+    code: 4100,
+    message: `${field} ${wallet} is not the wallet of the access token's player.`,
+  })
+
+  test("error: player A's token cannot relay player B's signed, guardian-allowed transaction; A's own goes through", async () => {
+    const [a, b] = [await newPlayer(relayer), await newPlayer(relayer)]
+    const { digest, params } = await clientSend({
+      chainId: relayer.chainId,
+      ...b,
+      nonce: 0n,
+      transactions: [mint(b.wallet, 1n)],
+    })
+    relayer.guardian.record({
+      kind: 'transaction',
+      chainId: relayer.chainId,
+      wallet: b.wallet,
+      digest,
+      state: 'allowed',
+      payload: {},
+    })
+    const { status, body } = await rpc(
+      relayer.url,
+      a.token,
+      methods.sendTransaction,
+      params,
+    )
+    expect(status).toBe(200)
+    expect(body.error).toEqual(notTheirs('to', b.wallet))
+    expect(
+      await relayer.publicClient.getCode({ address: b.wallet }),
+    ).toBeUndefined()
+    // B's own token relays the very same request.
+    const own = await rpc(relayer.url, b.token, methods.sendTransaction, params)
+    expect(
+      (await settled(relayer.url, b.token, own.body.result as string)).status,
+    ).toBe('SUCCESSFUL')
+    expect(
+      (await settled(relayer.url, a.token, await sendOk(a, 0n))).status,
+    ).toBe('SUCCESSFUL')
+  })
+
+  test("error: player A's token reads neither B's relayed transaction nor B's fee options", async () => {
+    const [a, b] = [await newPlayer(relayer), await newPlayer(relayer)]
+    const id = await sendOk(b, 0n)
+    expect(
+      (await rpc(relayer.url, a.token, methods.getTransactionByHash, [id])).body
+        .error,
+    ).toEqual({
+      code: 4100,
+      message: `The relayed transaction is for ${b.wallet}, not the wallet of the access token's player.`,
+    })
+    expect((await settled(relayer.url, b.token, id)).status).toBe('SUCCESSFUL')
+    const fees = (userAddress: Address, token: string) =>
+      rpc(relayer.url, token, methods.getFeeOptions, [
+        { userAddress, data: '0x', chainId: `eip155:${relayer.chainId}` },
+      ])
+    expect((await fees(b.wallet, a.token)).body.error).toEqual(
+      notTheirs('userAddress', b.wallet),
+    )
+    expect((await fees(a.wallet, a.token)).body.result).toHaveLength(1)
+  })
+
+  test("error: player A's token gets no co-signature for B's wallet, for a message or typed data the guardian allowed for B", async () => {
+    const [a, b] = [await newPlayer(relayer), await newPlayer(relayer)]
+    const message = 'Sign in to the game'
+    const typedData = {
+      types: { Ticket: [{ name: 'seat', type: 'uint256' }] },
+      primaryType: 'Ticket',
+      domain: { name: 'Game', chainId: relayer.chainId },
+      message: { seat: 3 },
+    }
+    for (const wallet of [a.wallet, b.wallet]) {
+      relayer.guardian.record({
+        kind: 'erc191',
+        chainId: relayer.chainId,
+        wallet,
+        digest: erc191Digest(message),
+        state: 'allowed',
+        payload: message,
+      })
+      relayer.guardian.record({
+        kind: 'message',
+        chainId: relayer.chainId,
+        wallet,
+        digest: typedDataDigest(typedData as unknown as TypedDataDefinition),
+        state: 'allowed',
+        payload: typedData,
+      })
+    }
+    const sign = (address: Address) =>
+      rpc(relayer.url, a.token, methods.sign, [
+        { chainId: `eip155:${relayer.chainId}`, address, message },
+      ])
+    const signTyped = (address: Address) =>
+      rpc(relayer.url, a.token, methods.signTypedData, [
+        {
+          chainId: `eip155:${relayer.chainId}`,
+          address,
+          eip712Payload: typedData,
+        },
+      ])
+    expect((await sign(b.wallet)).body).toEqual({
+      jsonrpc: '2.0',
+      id: 1,
+      error: notTheirs('address', b.wallet),
+    })
+    expect((await signTyped(b.wallet)).body.error).toEqual(
+      notTheirs('address', b.wallet),
+    )
+    expect((await sign(a.wallet)).body.result).toMatch(/^02/)
+    expect((await signTyped(a.wallet)).body.result).toMatch(/^02/)
+  })
+
+  test('error: the token of a player with no wallet registered yet is refused by every method', async () => {
+    const token = await accessToken(
+      relayer.identity,
+      `unregistered-${Date.now()}@example.com`,
+    )
+    for (const method of Object.values(methods)) {
+      const { body } = await rpc(relayer.url, token, method, [
+        { chainId: `eip155:${relayer.chainId}`, address: player.wallet },
+      ])
+      expect({ method, error: body.error }).toEqual({
+        method,
+        error: {
+          code: 4100,
+          message:
+            "The access token's player has no zkEVM wallet yet: register it first.",
+        },
+      })
+    }
   })
 })
 
@@ -707,18 +897,23 @@ describe('the endpoint', () => {
   })
 
   test('answers unknown methods, unknown ids and non-JSON-RPC bodies with JSON-RPC errors', async () => {
-    expect((await rpc(relayer.url, token, 'eth_foo', [])).body.error).toEqual({
+    expect(
+      (await rpc(relayer.url, player.token, 'eth_foo', [])).body.error,
+    ).toEqual({
       code: -32601,
       message: 'The relayer has no method eth_foo.',
     })
     expect(
-      (await rpc(relayer.url, token, methods.getTransactionByHash, ['nope']))
-        .body.error,
+      (
+        await rpc(relayer.url, player.token, methods.getTransactionByHash, [
+          'nope',
+        ])
+      ).body.error,
     ).toEqual({ code: -32602, message: 'No relayed transaction has this id.' })
     const response = await fetch(`${relayer.url}/v1/transactions`, {
       method: 'POST',
       headers: {
-        authorization: `Bearer ${token}`,
+        authorization: `Bearer ${player.token}`,
         'content-type': 'application/json',
       },
       body: '[1,2]',

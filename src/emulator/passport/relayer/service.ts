@@ -2,6 +2,12 @@
  * The game wallet's emulated relayer: the JSON-RPC endpoint the published
  * @imtbl/passport 2.x sends transactions and signing requests to.
  *
+ * It acts for one wallet per access token: the zkEVM wallet registered for
+ * the token's player. A request about any other wallet (a send to it, its
+ * status, its fees, a co-signature for it) is refused with 4100
+ * (EIP-1193's unauthorized), whatever the signatures in it: a page holding
+ * one player's token must not spend or sign for another's wallet.
+ *
  * The client signs only its own part of the 2-of-2 wallet. The relayer
  * checks that part (it recovers the player's custody key, whose
  * counterfactual wallet must be the one addressed), checks that the
@@ -24,9 +30,9 @@ import {
   type Hex,
   isAddress,
   isHex,
-  RpcError,
   type TypedDataDefinition,
 } from 'viem'
+import * as RpcErrors from '../../../core/RpcErrors.js'
 import {
   caip2,
   errorCodes,
@@ -55,10 +61,11 @@ import {
   subDigest,
   transactionDigest,
 } from '../../chain/sequence.js'
+import { erc191Digest, type Guardian, typedDataDigest } from '../../guardian.js'
+import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
 import { defineService } from '../../service.js'
 import { createVerifier, type Verifier } from '../bearer.js'
-import { erc191Digest, type Guardian, typedDataDigest } from '../guardian.js'
 import {
   createSubmitter,
   type Relayed,
@@ -93,7 +100,9 @@ export type Controls = {
    * Makes the next `count` sends end as `outcome`: the next sends to
    * `wallet` only when given (so tests running side by side, each with its
    * own wallet, do not take each other's outcomes), else the next sends of
-   * any wallet without outcomes of its own.
+   * any wallet without outcomes of its own. `message` is the status
+   * message of a failed or cancelled send; a reverted one is really
+   * reverted on chain, and its message is the chain's reason.
    */
   next(
     outcome: Outcome,
@@ -130,23 +139,16 @@ function paysFee(transactions: readonly MetaTransaction[], fee: bigint) {
   )
 }
 
-/** A JSON-RPC error answered to the client. */
-export class RelayerRpcError extends RpcError<number> {
-  override readonly name = 'Relayer.RpcError'
-  constructor(code: number, message: string) {
-    super(new Error(message), { code, shortMessage: message })
-  }
-}
-
 /**
  * Creates the relayer's handler.
  *
  * @param options.issuer - The identity provider whose access tokens it accepts.
+ * @param options.registry - The players, whose registered wallets it acts for.
  * @param options.chains - The chains it relays to (node URL and contracts).
  * @param options.guardian - The shared guardian state it asks before co-signing.
  */
 export function createRelayer(options: createRelayer.Options): Relayer {
-  const { chains, guardian } = options
+  const { chains, guardian, registry } = options
   const verify: Verifier =
     options.verify ?? createVerifier({ issuer: options.issuer })
   const byChain = new Map(chains.map((chain) => [chain.chainId, chain]))
@@ -214,10 +216,26 @@ export function createRelayer(options: createRelayer.Options): Relayer {
   const coSign = (chainId: number, wallet: Address, digest: Hex) =>
     signEthSign(coSignerKey, subDigest({ chainId, wallet, digest }))
 
-  async function sendTransaction(params: unknown): Promise<string> {
+  /**
+   * The zkEVM wallet registered for the token's player (the platform API
+   * records it once the player's custody key proved itself: the
+   * counterfactual address of that key's 2-of-2 wallet).
+   */
+  const walletOfPlayer = (sub: string): Address | undefined => {
+    const player = registry.get(sub)
+    // A player is an identity provider's user, keyed by email: a custody
+    // key's user id must not pass for one.
+    if (!player || player.oidc !== undefined) return undefined
+    return player.passport.zkevmEthAddress
+  }
+
+  async function sendTransaction(
+    params: unknown,
+    own: Address,
+  ): Promise<string> {
     const { to, data, chainId } = objectParam(params, ['to', 'data', 'chainId'])
     const chain = chainOf(chainId)
-    const wallet = addressParam(to, 'to')
+    const wallet = ownWallet(addressParam(to, 'to'), own, 'to')
     if (!isHex(data, { strict: true }) || data.length > 2 * 128 * 1024)
       throw invalidParams('data must be execute calldata as hex.')
     let execute: Execute
@@ -259,10 +277,9 @@ export function createRelayer(options: createRelayer.Options): Relayer {
       )
     const digest = transactionDigest(execute.nonce, execute.transactions)
     if (!guardian.isAllowed({ chainId: chain.chainId, wallet, digest }))
-      throw new RelayerRpcError(
-        errorCodes.rejected,
-        'The guardian has not allowed this transaction.',
-      )
+      throw new RpcErrors.TransactionRejectedError({
+        message: 'The guardian has not allowed this transaction.',
+      })
     const userPart = (
       decodeSignature(execute.signature).parts[0] as {
         signature: Hex
@@ -298,10 +315,9 @@ export function createRelayer(options: createRelayer.Options): Relayer {
         forceRevert: plan?.outcome === 'revert',
       })
       if (!taken)
-        throw new RelayerRpcError(
-          errorCodes.limitExceeded,
-          'The relayer has too many transactions queued; retry later.',
-        )
+        throw new RpcErrors.LimitExceededError({
+          message: 'The relayer has too many transactions queued; retry later.',
+        })
     }
     remember(relayed)
     return relayed.id
@@ -309,12 +325,17 @@ export function createRelayer(options: createRelayer.Options): Relayer {
 
   async function getTransactionByHash(
     params: unknown,
+    own: Address,
   ): Promise<RelayerTransaction> {
     if (!Array.isArray(params) || params.length !== 1)
       throw invalidParams('params must be [relayerId].')
     const [id] = params
     const relayed = typeof id === 'string' ? transactions.get(id) : undefined
     if (!relayed) throw invalidParams('No relayed transaction has this id.')
+    if (relayed.wallet !== own)
+      throw new RpcErrors.UnauthorizedError({
+        message: `The relayed transaction is for ${relayed.wallet}, not the wallet of the access token's player.`,
+      })
     // A transaction on its way to the node is answered once it is there
     // (at most a polling interval later): the published SDK polls at once,
     // then every second, and the submission takes the node milliseconds.
@@ -330,14 +351,14 @@ export function createRelayer(options: createRelayer.Options): Relayer {
     }
   }
 
-  function getFeeOptions(params: unknown): FeeOption[] {
+  function getFeeOptions(params: unknown, own: Address): FeeOption[] {
     const { userAddress, data, chainId } = objectParam(params, [
       'userAddress',
       'data',
       'chainId',
     ])
     chainOf(chainId)
-    addressParam(userAddress, 'userAddress')
+    ownWallet(addressParam(userAddress, 'userAddress'), own, 'userAddress')
     if (!isHex(data, { strict: true }))
       throw invalidParams('data must be ABI-encoded meta-transactions as hex.')
     return [
@@ -353,12 +374,17 @@ export function createRelayer(options: createRelayer.Options): Relayer {
 
   async function signMessage(
     params: unknown,
+    own: Address,
     kind: 'erc191' | 'eip712',
   ): Promise<string> {
     const payloadKey = kind === 'erc191' ? 'message' : 'eip712Payload'
     const fields = objectParam(params, ['chainId', 'address', payloadKey])
     const chain = chainOf(fields.chainId)
-    const wallet = addressParam(fields.address, 'address')
+    const wallet = ownWallet(
+      addressParam(fields.address, 'address'),
+      own,
+      'address',
+    )
     const payload = fields[payloadKey]
     if (JSON.stringify(payload ?? null).length > maxMessageLength)
       throw invalidParams(`${payloadKey} is too long.`)
@@ -377,10 +403,9 @@ export function createRelayer(options: createRelayer.Options): Relayer {
       }
     }
     if (!guardian.isAllowed({ chainId: chain.chainId, wallet, digest }))
-      throw new RelayerRpcError(
-        errorCodes.rejected,
-        'The guardian has not allowed this message.',
-      )
+      throw new RpcErrors.TransactionRejectedError({
+        message: 'The guardian has not allowed this message.',
+      })
     const part = coSignerPart({
       coSigner: chain.contracts.coSigner,
       signature: await coSign(chain.chainId, wallet, digest),
@@ -389,12 +414,14 @@ export function createRelayer(options: createRelayer.Options): Relayer {
     return encodeSignaturePart(part).slice(2)
   }
 
-  const handlers: Record<string, (params: unknown) => unknown> = {
+  /** Each method, with the wallet of the token's player it may act for. */
+  const handlers: Record<string, (params: unknown, own: Address) => unknown> = {
     [methods.sendTransaction]: sendTransaction,
     [methods.getTransactionByHash]: getTransactionByHash,
     [methods.getFeeOptions]: getFeeOptions,
-    [methods.sign]: (params) => signMessage(params, 'erc191'),
-    [methods.signTypedData]: (params) => signMessage(params, 'eip712'),
+    [methods.sign]: (params, own) => signMessage(params, own, 'erc191'),
+    [methods.signTypedData]: (params, own) =>
+      signMessage(params, own, 'eip712'),
   }
 
   const app = createApp()
@@ -460,12 +487,21 @@ export function createRelayer(options: createRelayer.Options): Relayer {
           `The relayer has no method ${request.method.slice(0, 64)}.`,
         ),
       )
+    const own = walletOfPlayer(bearer.sub)
+    if (!own)
+      return c.json(
+        rpcError(
+          id,
+          RpcErrors.UnauthorizedError.code,
+          "The access token's player has no zkEVM wallet yet: register it first.",
+        ),
+      )
     try {
-      const result = await handler(request.params)
+      const result = await handler(request.params, own)
       return c.json({ jsonrpc: '2.0', id, result })
     } catch (error) {
-      if (error instanceof RpcError)
-        return c.json(rpcError(id, error.code, error.shortMessage))
+      if (error instanceof RpcErrors.RpcError)
+        return c.json({ jsonrpc: '2.0', id, error: error.toObject() })
       throw error
     }
   })
@@ -533,6 +569,8 @@ export declare namespace createRelayer {
   type Options = {
     /** The identity provider's origin (the tokens' issuer). */
     issuer: string
+    /** The players: the relayer acts for the wallet registered for each. */
+    registry: Registry
     chains: readonly {
       chainId: number
       nodeUrl: string
@@ -556,6 +594,7 @@ export const service = defineService({
     if (!issuer) throw new Error('The relayer needs the identity provider.')
     const relayer = createRelayer({
       issuer,
+      registry: context.registry,
       chains: context.chains,
       guardian: context.passport.guardian,
     })
@@ -576,7 +615,19 @@ export const service = defineService({
 })
 
 function invalidParams(message: string) {
-  return new RelayerRpcError(errorCodes.invalidParams, message)
+  return new RpcErrors.InvalidParamsError({ message })
+}
+
+/**
+ * `wallet` when it is `own`, the wallet of the token's player; else the
+ * request is refused, naming the parameter.
+ */
+function ownWallet(wallet: Address, own: Address, name: string): Address {
+  if (wallet !== own)
+    throw new RpcErrors.UnauthorizedError({
+      message: `${name} ${wallet} is not the wallet of the access token's player.`,
+    })
+  return wallet
 }
 
 function rpcError(id: unknown, code: number, message: string) {

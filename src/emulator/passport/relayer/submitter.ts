@@ -25,6 +25,7 @@ import {
   encodeFunctionData,
   type Hex,
   http,
+  isHex,
   type PrivateKeyAccount,
   type PublicClient,
   type WalletClient,
@@ -46,6 +47,7 @@ import {
   type MetaTransaction,
   playerWalletConfig,
 } from '../../chain/sequence.js'
+import { revertMessage } from './revert.js'
 
 /** One relayed transaction, as `im_getTransactionByHash` reports it. */
 export type Relayed = {
@@ -286,7 +288,7 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
       timeout: receiptTimeoutMs,
     })
     if (receipt.status !== 'success') {
-      settle(job, 'REVERTED', 'The transaction reverted on chain.')
+      settle(job, 'REVERTED', revertMessage(await revertDataOf(c, hash)))
       return
     }
     const { space, nonce } = decodeNonce(job.execute.nonce)
@@ -425,6 +427,35 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
       watched.clear()
       for (const queue of queues.values()) queue.wake?.()
     },
+  }
+}
+
+/**
+ * The revert data of a mined transaction that reverted: the output of its
+ * top call, from the node's call tracer (the services reach the node
+ * itself, which answers debug methods). A wallet bubbles up the revert
+ * data of the call that failed in it (Sequence's `revertOnError`), so this
+ * is the failing contract's own error. `undefined` if the node cannot say.
+ */
+async function revertDataOf(
+  c: ChainClients,
+  hash: Hex,
+): Promise<Hex | undefined> {
+  try {
+    const trace = await c.publicClient.request<{
+      Method: 'debug_traceTransaction'
+      Parameters: [Hex, { tracer: 'callTracer' }]
+      ReturnType: { output?: unknown }
+    }>({
+      method: 'debug_traceTransaction',
+      params: [hash, { tracer: 'callTracer' }],
+    })
+    const output = trace?.output
+    return typeof output === 'string' && isHex(output, { strict: true })
+      ? output
+      : undefined
+  } catch {
+    return undefined
   }
 }
 

@@ -6,6 +6,7 @@
  * threshold-1 signature inside `execute` calldata). Used by the tests; not
  * part of the emulator's runtime.
  */
+import * as jose from 'jose'
 import {
   type Address,
   createPublicClient,
@@ -14,7 +15,7 @@ import {
   http,
   type LocalAccount,
 } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { privateKeyToAccount } from 'viem/accounts'
 import { methods, path } from '../../../passport/wire/relayer.js'
 import { startAnvil } from '../../chain/anvil.js'
 import { deployContracts } from '../../chain/deploy.js'
@@ -27,9 +28,10 @@ import {
   subDigest,
   transactionDigest,
 } from '../../chain/sequence.js'
+import { createGuardian } from '../../guardian.js'
 import { findFreePort } from '../../net.js'
 import { startServer } from '../../server.js'
-import { createGuardian } from '../guardian.js'
+import { custodyIdentity } from '../custody.js'
 import {
   createBrowser,
   pkce,
@@ -56,6 +58,7 @@ export async function startRelayer(
     const guardian = createGuardian()
     const relayer = createRelayer({
       issuer: identity.issuer,
+      registry: identity.registry,
       chains: [{ chainId: anvil.chainId, nodeUrl: anvil.rpcUrl, contracts }],
       guardian,
       holdMs: options.holdMs,
@@ -166,13 +169,39 @@ export async function rpc(
   }
 }
 
-/** A player: a custody key and its game wallet. */
-export function newPlayer(contracts: Running['contracts']) {
-  const custody = privateKeyToAccount(generatePrivateKey())
-  return {
-    custody,
-    wallet: playerWalletAddress({ custody: custody.address, contracts }),
-  }
+let players = 0
+
+/**
+ * A new player, signed in at the identity provider and registered as the
+ * platform API registers one: their access token, their custody key (the
+ * registry user of the token's issuer and subject, as the key-custody API
+ * creates it) and the game wallet of that key, recorded on the player.
+ */
+export async function newPlayer(relayer: Running): Promise<Player> {
+  const { identity, contracts } = relayer
+  const token = await accessToken(
+    identity,
+    `relayer-player${++players}-${Date.now()}@example.com`,
+  )
+  const { sub } = jose.decodeJwt(token)
+  if (typeof sub !== 'string') throw new Error('The token names no player.')
+  const user = await identity.registry.findOrCreate(
+    custodyIdentity(identity.issuer, sub),
+  )
+  const custody = privateKeyToAccount(identity.registry.revealKey(user.id))
+  const wallet = playerWalletAddress({ custody: custody.address, contracts })
+  identity.registry.setPassport(sub, {
+    zkevmEthAddress: wallet,
+    zkevmUserAdminAddress: custody.address,
+  })
+  return { token, custody, wallet }
+}
+
+/** A registered player: their access token, custody key and game wallet. */
+export type Player = {
+  token: string
+  custody: LocalAccount
+  wallet: Address
 }
 
 /**

@@ -4,7 +4,8 @@
  * evaluated transaction and message. The platform API evaluates and records,
  * the confirmation pages on the passport domain approve or reject, and the
  * relayer co-signs only what a verdict allows. One instance per emulator,
- * handed to every service in its context.
+ * handed to every service in its context; like the registry, it is state
+ * the services share, so it lives beside them, not in any of them.
  *
  * A verdict is keyed by chain, wallet and digest: for a transaction the
  * Sequence v1 `keccak256(abi.encode(nonce, txs))` of `execute`, for a
@@ -14,6 +15,7 @@
  *
  * @packageDocumentation
  */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import {
   type Address,
   getAddress,
@@ -29,7 +31,7 @@ export {
   type MetaTransaction,
   metaTransactionsAbi,
   transactionDigest,
-} from '../chain/sequence.js'
+} from './chain/sequence.js'
 
 /** The EIP-191 hash of a personal_sign text. */
 export function erc191Digest(text: string): Hex {
@@ -130,6 +132,15 @@ export type Guardian = {
   settle(id: string, state: 'allowed' | 'rejected'): boolean
   /** Whether the guardian allowed this digest for this wallet on this chain. */
   isAllowed(query: { chainId: number; wallet: Address; digest: Hex }): boolean
+  /**
+   * The secret of the verdict `id`: what only its confirmation page holds
+   * (the page carries it in its HTML, which no other origin can read), and
+   * what settling a verdict that asks the player to confirm must show. An
+   * HMAC of the id under a key made with the guardian: nothing to store.
+   */
+  secretOf(id: string): string
+  /** Whether `secret` is the secret of the verdict `id`, in constant time. */
+  isSecretOf(id: string, secret: unknown): boolean
 }
 
 /** Creates the guardian's state. */
@@ -156,6 +167,9 @@ export function createGuardian(): Guardian {
     sizes.delete(oldest)
   }
   const walletRules = new Map<Address, Rules>()
+  const secretKey = randomBytes(32)
+  const secretOf = (id: string) =>
+    createHmac('sha256', secretKey).update(id).digest('hex')
   const guardian: Guardian = {
     rules: {},
     walletRules,
@@ -198,6 +212,15 @@ export function createGuardian(): Guardian {
     },
     isAllowed: ({ chainId, wallet, digest }) =>
       allowed.has(key(chainId, wallet, digest)),
+    secretOf,
+    isSecretOf(id, secret) {
+      if (typeof secret !== 'string' || !/^[0-9a-f]{64}$/.test(secret))
+        return false
+      return timingSafeEqual(
+        Buffer.from(secretOf(id), 'hex'),
+        Buffer.from(secret, 'hex'),
+      )
+    },
   }
   return guardian
 }

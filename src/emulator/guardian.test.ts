@@ -89,3 +89,19 @@ describe('allowances', () => {
     expect(allowed(2)).toBe(false)
   })
 })
+
+describe('secrets', () => {
+  test("behavior: a verdict's secret is its own and this guardian's: another verdict's, another guardian's or a malformed one does not match", () => {
+    const guardian = createGuardian()
+    const one = guardian.record({ ...transaction(1), state: 'pending' })
+    const two = guardian.record({ ...transaction(2), state: 'pending' })
+    const secret = guardian.secretOf(one.id)
+    expect(secret).toMatch(/^[0-9a-f]{64}$/)
+    expect(guardian.secretOf(one.id)).toBe(secret)
+    expect(guardian.isSecretOf(one.id, secret)).toBe(true)
+    expect(guardian.isSecretOf(two.id, secret)).toBe(false)
+    expect(createGuardian().isSecretOf(one.id, secret)).toBe(false)
+    for (const bad of [secret.toUpperCase(), secret.slice(2), 42, undefined])
+      expect(guardian.isSecretOf(one.id, bad)).toBe(false)
+  })
+})
