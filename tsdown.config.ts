@@ -21,6 +21,7 @@ export default defineConfig([
   },
   {
     entry: { 'connectors/index': 'connectors/index.ts' },
+    copy: [{ from: 'connectors/wagmi.d.ts', to: 'dist/connectors' }],
     platform: 'browser',
     target: 'es2022',
     format: 'esm',
@@ -29,15 +30,18 @@ export default defineConfig([
     sourcemap: true,
     plugins: [
       {
-        // The connectors lazy-import the clients: import the built entries
-        // rather than bundling a second copy of them.
-        name: 'external-client-entries',
-        resolveId: (source: string) =>
-          source === '../src/magic/index.js'
-            ? { id: '../magic/index.js', external: true }
-            : source === '../src/passport/index.js'
-              ? { id: '../passport/index.js', external: true }
-              : null,
+        // The connectors lazy-import the clients and read the products'
+        // names, icons and session markers: import the built modules
+        // (one dist file per source module) rather than bundling a second
+        // copy of them.
+        name: 'external-product-modules',
+        resolveId: (source: string) => {
+          const product = /^\.\.\/src\/((?:magic|passport)\/.+)$/.exec(source)
+          if (product) return { id: `../${product[1]}`, external: true }
+          // wagmi's types, shipped as written (see connectors/wagmi.d.ts).
+          if (source === './wagmi.js') return { id: source, external: true }
+          return null
+        },
       },
     ],
   },
