@@ -6,6 +6,14 @@ export default defineConfig([
       'core/index': 'src/core/index.ts',
       'magic/index': 'src/magic/index.ts',
       'passport/index': 'src/passport/index.ts',
+      // Leaves the connectors import (not public entries): as entries they
+      // keep every export, where the build would drop those the products
+      // do not use themselves.
+      'magic/providerInfo': 'src/magic/providerInfo.ts',
+      'magic/sessionMarker': 'src/magic/sessionMarker.ts',
+      'magic/wire/codes': 'src/magic/wire/codes.ts',
+      'passport/auth/sessionMarker': 'src/passport/auth/sessionMarker.ts',
+      'passport/zkevm/providerInfo': 'src/passport/zkevm/providerInfo.ts',
     },
     // One dist file per source module (dist/magic/Magic.js, …), so that a
     // dApp's bundler applies `"sideEffects": false` per module and drops

@@ -13,7 +13,6 @@ import type {
 } from '../src/magic/index.js'
 import { providerInfo } from '../src/magic/providerInfo.js'
 import * as SessionMarker from '../src/magic/sessionMarker.js'
-import * as Codes from '../src/magic/wire/codes.js'
 import { createConnector } from './createConnector.js'
 import { deferred } from './deferred.js'
 import * as Listeners from './listeners.js'
@@ -121,7 +120,7 @@ function magicConnector<const extensions extends ExtensionsOption = []>(
           // biome-ignore lint/suspicious/noExplicitAny: wagmi widens connect's return by `withCapabilities`; this connector has none.
           return { accounts, chainId: currentChainId } as any
         } catch (error) {
-          if (isUserRejection(error))
+          if (await isUserRejection(error))
             throw new UserRejectedRequestError(error as Error)
           throw error
         }
@@ -270,12 +269,13 @@ function notConfigured(chainId: number | undefined): ChainDisconnectedError {
   )
 }
 
-/** EIP-1193's 4001, or the iframe wallet's "user rejected / cancelled". */
-function isUserRejection(error: unknown): boolean {
+/**
+ * EIP-1193's 4001, or the iframe wallet's "user rejected / cancelled". Its
+ * codes load with the client (a rejection comes from it), not with the page.
+ */
+async function isUserRejection(error: unknown): Promise<boolean> {
   const code = (error as { code?: unknown } | undefined)?.code
-  return (
-    code === UserRejectedRequestError.code ||
-    code === Codes.UserRejectedAction ||
-    code === Codes.RequestCancelled
-  )
+  if (code === UserRejectedRequestError.code) return true
+  const Codes = await import('../src/magic/wire/codes.js')
+  return code === Codes.UserRejectedAction || code === Codes.RequestCancelled
 }

@@ -1,10 +1,14 @@
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { extname, join, normalize } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { chromiumArgs } from '../../vitest.config.js'
 import { userEnv } from './process.js'
 
 /**
@@ -68,7 +72,15 @@ magic({ apiKey: 'pk_live_APP', options: { endpiont: 'http://127.0.0.1:1' } })
 // @ts-expect-error the game wallet's configuration needs a clientId
 passport({ config: { baseConfig: { environment: 'sandbox' }, redirectUri: 'x' } })
 
-void reconnect(config)
+// What wagmi runs on mount; the test reads its outcome from the page.
+reconnect(config).then(
+  (connections) => {
+    document.body.dataset.reconnected = String(connections.length)
+  },
+  (error: Error) => {
+    document.body.dataset.reconnected = \`failed: \${error.message}\`
+  },
+)
 `
 
 const tsconfig = {
@@ -191,7 +203,7 @@ describe('the packed package in a fresh wagmi app', () => {
     )
   })
 
-  test('behavior: Vite builds it, and the page loads neither client before a click', async () => {
+  test('behavior: Vite builds it, and its page load (wagmi reconnect, no session) fetches neither client nor makes an iframe', async () => {
     await run(
       process.execPath,
       [bin('vite/bin/vite.js'), 'build', '--manifest', '--logLevel', 'error'],
@@ -223,5 +235,61 @@ describe('the packed package in a fresh wagmi app', () => {
     expect(code).toContain('com.immutable.passport')
     expect(code).not.toContain('MagicAuthLocalStorageDB')
     expect(code).not.toContain('logoutSilentCallback')
+
+    // The built page in Chromium: reconnect completes, with what loaded
+    // being the page-load chunks only.
+    const server = await serve(join(app, 'dist'))
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: chromiumArgs,
+    })
+    try {
+      const page = await browser.newPage()
+      const errors: string[] = []
+      const scripts: string[] = []
+      page.on('pageerror', (error) => errors.push(error.message))
+      page.on('request', (request) => {
+        const path = new URL(request.url()).pathname
+        if (path.endsWith('.js')) scripts.push(path.slice(1))
+      })
+      const { port } = server.address() as AddressInfo
+      await page.goto(`http://127.0.0.1:${port}/`)
+      const body = page.locator('body[data-reconnected]')
+      await body.waitFor({ state: 'attached', timeout: 20_000 })
+      expect(await body.getAttribute('data-reconnected')).toBe('0')
+      expect(errors).toEqual([])
+      expect(scripts.length).toBeGreaterThan(0)
+      expect(scripts.filter((file) => !initial.has(file))).toEqual([])
+      expect(await page.locator('iframe').count()).toBe(0)
+    } finally {
+      await browser.close()
+      server.close()
+    }
   })
 })
+
+/** Serves `directory` on a free loopback port, as a static host would. */
+async function serve(directory: string): Promise<Server> {
+  const types: Record<string, string> = {
+    '.html': 'text/html',
+    '.js': 'text/javascript',
+    '.css': 'text/css',
+  }
+  const server = createServer(async (request, response) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname
+    const file = normalize(join(directory, path === '/' ? 'index.html' : path))
+    try {
+      if (!file.startsWith(directory)) throw new Error('outside')
+      const body = await readFile(file)
+      response.writeHead(200, {
+        'content-type': types[extname(file)] ?? 'application/octet-stream',
+      })
+      response.end(body)
+    } catch {
+      response.writeHead(404).end()
+    }
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return server
+}
