@@ -45,6 +45,7 @@ describe('SessionMarker.note', () => {
   test.each([
     [Methods.isLoggedIn, false],
     ['eth_accounts', []],
+    [Methods.requestAccounts, []],
     [Methods.logout, true],
     [Methods.logout, false],
   ] as const)(
@@ -58,7 +59,7 @@ describe('SessionMarker.note', () => {
 
   test.each([
     ['eth_chainId', '0x1'],
-    [Methods.requestAccounts, []],
+    ['eth_getLogs', [{ address: account }]],
     [Methods.getInfo, { email: 'a@example.com' }],
   ] as const)(
     'behavior: %s answering %j leaves the marker as it is',

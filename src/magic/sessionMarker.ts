@@ -28,32 +28,25 @@ export function mayExist(apiKey: string): boolean {
   }
 }
 
-/** The login methods whose success means a session. */
-const logins: ReadonlySet<string> = new Set([
-  Methods.loginWithEmailOtp,
-  Methods.loginWithSms,
-  Methods.loginWithMagicLink,
-  Methods.loginWithCredential,
-  Methods.loginWithOidc,
-])
-
 /**
  * Updates the marker of `apiKey` from a successful result of `method` (as
- * sent, test-mode names included): a login, accounts or `isLoggedIn: true`
- * set it; no accounts from `eth_accounts`, `isLoggedIn: false` or a logout
- * remove it. Storage failures are ignored: the marker only saves loading.
+ * sent, test-mode names included): a login (every login method is
+ * `magic_auth_login_with_*`), accounts or `isLoggedIn: true` set it; no
+ * accounts, `isLoggedIn: false` or a logout remove it. Storage failures are
+ * ignored: the marker only saves loading.
  */
 export function note(apiKey: string, method: string, result: unknown): void {
   const name = Methods.fromTestMode(method) ?? method
-  let present: boolean | undefined
-  if (logins.has(name)) present = result !== null && result !== undefined
-  else if (name === Methods.isLoggedIn) present = result === true
-  else if (name === Methods.logout) present = false
-  else if (Array.isArray(result)) {
-    if (name === 'eth_accounts') present = result.length > 0
-    else if (name === Methods.requestAccounts || name === Methods.login)
-      present = result.length > 0 || undefined
-  }
+  const present =
+    name === Methods.isLoggedIn
+      ? result === true
+      : name === Methods.logout
+        ? false
+        : name === 'eth_accounts' ||
+            name === Methods.requestAccounts ||
+            name === Methods.login
+          ? Array.isArray(result) && result.length > 0
+          : name.startsWith('magic_auth_login_with_') || undefined
   if (present === undefined) return
   try {
     const storage = globalThis.localStorage as globalThis.Storage | undefined
