@@ -6,6 +6,14 @@ export default defineConfig([
       'core/index': 'src/core/index.ts',
       'magic/index': 'src/magic/index.ts',
       'passport/index': 'src/passport/index.ts',
+      // Leaves the connectors import (not public entries): as entries they
+      // keep every export, where the build would drop those the products
+      // do not use themselves.
+      'magic/providerInfo': 'src/magic/providerInfo.ts',
+      'magic/sessionMarker': 'src/magic/sessionMarker.ts',
+      'magic/wire/codes': 'src/magic/wire/codes.ts',
+      'passport/auth/sessionMarker': 'src/passport/auth/sessionMarker.ts',
+      'passport/zkevm/providerInfo': 'src/passport/zkevm/providerInfo.ts',
     },
     // One dist file per source module (dist/magic/Magic.js, …), so that a
     // dApp's bundler applies `"sideEffects": false` per module and drops
@@ -21,6 +29,7 @@ export default defineConfig([
   },
   {
     entry: { 'connectors/index': 'connectors/index.ts' },
+    copy: [{ from: 'connectors/wagmi.d.ts', to: 'dist/connectors' }],
     platform: 'browser',
     target: 'es2022',
     format: 'esm',
@@ -29,15 +38,18 @@ export default defineConfig([
     sourcemap: true,
     plugins: [
       {
-        // The connectors lazy-import the clients: import the built entries
-        // rather than bundling a second copy of them.
-        name: 'external-client-entries',
-        resolveId: (source: string) =>
-          source === '../src/magic/index.js'
-            ? { id: '../magic/index.js', external: true }
-            : source === '../src/passport/index.js'
-              ? { id: '../passport/index.js', external: true }
-              : null,
+        // The connectors lazy-import the clients and read the products'
+        // names, icons and session markers: import the built modules
+        // (one dist file per source module) rather than bundling a second
+        // copy of them.
+        name: 'external-product-modules',
+        resolveId: (source: string) => {
+          const product = /^\.\.\/src\/((?:magic|passport)\/.+)$/.exec(source)
+          if (product) return { id: `../${product[1]}`, external: true }
+          // wagmi's types, shipped as written (see connectors/wagmi.d.ts).
+          if (source === './wagmi.js') return { id: source, external: true }
+          return null
+        },
       },
     ],
   },

@@ -1,5 +1,7 @@
 /**
  * wagmi connectors for the two wallets, each lazy-importing its product.
+ * They import nothing of wagmi at run time, so they work in an app that
+ * installed `wagmi` (which nests `@wagmi/core`) as in one on `@wagmi/core`.
  *
  * @packageDocumentation
  */

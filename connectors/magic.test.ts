@@ -1,15 +1,34 @@
 import {
-  ConnectorNotConnectedError,
   connect,
   createConfig,
   getChainId,
   getConnection,
   http,
+  reconnect,
   switchChain,
 } from '@wagmi/core'
-import { defineChain, SwitchChainError } from 'viem'
-import { beforeEach, describe, expect, test, vi } from 'vitest'
-import { magic } from './magic.js'
+import {
+  ChainDisconnectedError,
+  defineChain,
+  SwitchChainError,
+  UnauthorizedProviderError,
+  UserRejectedRequestError,
+} from 'viem'
+import {
+  afterEach,
+  beforeEach,
+  describe,
+  expect,
+  expectTypeOf,
+  test,
+  vi,
+} from 'vitest'
+import type { MagicOptions } from '../src/magic/index.js'
+import { providerInfo } from '../src/magic/providerInfo.js'
+import * as SessionMarker from '../src/magic/sessionMarker.js'
+import * as Codes from '../src/magic/wire/codes.js'
+import { memoryLocalStorage } from './_test/localStorage.js'
+import { type MagicParameters, magic } from './magic.js'
 
 /**
  * A stand-in for the iframe client: one per network, all sharing one
@@ -22,6 +41,10 @@ const fake = vi.hoisted(() => {
   const session = { accounts: [] as string[] }
   const noSession = new Set<number>()
   const gates = new Map<number, Promise<void>>()
+  /** Every client made, by chain. */
+  const made: number[] = []
+  /** What `login` throws, when set. */
+  const refusal = { error: undefined as unknown }
   class Magic {
     readonly chainId: number
     readonly listeners = new Map<string, Set<Listener>>()
@@ -49,17 +72,24 @@ const fake = vi.hoisted(() => {
         session.accounts = []
       },
     }
-    readonly wallet = { connectWithUI: async () => [] }
+    readonly wallet = {
+      connectWithUI: async () => {
+        if (refusal.error) throw refusal.error
+        return []
+      },
+    }
     constructor(_apiKey: string, options: { network: { chainId: number } }) {
       this.chainId = options.network.chainId
+      made.push(this.chainId)
     }
   }
-  return { Magic, session, noSession, gates }
+  return { Magic, session, noSession, gates, made, refusal }
 })
 
 vi.mock('../src/magic/index.js', () => ({ Magic: fake.Magic }))
 
 const address = '0x00000000000000000000000000000000000000A1'
+const apiKey = 'pk_live_TEST'
 const chain = (id: number) =>
   defineChain({
     id,
@@ -74,7 +104,7 @@ async function connected() {
     chains: [chain(1), chain(2)],
     connectors: [
       magic({
-        apiKey: 'pk_live_TEST',
+        apiKey,
         login: async () => {
           fake.session.accounts = [address]
         },
@@ -95,13 +125,20 @@ async function connected() {
   return { config, connector, changes, provider }
 }
 
-describe('magic() switchChain', () => {
-  beforeEach(() => {
-    fake.session.accounts = []
-    fake.noSession.clear()
-    fake.gates.clear()
-  })
+beforeEach(() => {
+  fake.session.accounts = []
+  fake.noSession.clear()
+  fake.gates.clear()
+  fake.made.length = 0
+  fake.refusal.error = undefined
+  vi.stubGlobal('localStorage', memoryLocalStorage())
+})
 
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+describe('magic() switchChain', () => {
   test('moves the listeners to the new chain’s client and emits one change with its accounts', async () => {
     const { config, changes, provider } = await connected()
     expect(await switchChain(config, { chainId: 2 })).toMatchObject({ id: 2 })
@@ -131,7 +168,7 @@ describe('magic() switchChain', () => {
     )
     expect(error).toBeInstanceOf(SwitchChainError)
     expect((error as SwitchChainError).cause).toBeInstanceOf(
-      ConnectorNotConnectedError,
+      UnauthorizedProviderError,
     )
     expect(changes).toEqual([])
     expect(getConnection(config)).toMatchObject({
@@ -160,5 +197,118 @@ describe('magic() switchChain', () => {
     expect(await connector.getChainId()).toBe(1)
     expect((await provider(1)).listenerCount('chainChanged')).toBe(1)
     expect((await provider(2)).listenerCount('chainChanged')).toBe(0)
+  })
+})
+
+/** A config on chains 1 and 2 with `magic()`, not connected. */
+function idle(parameters: Partial<MagicParameters> = {}) {
+  const config = createConfig({
+    chains: [chain(1), chain(2)],
+    connectors: [magic({ apiKey, ...parameters })],
+    transports: { 1: http(), 2: http() },
+    multiInjectedProviderDiscovery: false,
+    storage: null,
+  })
+  const connector = config.connectors[0]
+  if (!connector) throw new Error('The config has no connector.')
+  return { config, connector }
+}
+
+describe('magic() on page load', () => {
+  test('behavior: without a session marker, reconnect and isAuthorized make no client', async () => {
+    const { config, connector } = idle()
+    expect(await reconnect(config)).toEqual([])
+    expect(await connector.isAuthorized()).toBe(false)
+    expect(fake.made).toEqual([])
+  })
+
+  test('behavior: with the marker, reconnect makes the client and connects from its session', async () => {
+    fake.session.accounts = [address]
+    localStorage.setItem(SessionMarker.key(apiKey), '1')
+    const { config, connector } = idle()
+    expect(await reconnect(config)).toEqual([
+      { accounts: [address], chainId: 1, connector },
+    ])
+    expect(fake.made).toEqual([1])
+  })
+
+  test('behavior: a marker whose session is gone reconnects nothing', async () => {
+    localStorage.setItem(SessionMarker.key(apiKey), '1')
+    const { config } = idle()
+    expect(await reconnect(config)).toEqual([])
+    expect(getConnection(config).status).toBe('disconnected')
+  })
+
+  test('behavior: getProvider makes no client; the first request through it does', async () => {
+    const { connector } = idle()
+    const provider = await connector.getProvider()
+    expect(fake.made).toEqual([])
+    expect(await provider.request({ method: 'eth_chainId' })).toBe('0x1')
+    expect(fake.made).toEqual([1])
+    // Once made, the client's own provider is answered.
+    const made = await connector.getProvider()
+    expect(made).not.toBe(provider)
+    expect(await connector.getProvider()).toBe(made)
+  })
+
+  test('default: name, icon and rdns are the ones the client announces', () => {
+    const { connector } = idle()
+    expect({
+      name: connector.name,
+      icon: connector.icon,
+      rdns: connector.rdns,
+      id: connector.id,
+    }).toEqual({ ...providerInfo, id: providerInfo.rdns })
+    expect(connector.type).toBe('magic')
+    expect(magic.type).toBe('magic')
+  })
+})
+
+describe('magic() errors', () => {
+  test.each([
+    ['EIP-1193 4001', UserRejectedRequestError.code],
+    ['the iframe wallet’s UserRejectedAction', Codes.UserRejectedAction],
+    ['the iframe wallet’s RequestCancelled', Codes.RequestCancelled],
+  ])(
+    'error: a login refused with %s is a UserRejectedRequestError',
+    async (_, code) => {
+      fake.refusal.error = Object.assign(new Error('No.'), { code })
+      const { config, connector } = idle()
+      const error = await connect(config, { connector }).catch(
+        (e: unknown) => e,
+      )
+      expect(error).toBeInstanceOf(UserRejectedRequestError)
+      expect((error as UserRejectedRequestError).cause).toBe(fake.refusal.error)
+    },
+  )
+
+  test('error: a login that ends with no account is 4100 and leaves wagmi disconnected', async () => {
+    const { config, connector } = idle()
+    const error = await connect(config, { connector }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(UnauthorizedProviderError)
+    expect((error as UnauthorizedProviderError).code).toBe(4100)
+    expect(getConnection(config).status).toBe('disconnected')
+  })
+
+  test('error: connecting to a chain the config does not list is 4901', async () => {
+    const { config, connector } = idle()
+    const error = await connect(config, { connector, chainId: 3 }).catch(
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(ChainDisconnectedError)
+    expect(fake.made).toEqual([])
+  })
+})
+
+describe('magic() types', () => {
+  test('types: options are the client’s options, without network', () => {
+    expectTypeOf<NonNullable<MagicParameters['options']>>().toEqualTypeOf<
+      Omit<MagicOptions<[]>, 'network'>
+    >()
+    // @ts-expect-error a misspelt option is refused
+    magic({ apiKey, options: { endpiont: 'http://127.0.0.1:1' } })
+    // @ts-expect-error the connector sets the network from the wagmi chain
+    magic({ apiKey, options: { network: 'sepolia' } })
+    magic({ apiKey, options: { endpoint: 'http://127.0.0.1:1', locale: 'fr' } })
   })
 })

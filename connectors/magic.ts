@@ -1,24 +1,32 @@
 import {
-  ChainNotConfiguredError,
-  ConnectorNotConnectedError,
-  createConnector,
-} from '@wagmi/core'
-import {
+  ChainDisconnectedError,
   type EIP1193Provider,
   getAddress,
   SwitchChainError,
+  UnauthorizedProviderError,
   UserRejectedRequestError,
 } from 'viem'
-import type { Magic } from '../src/magic/index.js'
+import type {
+  ExtensionsOption,
+  Magic,
+  MagicOptions,
+} from '../src/magic/index.js'
+import { providerInfo } from '../src/magic/providerInfo.js'
+import * as SessionMarker from '../src/magic/sessionMarker.js'
+import { createConnector } from './createConnector.js'
+import { deferred } from './deferred.js'
+import * as Listeners from './listeners.js'
+import type { CreateConnectorFn } from './wagmi.js'
 
 /**
  * The iframe wallet's client the connector creates: `login` gets it whole
- * (its `auth` module included). A type-only import, so the client still
- * loads on the first `connect`, not with the connector.
+ * (its `auth` module and mounted extensions included). A type-only import,
+ * so the client still loads on the first use, not with the connector.
  */
-export type MagicInstance = Magic
+export type MagicInstance<extensions extends ExtensionsOption = []> =
+  Magic<extensions>
 
-export type MagicParameters = {
+export type MagicParameters<extensions extends ExtensionsOption = []> = {
   /** The publishable API key from the provider's dashboard. */
   apiKey: string
   /**
@@ -26,43 +34,32 @@ export type MagicParameters = {
    * connector sets from the wagmi chain (one client, hence one iframe, per
    * chain: the provider serves one network per iframe).
    */
-  options?: Record<string, unknown> | undefined
+  options?: Omit<MagicOptions<extensions>, 'network'> | undefined
   /**
    * How `connect` logs a user in. By default the provider's own login
    * screens (`magic.wallet.connectWithUI()`); pass a function to drive a
    * headless flow from the app, e.g. email OTP with `showUI: false`.
    */
-  login?: ((magic: MagicInstance) => Promise<unknown>) | undefined
+  login?: ((magic: MagicInstance<extensions>) => Promise<unknown>) | undefined
 }
 
 /** Reverse-DNS id of the iframe wallet, shared with its EIP-6963 info. */
-export const rdns = 'link.magic'
-
-const icon =
-  'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCA0OCA0OCI+PHJlY3Qgd2lkdGg9IjQ4IiBoZWlnaHQ9IjQ4IiByeD0iMTIiIGZpbGw9IiM2ODUxZmYiLz48cGF0aCBkPSJNMTIgMzRWMTRsMTIgMTIgMTItMTJ2MjAiIHN0cm9rZT0iI2ZmZiIgc3Ryb2tlLXdpZHRoPSI0IiBmaWxsPSJub25lIi8+PC9zdmc+'
+export const rdns = providerInfo.rdns
 
 /** What the connector uses of the client's EIP-1193 provider. */
 type Provider = Pick<EIP1193Provider, 'request' | 'on' | 'removeListener'>
 
-type Handlers = {
-  onAccountsChanged(accounts: string[]): void
-  onChainChanged(chainId: string): void
-  onDisconnect(): void
-}
-
 /** Builds the connector; exported as {@link magic}, with its `type`. */
-function magicConnector(parameters: MagicParameters) {
-  const clients = new Map<number, Promise<MagicInstance>>()
+function magicConnector<const extensions extends ExtensionsOption = []>(
+  parameters: MagicParameters<extensions>,
+): CreateConnectorFn<Provider> {
+  const { apiKey } = parameters
+  const clients = new Map<number, Promise<MagicInstance<extensions>>>()
+  /** Each chain's stand-in provider, until its client is made. */
+  const standIns = new Map<number, Provider>()
   let currentChainId: number | undefined
   let switching: Promise<void> = Promise.resolve()
-  let listeners:
-    | {
-        provider: Provider
-        accountsChanged: (accounts: string[]) => void
-        chainChanged: (chainId: string) => void
-        disconnect: () => void
-      }
-    | undefined
+  const listeners = Listeners.create<Provider>()
 
   return createConnector<Provider>((config) => {
     const chainOf = (chainId: number | undefined) => {
@@ -70,7 +67,7 @@ function magicConnector(parameters: MagicParameters) {
         chainId === undefined
           ? config.chains[0]
           : config.chains.find((chain) => chain.id === chainId)
-      if (!chain) throw new ChainNotConfiguredError()
+      if (!chain) throw notConfigured(chainId)
       return chain
     }
 
@@ -80,15 +77,15 @@ function magicConnector(parameters: MagicParameters) {
       if (!instance) {
         instance = import('../src/magic/index.js').then(({ Magic }) => {
           const rpcUrl = chain.rpcUrls.default.http[0]
-          if (!rpcUrl) throw new ChainNotConfiguredError()
-          return new Magic(parameters.apiKey, {
+          if (!rpcUrl) throw notConfigured(chain.id)
+          return new Magic(apiKey, {
             // The connector lists the wallet itself; announcing it through
             // EIP-6963 too would show it twice in wagmi.
             announceProvider: false,
             useStorageCache: true,
             ...parameters.options,
             network: { rpcUrl, chainId: chain.id },
-          })
+          } as MagicOptions<extensions>)
         })
         clients.set(chain.id, instance)
       }
@@ -97,9 +94,9 @@ function magicConnector(parameters: MagicParameters) {
 
     return {
       id: rdns,
-      name: 'Magic',
+      name: providerInfo.name,
       type: 'magic',
-      icon,
+      icon: providerInfo.icon,
       rdns,
 
       async connect({ chainId, isReconnecting } = {}) {
@@ -109,18 +106,21 @@ function magicConnector(parameters: MagicParameters) {
           // With `useStorageCache`, `isLoggedIn` may answer a stale cached
           // `true` for a session that is gone: the accounts decide.
           const loggedIn = isReconnecting || (await instance.user.isLoggedIn())
-          let accounts = loggedIn ? await this.getAccounts() : []
+          let accounts = loggedIn ? await accountsOf(instance.rpcProvider) : []
           if (!accounts.length && !isReconnecting) {
             if (parameters.login) await parameters.login(instance)
             else await instance.wallet.connectWithUI()
-            accounts = await this.getAccounts()
+            accounts = await accountsOf(instance.rpcProvider)
           }
-          if (!accounts.length) throw new ConnectorNotConnectedError()
-          attach(instance.rpcProvider, this)
+          if (!accounts.length)
+            throw new UnauthorizedProviderError(
+              new Error('No account is logged in.'),
+            )
+          listeners.attach(instance.rpcProvider, this)
           // biome-ignore lint/suspicious/noExplicitAny: wagmi widens connect's return by `withCapabilities`; this connector has none.
           return { accounts, chainId: currentChainId } as any
         } catch (error) {
-          if (isUserRejection(error))
+          if (await isUserRejection(error))
             throw new UserRejectedRequestError(error as Error)
           throw error
         }
@@ -128,7 +128,7 @@ function magicConnector(parameters: MagicParameters) {
 
       async disconnect() {
         const instance = await client()
-        detach()
+        listeners.detach()
         await instance.user.logout()
       },
 
@@ -141,11 +141,29 @@ function magicConnector(parameters: MagicParameters) {
         return Number(await provider.request({ method: 'eth_chainId' }))
       },
 
+      /**
+       * The chain's client's provider once that client is made; until then
+       * a stand-in that makes it on first use, so that wagmi's `reconnect`
+       * loads nothing on a page without a session.
+       */
       async getProvider({ chainId } = {}) {
-        return (await client(chainId)).rpcProvider
+        const chain = chainOf(chainId ?? currentChainId)
+        const made = clients.get(chain.id)
+        if (made) return (await made).rpcProvider
+        let standIn = standIns.get(chain.id)
+        if (!standIn) {
+          standIn = deferred(async () => (await client(chain.id)).rpcProvider)
+          standIns.set(chain.id, standIn)
+        }
+        return standIn
       },
 
+      /**
+       * Answered from the page's session marker first: without one, `false`
+       * with nothing loaded; with one, the client's `isLoggedIn`.
+       */
       async isAuthorized() {
+        if (!SessionMarker.mayExist(apiKey)) return false
         try {
           return await (await client()).user.isLoggedIn()
         } catch {
@@ -155,7 +173,7 @@ function magicConnector(parameters: MagicParameters) {
 
       async switchChain({ chainId }) {
         const chain = config.chains.find((chain) => chain.id === chainId)
-        if (!chain) throw new SwitchChainError(new ChainNotConfiguredError())
+        if (!chain) throw new SwitchChainError(notConfigured(chainId))
         // One switch at a time: the last one asked for is the one that stays.
         const switched = switching.then(() => moveTo(chain.id, this))
         switching = switched.catch(() => {})
@@ -176,7 +194,7 @@ function magicConnector(parameters: MagicParameters) {
       },
 
       async onDisconnect() {
-        detach()
+        listeners.detach()
         config.emitter.emit('disconnect')
       },
     }
@@ -188,47 +206,26 @@ function magicConnector(parameters: MagicParameters) {
      * that its learning them is not reported as an account change, and a
      * client with none fails the switch, which leaves the current chain.
      */
-    async function moveTo(chainId: number, connector: Handlers) {
-      let instance: MagicInstance
+    async function moveTo(chainId: number, connector: Listeners.Handlers) {
+      let instance: MagicInstance<extensions>
       let accounts: readonly `0x${string}`[] | undefined
       try {
         instance = await client(chainId)
-        const previous = listeners?.provider
+        const previous = listeners.provider
         if (previous && previous !== instance.rpcProvider) {
           accounts = await accountsOf(instance.rpcProvider)
-          if (!accounts.length) throw new ConnectorNotConnectedError()
+          if (!accounts.length)
+            throw new UnauthorizedProviderError(
+              new Error('No account is logged in on this chain’s client.'),
+            )
         }
       } catch (error) {
         throw new SwitchChainError(error as Error)
       }
       if (chainId === currentChainId && !accounts) return
       currentChainId = chainId
-      if (accounts) attach(instance.rpcProvider, connector)
+      if (accounts) listeners.attach(instance.rpcProvider, connector)
       config.emitter.emit('change', { chainId, ...(accounts && { accounts }) })
-    }
-
-    /** Listens as wagmi's `injected` does: to the connector's own handlers. */
-    function attach(provider: Provider, connector: Handlers) {
-      if (listeners?.provider === provider) return
-      detach()
-      listeners = {
-        provider,
-        accountsChanged: (accounts) => connector.onAccountsChanged(accounts),
-        chainChanged: (chainId) => connector.onChainChanged(chainId),
-        disconnect: () => connector.onDisconnect(),
-      }
-      provider.on('accountsChanged', listeners.accountsChanged)
-      provider.on('chainChanged', listeners.chainChanged)
-      provider.on('disconnect', listeners.disconnect)
-    }
-
-    function detach() {
-      if (!listeners) return
-      const { provider } = listeners
-      provider.removeListener('accountsChanged', listeners.accountsChanged)
-      provider.removeListener('chainChanged', listeners.chainChanged)
-      provider.removeListener('disconnect', listeners.disconnect)
-      listeners = undefined
     }
   })
 }
@@ -236,11 +233,12 @@ function magicConnector(parameters: MagicParameters) {
 /**
  * A wagmi connector for the iframe wallet. It lazy-imports the client, keeps
  * one client per configured chain, logs in on `connect` (provider screens or
- * the app's own headless flow) and logs out on `disconnect`.
+ * the app's own headless flow) and logs out on `disconnect`. On page load it
+ * loads nothing unless the page holds the client's session marker.
  *
  * @example
  * ```ts
- * import { createConfig, http } from '@wagmi/core'
+ * import { createConfig, http } from 'wagmi'
  * import { magic } from 'embedded-wallets/connectors'
  *
  * const config = createConfig({
@@ -264,8 +262,20 @@ async function accountsOf(provider: Provider) {
   return accounts.map((account) => getAddress(account))
 }
 
-/** 4001, or the provider's own "user rejected / cancelled" codes. */
-function isUserRejection(error: unknown): boolean {
+/** EIP-1193's 4901, for a chain the wagmi config does not list. */
+function notConfigured(chainId: number | undefined): ChainDisconnectedError {
+  return new ChainDisconnectedError(
+    new Error(`Chain ${chainId ?? '(default)'} is not configured in wagmi.`),
+  )
+}
+
+/**
+ * EIP-1193's 4001, or the iframe wallet's "user rejected / cancelled". Its
+ * codes load with the client (a rejection comes from it), not with the page.
+ */
+async function isUserRejection(error: unknown): Promise<boolean> {
   const code = (error as { code?: unknown } | undefined)?.code
-  return code === 4001 || code === -10012 || code === -10014
+  if (code === UserRejectedRequestError.code) return true
+  const Codes = await import('../src/magic/wire/codes.js')
+  return code === Codes.UserRejectedAction || code === Codes.RequestCancelled
 }

@@ -1,25 +1,38 @@
 import {
-  ChainNotConfiguredError,
   connect,
   createConfig,
   disconnect,
   getConnection,
   http,
-  ProviderNotFoundError,
   reconnect,
   switchChain,
 } from '@wagmi/core'
 import {
+  ChainDisconnectedError,
   defineChain,
   getAddress,
   SwitchChainError,
+  UnauthorizedProviderError,
+  UnsupportedProviderMethodError,
   UserRejectedRequestError,
 } from 'viem'
-import { beforeEach, describe, expect, expectTypeOf, test, vi } from 'vitest'
-import type { Passport } from '../src/passport/index.js'
+import {
+  afterEach,
+  beforeEach,
+  describe,
+  expect,
+  expectTypeOf,
+  test,
+  vi,
+} from 'vitest'
+import { storageKey } from '../src/passport/auth/sessionMarker.js'
+import type { Passport, ZkEvmProvider } from '../src/passport/index.js'
+import { providerInfo } from '../src/passport/zkevm/providerInfo.js'
+import { memoryLocalStorage } from './_test/localStorage.js'
 import {
   type PassportInstance,
   type PassportParameters,
+  type PassportProvider,
   passport,
 } from './passport.js'
 
@@ -135,14 +148,25 @@ beforeEach(() => {
   fake.state.refuse = undefined
   fake.state.calls = []
   fake.state.constructed = []
+  vi.stubGlobal('localStorage', memoryLocalStorage())
 })
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+})
+
+/** The user the client stores at sign-in, which the connector looks for. */
+function storeUser(clientId = 'client') {
+  localStorage.setItem(storageKey('http://127.0.0.1:1', clientId), '{}')
+}
 
 describe('passport() connector', () => {
   test('types: our Passport is accepted as the connector’s client without a cast', () => {
     expectTypeOf<Passport>().toExtend<PassportInstance>()
+    expectTypeOf<PassportProvider>().toEqualTypeOf<ZkEvmProvider>()
   })
 
-  test('is the game wallet: id and rdns com.immutable.passport, type passport', () => {
+  test('is the game wallet: name, icon and rdns are the ones its provider announces', () => {
     const { connector } = setup()
     expect([
       connector.id,
@@ -155,7 +179,8 @@ describe('passport() connector', () => {
       'Immutable Passport',
       'passport',
     ])
-    expect(connector.icon).toMatch(/^data:image\/svg\+xml;base64,/)
+    expect(connector.icon).toBe(providerInfo.icon)
+    expect(connector.name).toBe(providerInfo.name)
     expect(passport.type).toBe('passport')
   })
 
@@ -187,25 +212,29 @@ describe('passport() connector', () => {
   })
 
   test('a refused login (4001) is a UserRejectedRequestError; the connection stays down', async () => {
-    fake.state.refuse = { code: 4001, message: 'User rejected the request.' }
+    fake.state.refuse = {
+      code: UserRejectedRequestError.code,
+      message: 'User rejected the request.',
+    }
     const { config, connector } = setup()
     const error = await connect(config, { connector }).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(UserRejectedRequestError)
     expect(getConnection(config).status).toBe('disconnected')
   })
 
-  test('a wallet on a chain wagmi does not know fails with ChainNotConfiguredError', async () => {
+  test('error: a wallet on a chain wagmi does not know fails with 4901', async () => {
     const client = new fake.Passport()
     Object.assign(client, { provider: { ...client.provider } })
     client.provider.request = async ({ method }: { method: string }) =>
       method === 'eth_chainId' ? '0x7' : [address]
     const { config, connector } = setup({}, client)
     await expect(connect(config, { connector })).rejects.toBeInstanceOf(
-      ChainNotConfiguredError,
+      ChainDisconnectedError,
     )
   })
 
   test('isAuthorized reads eth_accounts only: false signed out, true signed in', async () => {
+    storeUser()
     const { connector } = setup()
     expect(await connector.isAuthorized()).toBe(false)
     fake.state.accounts = [address]
@@ -219,6 +248,7 @@ describe('passport() connector', () => {
     expect(fake.state.calls).not.toContain('eth_requestAccounts')
 
     fake.state.accounts = [address]
+    storeUser()
     const { config, connector } = setup()
     expect(await reconnect(config)).toEqual([
       { accounts: [checksummed], chainId: 1, connector },
@@ -253,7 +283,7 @@ describe('passport() connector', () => {
       .switchChain?.({ chainId: 3 })
       .catch((e: unknown) => e)
     expect((unknown as SwitchChainError).cause).toBeInstanceOf(
-      ChainNotConfiguredError,
+      ChainDisconnectedError,
     )
     expect(changes).toEqual([])
     expect(getConnection(config)).toMatchObject({
@@ -309,12 +339,14 @@ describe('passport() connector', () => {
     expect(fake.state.constructed).toEqual([configuration])
   })
 
-  test('a client without connectEvm fails with ProviderNotFoundError', async () => {
+  test('error: a client without connectEvm fails with 4200', async () => {
+    storeUser()
     const client = { logout: async () => {} } as unknown as PassportInstance
     const { connector } = setup({ passport: client })
-    await expect(connector.getProvider()).rejects.toBeInstanceOf(
-      ProviderNotFoundError,
-    )
+    const provider = await connector.getProvider()
+    await expect(
+      provider.request({ method: 'eth_accounts' }),
+    ).rejects.toBeInstanceOf(UnsupportedProviderMethodError)
     expect(await connector.isAuthorized()).toBe(false)
   })
 
@@ -325,8 +357,64 @@ describe('passport() connector', () => {
       .fn(connectEvm)
       .mockRejectedValueOnce(new Error('offline'))
     const { connector } = setup({}, client)
-    await expect(connector.getProvider()).rejects.toThrow('offline')
+    await expect(connector.getAccounts()).rejects.toThrow('offline')
+    expect(await connector.getAccounts()).toEqual([])
     expect(await connector.getProvider()).toBe(client.provider)
     expect(client.connectEvm).toHaveBeenCalledTimes(2)
+  })
+
+  test('behavior: without a stored user, reconnect and isAuthorized load nothing', async () => {
+    const configuration = {
+      baseConfig: { environment: 'sandbox' as const },
+      clientId: 'client',
+      redirectUri: 'http://127.0.0.1:1/callback',
+    }
+    // Another client's user does not count.
+    storeUser('another-client')
+    const config = createConfig({
+      chains: [chain(1)],
+      connectors: [passport({ config: configuration })],
+      transports: { 1: http() },
+      multiInjectedProviderDiscovery: false,
+      storage: null,
+    })
+    const connector = config.connectors[0]
+    if (!connector) throw new Error('The config has no connector.')
+    expect(await reconnect(config)).toEqual([])
+    expect(await connector.isAuthorized()).toBe(false)
+    expect(fake.state.constructed).toEqual([])
+    expect(fake.state.calls).toEqual([])
+
+    fake.state.accounts = [address]
+    storeUser('client')
+    expect(await reconnect(config)).toEqual([
+      { accounts: [checksummed], chainId: 1, connector },
+    ])
+    expect(fake.state.constructed).toEqual([configuration])
+  })
+
+  test('behavior: an app-made client is not asked for its provider without a stored user', async () => {
+    const { config, connector, client } = setup()
+    expect(await reconnect(config)).toEqual([])
+    expect(await connector.isAuthorized()).toBe(false)
+    expect(client.connectEvmCalls).toEqual([])
+  })
+
+  test('behavior: getProvider loads nothing; the first request through it does', async () => {
+    const { connector, client } = setup()
+    const provider = await connector.getProvider()
+    expect(provider.isPassport).toBe(true)
+    expect(client.connectEvmCalls).toEqual([])
+    expect(await provider.request({ method: 'eth_chainId' })).toBe('0x1')
+    expect(client.connectEvmCalls).toEqual([{ announceProvider: false }])
+    expect(await connector.getProvider()).toBe(client.provider)
+  })
+
+  test('error: a login that yields no account is 4100', async () => {
+    fake.state.signsInAs = []
+    const { config, connector } = setup()
+    await expect(connect(config, { connector })).rejects.toBeInstanceOf(
+      UnauthorizedProviderError,
+    )
   })
 })

@@ -1,64 +1,37 @@
 import {
-  ChainNotConfiguredError,
-  ConnectorNotConnectedError,
-  createConnector,
-  ProviderNotFoundError,
-} from '@wagmi/core'
-import {
-  type EIP1193Provider,
+  ChainDisconnectedError,
   getAddress,
   SwitchChainError,
+  UnauthorizedProviderError,
+  UnsupportedProviderMethodError,
   UserRejectedRequestError,
 } from 'viem'
+import * as SessionMarker from '../src/passport/auth/sessionMarker.js'
 import type {
+  ConnectEvmOptions,
   Passport,
   PassportModuleConfiguration,
+  ZkEvmProvider,
 } from '../src/passport/index.js'
+import { providerInfo } from '../src/passport/zkevm/providerInfo.js'
+import { createConnector } from './createConnector.js'
+import { deferred } from './deferred.js'
+import * as Listeners from './listeners.js'
+import type { CreateConnectorFn } from './wagmi.js'
 
-/**
- * Options of `passport.connectEvm(options)`. `announceProvider` is left out:
- * the connector lists the wallet itself, and announcing it through EIP-6963
- * too would show it twice in wagmi.
- */
-export type ConnectEvmOptions = { announceProvider?: boolean | undefined }
+export type { ConnectEvmOptions }
 
-/** The provider's EIP-1193 events (the connector listens to all but `connect`). */
-type PassportEvents = {
-  accountsChanged(accounts: string[]): void
-  chainChanged(chainId: string): void
-  connect(info: { chainId: string }): void
-  disconnect(error: Error): void
-}
-
-/**
- * The game wallet's zkEVM provider, as `connectEvm` answers it: EIP-1193
- * requests and events. Narrower than viem's `EIP1193Provider`, whose `on`
- * also takes `message`: our client's provider does not emit it (the
- * published SDK's emits only `accountsChanged`), and with it our `Passport`
- * could not be passed to the connector without a cast.
- */
-export type PassportProvider = {
-  request: EIP1193Provider['request']
-  on<event extends keyof PassportEvents>(
-    event: event,
-    listener: PassportEvents[event],
-  ): void
-  removeListener<event extends keyof PassportEvents>(
-    event: event,
-    listener: PassportEvents[event],
-  ): void
-  readonly isPassport: true
-}
+/** The game wallet's zkEVM provider, as `passport.connectEvm()` answers it. */
+export type PassportProvider = ZkEvmProvider
 
 /**
  * What the connector uses of the game wallet's client: its zkEVM provider
  * and a logout. A type-only import of `Passport`, so the client still loads
  * on the first use of the connector, not with it.
  */
-export type PassportInstance = Pick<Passport, 'logout'> & {
-  connectEvm(options?: ConnectEvmOptions): Promise<PassportProvider>
+export type PassportInstance = Pick<Passport, 'logout' | 'connectEvm'> & {
   /** Ours: a local logout that answers the provider's logout URL. */
-  logoutDeviceFlow?: (() => Promise<string>) | undefined
+  logoutDeviceFlow?: Passport['logoutDeviceFlow'] | undefined
   /** The published SDK's name for the same. */
   getLogoutUrl?: (() => Promise<string | undefined>) | undefined
 }
@@ -94,29 +67,15 @@ export type PassportParameters = (
 }
 
 /** Reverse-DNS id of the game wallet, shared with its EIP-6963 info. */
-export const rdns = 'com.immutable.passport'
-
-const icon =
-  'data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCA0OCA0OCI+PGNpcmNsZSBjeD0iMjQiIGN5PSIyNCIgcj0iMjQiIGZpbGw9IiMxMzE4MzYiLz48cGF0aCBkPSJNMTggMzVWMTNoOGE3IDcgMCAwIDEgMCAxNGgtOCIgc3Ryb2tlPSIjZmZmIiBzdHJva2Utd2lkdGg9IjQiIGZpbGw9Im5vbmUiLz48L3N2Zz4='
-
-type Handlers = {
-  onAccountsChanged(accounts: string[]): void
-  onChainChanged(chainId: string): void
-  onDisconnect(): void
-}
+export const rdns = providerInfo.rdns
 
 /** Builds the connector; exported as {@link passport}, with its `type`. */
-function passportConnector(parameters: PassportParameters) {
+function passportConnector(
+  parameters: PassportParameters,
+): CreateConnectorFn<PassportProvider> {
   let instance: Promise<PassportInstance> | undefined
   let provider: Promise<PassportProvider> | undefined
-  let listeners:
-    | {
-        provider: PassportProvider
-        accountsChanged: (accounts: string[]) => void
-        chainChanged: (chainId: string) => void
-        disconnect: () => void
-      }
-    | undefined
+  const listeners = Listeners.create<PassportProvider>()
 
   const client = () => {
     instance ??= parameters.passport
@@ -127,27 +86,54 @@ function passportConnector(parameters: PassportParameters) {
     return instance
   }
 
+  /** The zkEVM provider, made on first use (again after a failure). */
+  const load = () => {
+    provider ??= client()
+      .then((wallet) =>
+        wallet.connectEvm({
+          ...parameters.connectEvm,
+          announceProvider: false,
+        }),
+      )
+      .catch((error: unknown) => {
+        // Not kept: the next call tries again.
+        provider = undefined
+        throw error
+      })
+    return provider
+  }
+
+  /** Stands in for the provider until it is made (see `getProvider`). */
+  const standIn: PassportProvider = Object.assign(deferred(load), {
+    isPassport: true as const,
+  })
+
   return createConnector<PassportProvider>((config) => ({
     id: rdns,
-    name: 'Immutable Passport',
+    name: providerInfo.name,
     type: 'passport',
-    icon,
+    icon: providerInfo.icon,
     rdns,
 
     async connect({ isReconnecting, withCapabilities } = {}) {
       try {
-        const wallet = await this.getProvider()
+        const wallet = await load()
         const accounts = isReconnecting
-          ? await this.getAccounts()
+          ? await accountsOf(wallet, 'eth_accounts')
           : await accountsOf(wallet, 'eth_requestAccounts')
-        if (!accounts.length) throw new ConnectorNotConnectedError()
+        if (!accounts.length)
+          throw new UnauthorizedProviderError(
+            new Error('No player is signed in.'),
+          )
         // The wallet serves one chain: a `chainId` asked for is not switched
         // to (as wagmi's injected connector, which connects on the current
         // chain when a switch fails).
-        const chainId = await this.getChainId()
+        const chainId = Number(await wallet.request({ method: 'eth_chainId' }))
         if (!config.chains.some((chain) => chain.id === chainId))
-          throw new ChainNotConfiguredError()
-        attach(wallet, this)
+          throw new ChainDisconnectedError(
+            new Error(`The wallet's chain ${chainId} is not configured.`),
+          )
+        listeners.attach(wallet, this)
         return {
           accounts: (withCapabilities
             ? accounts.map((address) => ({ address, capabilities: {} }))
@@ -155,14 +141,16 @@ function passportConnector(parameters: PassportParameters) {
           chainId,
         }
       } catch (error) {
-        if ((error as { code?: unknown }).code === 4001)
+        if (
+          (error as { code?: unknown }).code === UserRejectedRequestError.code
+        )
           throw new UserRejectedRequestError(error as Error)
         throw error
       }
     },
 
     async disconnect() {
-      detach()
+      listeners.detach()
       const wallet = await client()
       if (parameters.logout) await parameters.logout(wallet)
       else if (wallet.logoutDeviceFlow) await wallet.logoutDeviceFlow()
@@ -178,25 +166,23 @@ function passportConnector(parameters: PassportParameters) {
       return Number(await wallet.request({ method: 'eth_chainId' }))
     },
 
+    /**
+     * The zkEVM provider once made; until then a stand-in that makes it on
+     * first use, so that wagmi's `reconnect` loads nothing on a page
+     * without a session.
+     */
     async getProvider() {
-      provider ??= client()
-        .then((wallet) =>
-          wallet.connectEvm({
-            ...parameters.connectEvm,
-            announceProvider: false,
-          }),
-        )
-        .catch((error: unknown) => {
-          // Not kept: the next call tries again.
-          provider = undefined
-          throw error
-        })
-      return provider
+      return provider ?? standIn
     },
 
+    /**
+     * Answered from the page's stored user first: without one, `false`
+     * with nothing loaded; with one, the provider's `eth_accounts`.
+     */
     async isAuthorized() {
+      if (!SessionMarker.mayExist(parameters.config?.clientId)) return false
       try {
-        return (await this.getAccounts()).length > 0
+        return (await accountsOf(await load(), 'eth_accounts')).length > 0
       } catch {
         return false
       }
@@ -204,7 +190,12 @@ function passportConnector(parameters: PassportParameters) {
 
     async switchChain({ chainId }) {
       const chain = config.chains.find((chain) => chain.id === chainId)
-      if (!chain) throw new SwitchChainError(new ChainNotConfiguredError())
+      if (!chain)
+        throw new SwitchChainError(
+          new ChainDisconnectedError(
+            new Error(`Chain ${chainId} is not configured.`),
+          ),
+        )
       const current = await this.getChainId()
       if (chainId !== current)
         throw new SwitchChainError(
@@ -226,34 +217,10 @@ function passportConnector(parameters: PassportParameters) {
     },
 
     async onDisconnect() {
-      detach()
+      listeners.detach()
       config.emitter.emit('disconnect')
     },
   }))
-
-  /** Listens as wagmi's `injected` does: to the connector's own handlers. */
-  function attach(wallet: PassportProvider, connector: Handlers) {
-    if (listeners?.provider === wallet) return
-    detach()
-    listeners = {
-      provider: wallet,
-      accountsChanged: (accounts) => connector.onAccountsChanged(accounts),
-      chainChanged: (chainId) => connector.onChainChanged(chainId),
-      disconnect: () => connector.onDisconnect(),
-    }
-    wallet.on('accountsChanged', listeners.accountsChanged)
-    wallet.on('chainChanged', listeners.chainChanged)
-    wallet.on('disconnect', listeners.disconnect)
-  }
-
-  function detach() {
-    if (!listeners) return
-    const { provider: wallet } = listeners
-    wallet.removeListener('accountsChanged', listeners.accountsChanged)
-    wallet.removeListener('chainChanged', listeners.chainChanged)
-    wallet.removeListener('disconnect', listeners.disconnect)
-    listeners = undefined
-  }
 }
 
 /**
@@ -262,11 +229,12 @@ function passportConnector(parameters: PassportParameters) {
  * the accounts (`eth_requestAccounts`: the login popup when nobody is
  * signed in, and the wallet's registration the first time);
  * `isAuthorized` and reconnecting only read them (`eth_accounts`), so they
- * never open a popup.
+ * never open a popup, and on a page without a stored user they load
+ * nothing.
  *
  * @example
  * ```ts
- * import { createConfig, http } from '@wagmi/core'
+ * import { createConfig, http } from 'wagmi'
  * import { passport } from 'embedded-wallets/connectors'
  *
  * const config = createConfig({
@@ -283,12 +251,14 @@ export const passport = /* @__PURE__ */ Object.assign(passportConnector, {
 })
 
 /**
- * The client as the connector uses it. Until the client has its zkEVM
- * provider, a `Passport` without `connectEvm` cannot back the connector.
+ * The client as the connector uses it. A client without `connectEvm` (one
+ * that predates the zkEVM provider) cannot back the connector.
  */
 function walletOf(client: object): PassportInstance {
   if (typeof (client as Partial<PassportInstance>).connectEvm !== 'function')
-    throw new ProviderNotFoundError()
+    throw new UnsupportedProviderMethodError(
+      new Error('The game wallet client has no connectEvm.'),
+    )
   return client as PassportInstance
 }
 

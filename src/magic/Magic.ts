@@ -20,7 +20,9 @@ import * as RpcProvider from './modules/rpcProvider.js'
 import * as ThirdParty from './modules/thirdPartyWallets.js'
 import * as User from './modules/user.js'
 import * as Wallet from './modules/wallet.js'
+import { providerInfo } from './providerInfo.js'
 import { type Client, register } from './request.js'
+import * as SessionMarker from './sessionMarker.js'
 import { create as createTransport, type Transport } from './transport/index.js'
 import { encodeParams, type Network, type Params } from './wire/messages.js'
 
@@ -32,22 +34,6 @@ export const version = '29.0.6'
 
 /** The provider's default endpoint. */
 export const defaultEndpoint = 'https://auth.magic.link/'
-
-/** The EIP-6963 icon: the provider's logo. */
-const iconSvg =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 48"><rect width="48" height="48" rx="12" fill="#6851ff"/><path d="M12 34V14l12 12 12-12v20" stroke="#fff" stroke-width="4" fill="none"/></svg>'
-
-/** What wallet pickers show for the EIP-6963 announcement. */
-export const providerInfo = {
-  name: 'Magic',
-  /** Reverse DNS of magic.link, the provider's domain. */
-  rdns: 'link.magic',
-  /**
-   * `data:image/svg+xml;base64,…` of {@link iconSvg}, encoded on load: the
-   * SVG text gzips far better than its base64.
-   */
-  icon: `data:image/svg+xml;base64,${/* @__PURE__ */ btoa(iconSvg)}`,
-} as const
 
 /** The `extensions` option: a list, or a map of mount names. */
 export type ExtensionsOption =
@@ -155,6 +141,7 @@ export class MagicSDK {
       onResult(method, result) {
         const patch = RpcProvider.learn(method, result)
         if (patch) store.set(patch)
+        SessionMarker.note(apiKey, method, result)
         return User.rememberLogin(client, method)
       },
     }

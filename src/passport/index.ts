@@ -38,6 +38,7 @@ export {
   Passport,
   type PassportEvents,
 } from './Passport.js'
+export { linkWalletTypedData } from './wire/api.js'
 export {
   JsonRpcError,
   ProviderError,

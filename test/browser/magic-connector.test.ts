@@ -1,5 +1,4 @@
 import {
-  ChainNotConfiguredError,
   connect,
   disconnect,
   getConnection,
@@ -12,6 +11,7 @@ import {
   watchConnection,
 } from '@wagmi/core'
 import {
+  ChainDisconnectedError,
   getAddress,
   parseEther,
   SwitchChainError,
@@ -20,8 +20,9 @@ import {
   verifyMessage,
   verifyTypedData,
 } from 'viem'
-import { describe, expect, inject, test } from 'vitest'
+import { beforeEach, describe, expect, inject, test } from 'vitest'
 import { page } from 'vitest/browser'
+import * as SessionMarker from '../../src/magic/sessionMarker.js'
 import { fund, loginHeadless, shownOverlay } from './magicLogin.js'
 import { createMagicConfig } from './magicWagmi.js'
 import { waitForCode } from './mailbox.js'
@@ -34,6 +35,10 @@ import { waitForCode } from './mailbox.js'
 describe('magic() wagmi connector', () => {
   const emulator = inject('magicEmulator')
   const { chainId, rpcUrl } = emulator
+  const marker = SessionMarker.key(emulator.apiKey)
+
+  // The session marker is the page's: no test may see another's.
+  beforeEach(() => localStorage.clear())
 
   test('connect logs in headless; signMessage, sendTransaction and disconnect work through wagmi', async () => {
     const { config, connector, instances, logins, email } =
@@ -98,12 +103,13 @@ describe('magic() wagmi connector', () => {
     expect(await magic?.user.isLoggedIn()).toBe(false)
   })
 
-  test('isAuthorized follows the cached logged-in flag; reconnect skips the login', async () => {
+  test('isAuthorized follows the session marker and the cached logged-in flag; reconnect skips the login', async () => {
     const first = createMagicConfig(emulator)
     expect(await first.connector.isAuthorized()).toBe(false)
     const { accounts } = await connect(first.config, {
       connector: first.connector,
     })
+    expect(localStorage.getItem(marker)).toBe('1')
     // isAuthorized asks the iframe and caches the answer.
     expect(await first.connector.isAuthorized()).toBe(true)
     expect(await first.storage.getItem('magic_auth_is_logged_in')).toBe('true')
@@ -123,15 +129,18 @@ describe('magic() wagmi connector', () => {
 
     await disconnect(second.config)
     expect(await first.storage.getItem('magic_auth_is_logged_in')).toBe(null)
+    expect(localStorage.getItem(marker)).toBe(null)
     const third = createMagicConfig(emulator, { storage: first.storage })
     expect(await third.connector.isAuthorized()).toBe(false)
   })
 
-  test('a stale cached logged-in flag: connect still logs in, reconnect connects nothing', async () => {
+  test('a stale marker and cached logged-in flag: reconnect connects nothing and drops the marker; connect still logs in', async () => {
     const stale = createMagicConfig(emulator)
     await stale.storage.setItem('magic_auth_is_logged_in', 'true')
+    localStorage.setItem(marker, '1')
     expect(await reconnect(stale.config)).toEqual([])
     expect(getConnection(stale.config).status).toBe('disconnected')
+    expect(localStorage.getItem(marker)).toBe(null)
 
     const { config, connector, storage, logins, email } =
       createMagicConfig(emulator)
@@ -154,7 +163,7 @@ describe('magic() wagmi connector', () => {
     )
     expect(error).toBeInstanceOf(SwitchChainError)
     expect((error as SwitchChainError).cause).toBeInstanceOf(
-      ChainNotConfiguredError,
+      ChainDisconnectedError,
     )
     expect(getConnection(config)).toMatchObject({
       status: 'connected',

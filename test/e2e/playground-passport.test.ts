@@ -124,6 +124,8 @@ describe('npm start: the game wallet panel', () => {
       await page.getByTestId('passport-id-token-claims-issued').textContent(),
     ).toBe(dateTime(claims.iat))
     await expect.poll(() => eventCount(page, 'loggedIn'), poll).toBe(1)
+    // Logged by the kind of sign-in, not by the instance's logout mode.
+    expect(await eventSources(page, 'loggedIn')).toEqual(['passport (popup)'])
     // The sign-in's result: the profile it resolved to.
     expect(
       JSON.parse((await page.getByTestId('passport-output').textContent())!),
@@ -132,6 +134,10 @@ describe('npm start: the game wallet panel', () => {
     await page.getByTestId('passport-refresh').click()
     await expect.poll(() => eventCount(page, 'loggedIn'), poll).toBe(2)
     await idle(page)
+    expect(await eventSources(page, 'loggedIn')).toEqual([
+      'passport (refresh)',
+      'passport (popup)',
+    ])
     expect(await page.getByTestId('passport-profile-email').textContent()).toBe(
       email,
     )
@@ -148,6 +154,9 @@ describe('npm start: the game wallet panel', () => {
       await page.getByTestId('passport-output').textContent(),
     ).not.toContain(email)
     await expect.poll(() => eventCount(page, 'loggedOut'), poll).toBe(1)
+    expect(await eventSources(page, 'loggedOut')).toEqual([
+      'passport (silent logout)',
+    ])
     expect(await page.getByTestId('passport-error').count()).toBe(0)
     expect(errors).toEqual([])
   })
@@ -181,6 +190,9 @@ describe('npm start: the game wallet panel', () => {
     expect(await page.getByTestId('passport-profile-email').textContent()).toBe(
       email,
     )
+    await expect
+      .poll(async () => (await eventSources(page, 'loggedIn'))[0], poll)
+      .toBe('passport (device code)')
 
     await mkdir(new URL('.', screenshot), { recursive: true })
     await page.screenshot({ path: screenshot.pathname, fullPage: true })
@@ -198,6 +210,9 @@ describe('npm start: the game wallet panel', () => {
       .toBe(1)
     await waitForState(page, 'signed-out')
     expect(await eventCount(page, 'loggedOut')).toBe(2)
+    expect((await eventSources(page, 'loggedOut'))[0]).toBe(
+      'passport (redirect logout)',
+    )
     await page.getByTestId('passport-login-popup').waitFor()
 
     expect(errors).toEqual([])
@@ -505,6 +520,26 @@ async function eventCount(page: Page, event: string): Promise<number> {
     .locator('li')
     .allTextContents()
   return lines.filter((line) => line.includes(` ${event}`)).length
+}
+
+/** The sources of the panel's log lines that are `event`, newest first. */
+function eventSources(page: Page, event: string): Promise<string[]> {
+  return page
+    .getByTestId('passport-event-log')
+    .locator('li')
+    .evaluateAll(
+      (lines, name) =>
+        lines
+          .filter(
+            (line) =>
+              line.querySelector('[data-testid="event-name"]')?.textContent ===
+              name,
+          )
+          .map(
+            (line) => line.querySelector('.event-source')?.textContent ?? '',
+          ),
+      event,
+    )
 }
 
 /** Waits until the element's text is `text`. */

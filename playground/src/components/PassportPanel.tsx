@@ -46,37 +46,49 @@ export function PassportPanel(props: { info: Info }) {
   const callbackOrigin = new URL(passportInfo.redirectUri).origin
 
   const signIn: SignInActions = {
-    popup: () => run('Sign in with popup', () => passport.login()),
+    popup: () => run('Sign in with popup', () => passport.login(), 'popup'),
     redirect: () =>
-      run('Sign in with redirect', () =>
-        passport.login({ useRedirectFlow: true }),
+      run(
+        'Sign in with redirect',
+        () => passport.login({ useRedirectFlow: true }),
+        'redirect',
       ),
     device: () =>
-      run('Device code', async () => {
-        const started = await passport.loginWithDeviceFlow()
-        const controller = new AbortController()
-        deviceAbort.current = controller
-        setDevice(started)
-        try {
-          return await passport.loginWithDeviceFlowCallback(
-            started.deviceCode,
-            started.interval,
-            deviceTimeoutMs,
-            { signal: controller.signal },
-          )
-        } finally {
-          setDevice(undefined)
-        }
-      }),
+      run(
+        'Device code',
+        async () => {
+          const started = await passport.loginWithDeviceFlow()
+          const controller = new AbortController()
+          deviceAbort.current = controller
+          setDevice(started)
+          try {
+            return await passport.loginWithDeviceFlowCallback(
+              started.deviceCode,
+              started.interval,
+              deviceTimeoutMs,
+              { signal: controller.signal },
+            )
+          } finally {
+            setDevice(undefined)
+          }
+        },
+        'device code',
+      ),
     pkce: () =>
-      run('PKCE', async () => {
-        const url = await passport.loginWithPKCEFlow()
-        location.assign(url)
-        return url
-      }),
+      run(
+        'PKCE',
+        async () => {
+          const url = await passport.loginWithPKCEFlow()
+          location.assign(url)
+          return url
+        },
+        'PKCE',
+      ),
     cached: () =>
-      run('Cached session only', () =>
-        passport.login({ useCachedSession: true }),
+      run(
+        'Cached session only',
+        () => passport.login({ useCachedSession: true }),
+        'cached session',
       ),
   }
   const logout = (mode: LogoutMode) =>
@@ -121,7 +133,11 @@ export function PassportPanel(props: { info: Info }) {
           user={session.user}
           disabled={busy !== undefined}
           onRefresh={() =>
-            run('Refresh', () => passport.login({ useSilentLogin: true }))
+            run(
+              'Refresh',
+              () => passport.login({ useSilentLogin: true }),
+              'refresh',
+            )
           }
           onLogout={logout}
         />

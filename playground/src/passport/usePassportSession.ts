@@ -22,11 +22,24 @@ export type SessionState =
 /** The last action's result. */
 export type Output = { label: string; value: string }
 
-/** Runs one of the panel's actions (see {@link usePassportSession}). */
+/**
+ * Runs one of the panel's actions (see {@link usePassportSession}); `flow`
+ * names the sign-in it runs, if any, for the log.
+ */
 export type Run = (
   what: string,
   action: () => Promise<unknown>,
+  flow?: SignInFlow | undefined,
 ) => Promise<void>
+
+/** The sign-in flows the panel runs, as its log names them. */
+export type SignInFlow =
+  | 'popup'
+  | 'redirect'
+  | 'device code'
+  | 'PKCE'
+  | 'cached session'
+  | 'refresh'
 
 /**
  * The game-wallet panel's state: the session (read through the facade's
@@ -45,6 +58,9 @@ export function usePassportSession(passports: Passports) {
   // Whether the last reading found a user: a result is dropped when that
   // session ends, not when a signed-out page stays signed out.
   const signedIn = useRef(false)
+  // The sign-in running, so that its `loggedIn` is logged by its kind: both
+  // instances emit the same event whichever flow signed in.
+  const flow = useRef<SignInFlow | undefined>(undefined)
   const signedOut = useCallback(() => {
     if (signedIn.current) setOutput(undefined)
     signedIn.current = false
@@ -101,10 +117,11 @@ export function usePassportSession(passports: Passports) {
         passport.on(event, listener)
         removers.push(() => passport.removeListener(event, listener))
       }
-      const source = `passport (${mode})`
+      // Outside a sign-in of the panel, an event is named by its instance.
+      const source = () => `passport (${flow.current ?? `${mode} instance`})`
       on('loggedIn', (user) => {
         record(
-          source,
+          source(),
           'loggedIn',
           `signed in as ${user.profile.email ?? user.profile.sub}`,
           { sub: user.profile.sub },
@@ -112,16 +129,17 @@ export function usePassportSession(passports: Passports) {
         void reload()
       })
       on('loggedOut', () => {
-        record(source, 'loggedOut', 'signed out')
+        // The instance's logout mode is how it logs out.
+        record(`passport (${mode} logout)`, 'loggedOut', 'signed out')
         void reload()
       })
       on('tokenRefreshed', (user) =>
-        record(source, 'tokenRefreshed', 'new tokens', {
+        record(source(), 'tokenRefreshed', 'new tokens', {
           sub: user.profile.sub,
         }),
       )
       on('userRemoved', (event) =>
-        record(source, 'userRemoved', 'the stored user was dropped', event),
+        record(source(), 'userRemoved', 'the stored user was dropped', event),
       )
     }
     void reload()
@@ -131,10 +149,11 @@ export function usePassportSession(passports: Passports) {
   }, [passports, record, reload])
 
   const run: Run = useCallback(
-    async (what, action) => {
+    async (what, action, signIn) => {
       setBusy(what)
       clear()
       setOutput(undefined)
+      flow.current = signIn
       try {
         const value = await action()
         setOutput({ label: what, value: toJson(value ?? null) })
@@ -142,6 +161,7 @@ export function usePassportSession(passports: Passports) {
         report(what, failure)
         record('error', what, messageOf(failure))
       } finally {
+        flow.current = undefined
         setBusy(undefined)
         await reload()
       }

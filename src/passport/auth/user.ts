@@ -12,6 +12,7 @@ import {
   passportClaim,
   type UserClaims,
 } from '../wire/claims.js'
+import { storageKey } from './sessionMarker.js'
 
 /** The published `UserProfile`. */
 export type UserProfile = {
@@ -97,10 +98,7 @@ const protocolClaims = [
   'at_hash',
 ]
 
-/** `oidc.user:<authority>:<client_id>`, the published storage key. */
-export function storageKey(authority: string, clientId: string): string {
-  return `oidc.user:${authority}:${clientId}`
-}
+export { storageKey } from './sessionMarker.js'
 
 /**
  * Builds the persisted user from a token response. A refresh response may

@@ -43,6 +43,7 @@ import type { Route, Routes } from './methods/route.js'
 import { signingRoutes } from './methods/signing.js'
 import { transactionRoutes } from './methods/transactions.js'
 import { walletRoutes } from './methods/wallet.js'
+import { providerInfo } from './providerInfo.js'
 import { isZkEvmUser, silentWallet } from './registration.js'
 import { createRelayerClient } from './relayerClient.js'
 import {
@@ -51,17 +52,6 @@ import {
   type SessionActivity,
 } from './seams.js'
 import { readNonce, sendTransactions } from './transactions.js'
-
-/** What wallet pickers show. */
-export const providerInfo = {
-  name: 'Immutable Passport',
-  rdns: 'com.immutable.passport',
-  icon: `data:image/svg+xml;base64,${
-    /* @__PURE__ */ btoa(
-      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 48 48"><defs><radialGradient id="g" cx="30%" cy="30%" r="80%"><stop offset="0" stop-color="#f3a8ff"/><stop offset="1" stop-color="#0d0d0d"/></radialGradient></defs><circle cx="24" cy="24" r="24" fill="url(#g)"/><path d="M15 31V17h9a5 5 0 0 1 0 10h-5" stroke="#fff" stroke-width="3" fill="none" stroke-linecap="round"/></svg>',
-    )
-  }`,
-} as const
 
 /** The routes, by method. */
 const routes: Routes = {

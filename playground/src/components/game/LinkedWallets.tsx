@@ -1,8 +1,7 @@
-import type { Passport } from 'embedded-wallets/passport'
+import { linkWalletTypedData, type Passport } from 'embedded-wallets/passport'
 import { useCallback, useEffect, useState } from 'react'
 import { type Address, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { linkWalletTypedData } from '../../../../src/passport/wire/api.js'
 import { useFailures } from '../../ui/errors.js'
 
 /**
