@@ -40,10 +40,8 @@ export {
 } from './Passport.js'
 export {
   JsonRpcError,
-  ProviderError,
   ProviderErrorCode,
   RpcErrorCode,
-  ServiceUnavailableError,
 } from './zkevm/errors.js'
 export type { LinkedWallet, LinkWalletParams } from './zkevm/linking.js'
 export type { ZkEvmProvider } from './zkevm/provider.js'

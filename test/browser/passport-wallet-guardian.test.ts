@@ -102,13 +102,25 @@ describe('guardian confirmation', () => {
     expect(await readNonce(player.wallet)).toBe(0n)
   })
 
-  test('error: an unavailable guardian (403) shows the unavailable page; once closed, "Service unavailable"', async () => {
+  test('error: an unavailable guardian (403) shows the unavailable page; once closed, "Service unavailable" with its own type, not the API body', async () => {
     await setGuardianRules(player.wallet, { unavailable: true })
-    const pending = rejection(sendValue(player.provider, randomAddress(), 1n))
+    const pending = sendValue(player.provider, randomAddress(), 1n).then(
+      () => ({}) as Record<string, unknown>,
+      (error: unknown) => error as Record<string, unknown>,
+    )
     await commands.popupClick(unavailablePage, 'confirmation-close')
-    expect(await pending).toEqual({
+    const error = await pending
+    expect({
+      code: error.code,
+      message: error.message,
+      type: error.type,
+      details: error.details,
+    }).toEqual({
       code: -32000,
       message: 'Service unavailable',
+      type: 'SERVICE_UNAVAILABLE_ERROR',
+      // The guardian's own words, not its JSON answer.
+      details: 'The guardian is unavailable.',
     })
   })
 

@@ -5,6 +5,7 @@
  * reservations.
  */
 import type { Address, Hex } from 'viem'
+import * as RpcErrors from '../../core/RpcErrors.js'
 import * as Transport from '../../core/Transport.js'
 import type { User } from '../auth/user.js'
 import type { ApiClient } from './apiClient.js'
@@ -100,7 +101,9 @@ export async function getChainId(rpc: RpcClient): Promise<number> {
   const answer = await rpc.request<Hex>({ method: 'eth_chainId' })
   const chainId = typeof answer === 'string' ? Number(answer) : Number.NaN
   if (!Number.isSafeInteger(chainId) || chainId <= 0)
-    throw new Error(`Invalid chain id from the node: ${String(answer)}`)
+    throw new RpcErrors.InternalError({
+      message: `Invalid chain id from the node: ${String(answer)}`,
+    })
   return chainId
 }
 

@@ -9,7 +9,9 @@ import {
   stringToHex,
 } from 'viem'
 import { afterEach, describe, expect, test, vi } from 'vitest'
+import * as RpcErrors from '../../core/RpcErrors.js'
 import { accessToken, chainId, setup } from './_test/harness.js'
+import { JsonRpcError, RpcErrorCode } from './errors.js'
 import {
   decodeSignature,
   subDigest,
@@ -53,7 +55,7 @@ describe('router', () => {
         params: [{ to: target }],
       } as never),
     ).rejects.toMatchObject({
-      name: 'JsonRpcError',
+      name: 'RpcErrors.MethodNotSupportedError',
       code: -32004,
       message: 'Method not supported',
     })
@@ -113,10 +115,100 @@ describe('router', () => {
         params: [{ to: target, data: '0x' }],
       } as never),
     ).rejects.toMatchObject({
-      name: 'JsonRpcError',
+      name: 'RpcError',
       code: 3,
       message: 'execution reverted',
       data: '0x',
+    })
+  })
+})
+
+describe('errors', () => {
+  test('behavior: each error is the core class of its code, with the published text, and a JsonRpcError', async () => {
+    const { provider, relayer, api } = await start({ confirm: false })
+    const fail = (args: { method: string; params?: unknown }) =>
+      provider.request(args as never).catch((error: unknown) => error)
+    const send = { method: 'eth_sendTransaction', params: [{ to: target }] }
+    const outcomes: [
+      unknown,
+      new (...args: never[]) => Error,
+      number,
+      string,
+    ][] = [
+      [
+        await fail({ method: 'eth_sign', params: [] }),
+        RpcErrors.UnsupportedMethodError,
+        4200,
+        'Method not supported',
+      ],
+      [
+        await fail({ method: 'wallet_sendTransaction', params: [] }),
+        RpcErrors.MethodNotSupportedError,
+        -32004,
+        'Method not supported',
+      ],
+      [
+        await fail({ method: 'personal_sign', params: ['0x68', target] }),
+        RpcErrors.InvalidParamsError,
+        -32602,
+        'personal_sign requires the signer to be the from address',
+      ],
+    ]
+    relayer.setFees([])
+    outcomes.push([
+      await fail(send),
+      RpcErrors.InternalError,
+      -32603,
+      'Failed to retrieve fees for IMX token',
+    ])
+    relayer.setFees([
+      {
+        tokenPrice: '0',
+        tokenSymbol: 'IMX',
+        tokenDecimals: 18,
+        tokenAddress: '0x0000000000000000000000000000000000001010',
+        recipientAddress: '0x00000000000000000000000000000000000fee00',
+      },
+    ])
+    relayer.setScript({ statuses: ['FAILED'], statusMessage: 'gave up' })
+    outcomes.push([
+      await fail(send),
+      RpcErrors.InvalidInputError,
+      -32000,
+      'Transaction failed to submit with status FAILED. Error message: gave up',
+    ])
+    api.setGuardian({
+      transaction: {
+        body: { confirmationRequired: true, transactionId: 'tx-1' },
+      },
+    })
+    outcomes.push([
+      await fail(send),
+      RpcErrors.TransactionRejectedError,
+      -32003,
+      'Transaction rejected by user',
+    ])
+    current?.setUser(null)
+    outcomes.push([
+      await fail(send),
+      RpcErrors.UnauthorizedError,
+      4100,
+      'Unauthorised - call eth_requestAccounts first',
+    ])
+    for (const [error, type, code, message] of outcomes) {
+      expect(error).toBeInstanceOf(type)
+      expect(error).toBeInstanceOf(JsonRpcError)
+      expect(error).toMatchObject({ code, message })
+    }
+  })
+
+  test('default: new JsonRpcError(code, message) still works', () => {
+    const error = new JsonRpcError(RpcErrorCode.INVALID_PARAMS, 'bad')
+    expect(error).toBeInstanceOf(JsonRpcError)
+    expect(error).toBeInstanceOf(RpcErrors.RpcError)
+    expect({ code: error.code, message: error.message }).toEqual({
+      code: -32602,
+      message: 'bad',
     })
   })
 })
@@ -196,9 +288,7 @@ describe('accounts', () => {
       provider.request({ method: 'eth_requestAccounts' }),
     ).rejects.toMatchObject({
       code: -32603,
-      message: expect.stringMatching(
-        /^Failed to create counterfactual address: HTTP 500/,
-      ),
+      message: 'Failed to create counterfactual address: boom',
     })
   })
 
@@ -374,17 +464,28 @@ describe('eth_sendTransaction', () => {
     })
   })
 
-  test('error: to is required (-32602)', async () => {
-    const { provider } = await start()
+  test('error: to is required: -32602 with the published text', async () => {
+    const { provider, relayer } = await start()
+    for (const params of [[{ value: '0x1' }], [], [null], [{ to: '' }]]) {
+      const error = await provider
+        .request({ method: 'eth_sendTransaction', params } as never)
+        .catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(RpcErrors.InvalidParamsError)
+      expect(error).toMatchObject({
+        code: -32602,
+        message: 'eth_sendTransaction requires a "to" field',
+      })
+    }
     await expect(
       provider.request({
-        method: 'eth_sendTransaction',
-        params: [{ value: '0x1' }],
+        method: 'wallet_sendCalls',
+        params: [{ version: '2.0.0', calls: [{ value: '0x1' }] }],
       } as never),
     ).rejects.toMatchObject({
       code: -32602,
-      message: 'Transaction requires a "to" field',
+      message: 'wallet_sendCalls requires a "to" field',
     })
+    expect(relayer.sent).toEqual([])
   })
 
   test('error: a failed relayed transaction is -32000 with its status and message', async () => {
@@ -675,24 +776,46 @@ describe('guardian', () => {
     expect(relayer.sent).toEqual([])
   })
 
-  test('error: a 403 shows the unavailable page, then Service unavailable', async () => {
+  test('error: a 403 shows the unavailable page, then Service unavailable with its own type, the API body never in its text', async () => {
     const { provider, api, popup } = await start()
+    const body = { code: 'AUTHENTICATION_ERROR', message: 'no' }
     api.setGuardian({
-      transaction: {
-        status: 403,
-        body: { code: 'AUTHENTICATION_ERROR', message: 'no' },
-      },
+      transaction: { status: 403, body },
+      erc191: { status: 403, body },
     })
-    await expect(
-      provider.request({
+    const sent = await provider
+      .request({
         method: 'eth_sendTransaction',
         params: [{ to: target }],
-      } as never),
-    ).rejects.toMatchObject({
-      message: 'Service unavailable',
-      type: 'SERVICE_UNAVAILABLE_ERROR',
-    })
-    expect(popup).toEqual(['open', 'unavailable', 'close'])
+      } as never)
+      .catch((e: unknown) => e)
+    const signed = await provider
+      .request({
+        method: 'personal_sign',
+        params: ['0x6869', current?.wallet],
+      } as never)
+      .catch((e: unknown) => e)
+    for (const error of [sent, signed]) {
+      expect(error).toBeInstanceOf(RpcErrors.InvalidInputError)
+      expect(error).toMatchObject({
+        code: -32000,
+        message: 'Service unavailable',
+        shortMessage: 'Service unavailable',
+        details: 'no',
+        type: 'SERVICE_UNAVAILABLE_ERROR',
+      })
+      expect(String((error as Error).stack)).not.toContain(
+        'AUTHENTICATION_ERROR',
+      )
+    }
+    expect(popup).toEqual([
+      'open',
+      'unavailable',
+      'close',
+      'open',
+      'unavailable',
+      'close',
+    ])
   })
 
   test('error: bridge mode refuses a required confirmation without a popup', async () => {

@@ -17,6 +17,7 @@ import type { Address, EIP1193Provider } from 'viem'
 import { numberToHex } from 'viem'
 import * as Announce from '../../core/Announce.js'
 import * as Emitter from '../../core/Emitter.js'
+import * as RpcErrors from '../../core/RpcErrors.js'
 import type { User } from '../auth/user.js'
 import { createApiClient } from './apiClient.js'
 import {
@@ -30,13 +31,7 @@ import {
   type ProviderSession,
 } from './context.js'
 import type { CustodySigner, DisposableSigner } from './custodySigner.js'
-import {
-  ProviderError,
-  ProviderErrorCode,
-  toRpcError,
-  unauthorised,
-  unsupportedMethod,
-} from './errors.js'
+import { toRpcError, unauthorised, unsupportedMethod } from './errors.js'
 import { accountRoutes } from './methods/accounts.js'
 import { readOnlyRoutes } from './methods/readOnly.js'
 import type { Route, Routes } from './methods/route.js'
@@ -226,7 +221,7 @@ export function createProvider(
       connected = false
       emitter.emit(
         'disconnect',
-        new ProviderError(ProviderErrorCode.DISCONNECTED, 'Logged out'),
+        new RpcErrors.DisconnectedError({ message: 'Logged out' }),
       )
     }
   }

@@ -9,7 +9,7 @@ import type { User, UserZkEvm } from '../auth/user.js'
 import { registrationMessage } from '../wire/api.js'
 import * as Relayer from '../wire/relayer.js'
 import type { Context } from './context.js'
-import { describe, JsonRpcError, messages, RpcErrorCode } from './errors.js'
+import { describe, internalError, messages } from './errors.js'
 import { zeroBasedV } from './walletSignature.js'
 
 /** Whether the user has the zkEVM wallet pair. */
@@ -36,24 +36,19 @@ export async function registerZkEvmUser(context: Context): Promise<UserZkEvm> {
     const id = Relayer.caip2(chainId)
     const chain = chains.find((candidate) => candidate.id === id)
     if (!chain)
-      throw new Error(`Chain name does not exist for chain id ${chainId}`)
+      throw internalError(`Chain name does not exist for chain id ${chainId}`)
     await context.api.counterfactualAddress(chain.name, {
       ethereum_address: address,
       ethereum_signature: zeroBasedV(signature),
     })
   } catch (error) {
-    throw new JsonRpcError(
-      RpcErrorCode.INTERNAL_ERROR,
+    throw internalError(
       `Failed to create counterfactual address: ${describe(error)}`,
       { cause: error },
     )
   }
   const user = await context.session.forceRefresh()
-  if (!isZkEvmUser(user))
-    throw new JsonRpcError(
-      RpcErrorCode.INTERNAL_ERROR,
-      messages.zkEvmUserMissing,
-    )
+  if (!isZkEvmUser(user)) throw internalError(messages.zkEvmUserMissing)
   return user
 }
 

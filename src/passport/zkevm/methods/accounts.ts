@@ -3,8 +3,9 @@
  * needed) and `eth_accounts` (silent).
  */
 import type { Address } from 'viem'
+import * as RpcErrors from '../../../core/RpcErrors.js'
 import type { Context } from '../context.js'
-import { messages, ProviderError, ProviderErrorCode } from '../errors.js'
+import { messages } from '../errors.js'
 import {
   isZkEvmUser,
   registerZkEvmUser,
@@ -47,10 +48,9 @@ async function requestAccounts(context: Context): Promise<Address[]> {
     const user =
       (await context.session.getUser()) ?? (await context.session.login())
     if (!user)
-      throw new ProviderError(
-        ProviderErrorCode.UNAUTHORIZED,
-        messages.notAuthenticated,
-      )
+      throw new RpcErrors.UnauthorizedError({
+        message: messages.notAuthenticated,
+      })
     const registered = isZkEvmUser(user)
       ? user
       : await registerZkEvmUser(context)
