@@ -8,6 +8,7 @@ import type { Address, Hex } from 'viem'
 import * as RpcErrors from '../../core/RpcErrors.js'
 import * as Transport from '../../core/Transport.js'
 import type { User } from '../auth/user.js'
+import type { AccountStore } from './accountStore.js'
 import type { ApiClient } from './apiClient.js'
 import type { CustodySigner } from './custodySigner.js'
 import type { RelayerClient } from './relayerClient.js'
@@ -70,12 +71,8 @@ export type Context = {
   chainId: () => Promise<number>
   /** Records the node's chain id; emits `chainChanged` when it moved. */
   observeChainId: (chainId: number) => void
-  /** The registered wallet, as last seen. */
-  state: { address: Address | undefined }
-  emit: <event extends keyof ProviderEvents>(
-    event: event,
-    ...args: Parameters<ProviderEvents[event]>
-  ) => void
+  /** The registered wallet; the one place `accountsChanged` comes from. */
+  accounts: AccountStore
   nonces: NonceReservations
   /** Starts session activity for the wallet (no-op without the seam). */
   startSessionActivity: (wallet: Address) => void

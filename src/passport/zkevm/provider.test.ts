@@ -1238,6 +1238,52 @@ describe('relayer', () => {
 })
 
 describe('events', () => {
+  test('behavior: accountsChanged fires once per real change of the accounts, never for a repeat', async () => {
+    const { provider, sessionEvents, wallet, custody, setUser } = await start()
+    const events: unknown[] = []
+    provider.on('accountsChanged', (accounts) => events.push(accounts))
+    const registered = {
+      accessToken,
+      profile: { sub: 'p' },
+      zkEvm: { ethAddress: wallet, userAdminAddress: custody.address },
+    }
+    // Known from the start: asking again is no change.
+    await provider.request({ method: 'eth_requestAccounts' })
+    await provider.request({ method: 'eth_requestAccounts' })
+    await provider.request({ method: 'eth_accounts' })
+    sessionEvents.emit('loggedIn', registered)
+    expect(events).toEqual([])
+    // Logout: [] once, however often the session says so.
+    sessionEvents.emit('loggedOut')
+    sessionEvents.emit('loggedOut')
+    expect(events).toEqual([[]])
+    // Back: the wallet once.
+    setUser(registered)
+    sessionEvents.emit('loggedIn', registered)
+    await provider.request({ method: 'eth_requestAccounts' })
+    expect(events).toEqual([[], [wallet]])
+    // The session ended elsewhere (no event from it): the next read sees
+    // the change.
+    setUser(null)
+    expect(await provider.request({ method: 'eth_accounts' })).toEqual([])
+    expect(await provider.request({ method: 'eth_accounts' })).toEqual([])
+    expect(events).toEqual([[], [wallet], []])
+  })
+
+  test('behavior: a new player registering emits the wallet once', async () => {
+    const { provider, wallet, sessionEvents } = await start({
+      registered: false,
+      signedIn: false,
+    })
+    const events: unknown[] = []
+    provider.on('accountsChanged', (accounts) => events.push(accounts))
+    // Signed in without a wallet yet: no accounts, so no change.
+    sessionEvents.emit('loggedIn', { accessToken, profile: { sub: 'p' } })
+    await provider.request({ method: 'eth_requestAccounts' })
+    await provider.request({ method: 'eth_requestAccounts' })
+    expect(events).toEqual([[wallet]])
+  })
+
   test('behavior: chainChanged when the node reports another chain', async () => {
     const { provider, node } = await start()
     const changes: unknown[] = []

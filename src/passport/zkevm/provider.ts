@@ -5,8 +5,9 @@
  * the provider announces itself through EIP-6963.
  *
  * Events:
- * - `accountsChanged`: `[wallet]` after `eth_requestAccounts` and on sign-in
- *   of a registered player; `[]` on logout.
+ * - `accountsChanged`: whenever the accounts change, and only then (see
+ *   `accountStore.ts`): `[wallet]` once `eth_requestAccounts` or a sign-in
+ *   finds a wallet other than the last, `[]` on logout.
  * - `connect` `{ chainId }`: once the chain id is known (at start), and
  *   again on the first sign-in after a logout.
  * - `disconnect` (4900): on logout. Read-only methods keep working; account
@@ -19,6 +20,7 @@ import * as Announce from '../../core/Announce.js'
 import * as Emitter from '../../core/Emitter.js'
 import * as RpcErrors from '../../core/RpcErrors.js'
 import type { User } from '../auth/user.js'
+import * as AccountStore from './accountStore.js'
 import { createApiClient } from './apiClient.js'
 import {
   type Context,
@@ -38,7 +40,7 @@ import type { Route, Routes } from './methods/route.js'
 import { signingRoutes } from './methods/signing.js'
 import { transactionRoutes } from './methods/transactions.js'
 import { walletRoutes } from './methods/wallet.js'
-import { isZkEvmUser, silentWallet } from './registration.js'
+import { registeredWallet } from './registration.js'
 import { createRelayerClient } from './relayerClient.js'
 import {
   type Confirmation,
@@ -175,10 +177,10 @@ export function createProvider(
         emitter.emit('chainChanged', numberToHex(id))
       }
     },
-    state: { address: undefined },
-    emit: (event, ...args) => {
-      emitter.emit(event, ...args)
-    },
+    accounts: AccountStore.create({
+      wallet: async () => registeredWallet(await session.getUser()),
+      onChange: (accounts) => emitter.emit('accountsChanged', accounts),
+    }),
     nonces: createNonceReservations(
       (wallet, space) => readNonce(context, wallet, space),
       // No receipt yet (or none to read): not known to have reverted.
@@ -206,17 +208,14 @@ export function createProvider(
 
   const onLoggedIn = (user: User) => {
     if (!connected) connect()
-    if (!isZkEvmUser(user)) return
-    const wallet = user.zkEvm.ethAddress as Address
-    context.state.address = wallet
-    emitter.emit('accountsChanged', [wallet])
+    // Another player signed in without a wallet yet: no accounts either.
+    context.accounts.set(registeredWallet(user))
   }
   const onLoggedOut = () => {
-    context.state.address = undefined
+    context.accounts.set(undefined)
     if (signer && 'destroy' in signer) signer.destroy()
     signer = undefined
     context.nonces.clear()
-    emitter.emit('accountsChanged', [])
     if (connected) {
       connected = false
       emitter.emit(
@@ -235,11 +234,14 @@ export function createProvider(
   // `await connectEvm()`, could listen for it (EIP-1193 has the provider
   // emit `connect` for its consumer to hear).
   setTimeout(() => context.chainId().catch(() => {}), 0)
-  silentWallet(context).then((wallet) => {
-    if (!wallet) return
-    context.state.address ??= wallet
-    context.startSessionActivity(wallet)
-  })
+  session.getUser().then(
+    (user) => {
+      const wallet = registeredWallet(user)
+      context.accounts.start(wallet)
+      if (wallet) context.startSessionActivity(wallet)
+    },
+    () => {},
+  )
 
   async function route(
     entry: Route,
@@ -250,9 +252,8 @@ export function createProvider(
     try {
       let wallet: Address | undefined
       if (entry.account) {
-        wallet = await silentWallet(context)
+        wallet = await context.accounts.read()
         if (!wallet) throw unauthorised()
-        context.state.address = wallet
         if (entry.popup && !handle && !config.crossSdkBridgeEnabled)
           handle = context.confirmation.open()
       }
@@ -276,7 +277,7 @@ export function createProvider(
     // Opened now, before any await, so that popup blockers count the
     // dapp's click; known wallets only, so a 4100 never flashes a popup.
     const handle =
-      entry.popup && context.state.address && !config.crossSdkBridgeEnabled
+      entry.popup && context.accounts.address && !config.crossSdkBridgeEnabled
         ? context.confirmation.open()
         : undefined
     return route(entry, args.params, handle)

@@ -52,14 +52,9 @@ export async function registerZkEvmUser(context: Context): Promise<UserZkEvm> {
   return user
 }
 
-/** The registered wallet of the signed-in user, silently; `undefined` when none. */
-export async function silentWallet(
-  context: Context,
-): Promise<Address | undefined> {
-  try {
-    const user = await context.session.getUser()
-    return isZkEvmUser(user) ? (user.zkEvm.ethAddress as Address) : undefined
-  } catch {
-    return undefined
-  }
+/** The user's registered wallet; `undefined` for no user or one without. */
+export function registeredWallet(
+  user: User | null | undefined,
+): Address | undefined {
+  return isZkEvmUser(user) ? (user.zkEvm.ethAddress as Address) : undefined
 }

@@ -25,7 +25,7 @@ export const transactionRoutes = {
   },
   im_addSessionActivity: {
     async handler(context) {
-      const wallet = context.state.address
+      const wallet = context.accounts.address
       if (wallet) context.startSessionActivity(wallet)
       return null
     },
