@@ -5,6 +5,7 @@
  */
 import { cannotBeNull, PassportError, PassportErrorType } from './errors.js'
 import { defaultAudience, defaultScope } from './wire/identity.js'
+import type { SessionActivityError } from './zkevm/sessionActivity.js'
 
 /** The published environments (`@imtbl/config` `Environment`). */
 export const Environment = {
@@ -174,6 +175,23 @@ export type PassportModuleConfiguration = OidcConfiguration & {
   forceScwDeployBeforeMessageSignature?: boolean | undefined
   /** Extra query parameters for the authorization request. */
   extraQueryParams?: Record<string, string> | undefined
+  /**
+   * Error monitoring: receives the failures of what the wallet does in
+   * the background and never shows the player, as the published SDK sends
+   * them to its own monitoring. Today that is session activity: 'Failed to
+   * get details', 'Failed to send transaction', 'No wallet address',
+   * 'Environment not supported', 'No Passport Client ID provided'. Called
+   * once per failure; an exception it throws is ignored. @default none
+   *
+   * @example
+   * ```ts
+   * new Passport({
+   *   ...config,
+   *   errorMonitor: (error) => monitoring.captureException(error),
+   * })
+   * ```
+   */
+  errorMonitor?: ((error: SessionActivityError) => void) | undefined
 }
 
 /** The resolved configuration every module reads. */
@@ -203,6 +221,7 @@ export type PassportConfiguration = Omit<
   jsonRpcReferrer: string | undefined
   popupOverlayOptions: PopupOverlayOptions
   extraQueryParams: Record<string, string>
+  errorMonitor: ((error: SessionActivityError) => void) | undefined
 }
 
 /**
@@ -256,6 +275,7 @@ export function resolve(
     forceScwDeployBeforeMessageSignature,
     popupOverlayOptions,
     extraQueryParams,
+    errorMonitor,
     ...oidc
   } = configuration
   validate(oidc, ['clientId', 'redirectUri'])
@@ -316,6 +336,7 @@ export function resolve(
       disableBlockedPopupOverlay: false,
     },
     extraQueryParams: extraQueryParams ?? {},
+    errorMonitor,
   }
 }
 

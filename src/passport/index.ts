@@ -46,8 +46,6 @@ export {
 export type { LinkedWallet, LinkWalletParams } from './zkevm/linking.js'
 export type { ZkEvmProvider } from './zkevm/provider.js'
 export type {
-  BackgroundCall,
-  Confirmation,
-  ConfirmationHandle,
-  SessionActivity,
-} from './zkevm/seams.js'
+  SessionActivityError,
+  SessionActivityErrorReason,
+} from './zkevm/sessionActivity.js'
