@@ -313,11 +313,11 @@ describe('viem recognises the provider errors by code', () => {
   })
 })
 
-/** 30 status polls 1 s apart (the published SDK's, no shortcut), and more. */
+/** A status poll and 30 retries 1 s apart (the published SDK's, no shortcut), and more. */
 const stallTimeout = 60_000
 
 describe('relayer stall', () => {
-  test('error: a send the relayer leaves PENDING rejects after its 30 polls with -32000 "transaction hash not generated in time"; the next send reuses its nonce and is mined', {
+  test('error: a send the relayer leaves PENDING rejects after one poll and 30 retries with -32000 "transaction hash not generated in time"; the next send reuses its nonce and is mined', {
     timeout: stallTimeout,
   }, async () => {
     const { provider, wallet } = await connectPlayer({

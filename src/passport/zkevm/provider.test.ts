@@ -488,12 +488,39 @@ describe('eth_sendTransaction', () => {
     expect(relayer.sent).toEqual([])
   })
 
-  test('error: a failed relayed transaction is -32000 with its status and message', async () => {
+  test("error: a reverted relayed transaction is -32000 with its status and message, its hash and the relayer's message kept in data", async () => {
     const { provider, relayer } = await start()
     relayer.setScript({
       statuses: ['PENDING', 'REVERTED'],
-      statusMessage: 'out of gas',
+      statusMessage: 'execution reverted: ERC20: insufficient balance',
     })
+    const error = await provider
+      .request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never)
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(RpcErrors.InvalidInputError)
+    expect(error).toMatchObject({
+      code: -32000,
+      message:
+        'Transaction failed to submit with status REVERTED. Error message: execution reverted: ERC20: insufficient balance',
+      data: {
+        status: 'REVERTED',
+        relayerId: 'relayer-1',
+        chainId: `eip155:${chainId}`,
+        hash: relayer.sent[0]?.hash,
+        statusMessage: 'execution reverted: ERC20: insufficient balance',
+      },
+    })
+    expect((error as { data: { hash: string } }).data.hash).toMatch(
+      /^0x[0-9a-f]{64}$/,
+    )
+  })
+
+  test('error: a status without a message says so without an empty "Error message:"', async () => {
+    const { provider, relayer } = await start()
+    relayer.setScript({ statuses: ['CANCELLED'] })
     await expect(
       provider.request({
         method: 'eth_sendTransaction',
@@ -501,8 +528,8 @@ describe('eth_sendTransaction', () => {
       } as never),
     ).rejects.toMatchObject({
       code: -32000,
-      message:
-        'Transaction failed to submit with status REVERTED. Error message: out of gas',
+      message: 'Transaction failed to submit with status CANCELLED.',
+      data: { status: 'CANCELLED', relayerId: 'relayer-1' },
     })
   })
 
@@ -564,7 +591,7 @@ describe('eth_sendTransaction', () => {
     expect(relayer.sent.map((sent) => sent.nonce)).toEqual([4n, 5n, 5n])
   })
 
-  test('error: still pending after 30 polls', async () => {
+  test('error: still pending after one poll and 30 retries', async () => {
     const { provider, relayer } = await start()
     relayer.setScript({ statuses: ['PENDING'] })
     await expect(
@@ -576,7 +603,7 @@ describe('eth_sendTransaction', () => {
       code: -32000,
       message: 'transaction hash not generated in time',
     })
-    expect(relayer.polls.get('relayer-1')).toBe(30)
+    expect(relayer.polls.get('relayer-1')).toBe(31)
   })
 
   test('behavior: a send still pending after the last poll gives its nonce back: the next send signs the same nonce, so at most one of them runs', async () => {
@@ -599,17 +626,25 @@ describe('eth_sendTransaction', () => {
     expect(relayer.sent.map((sent) => sent.nonce)).toEqual([7n, 7n, 8n])
   })
 
-  test('behavior: a send whose status polling failed gives its nonce back too', async () => {
+  test('behavior: a failed status poll is retried like a pending one; a send whose polling kept failing gives its nonce back too', async () => {
     const { provider, node, relayer, wallet } = await start()
     node.setCode(wallet, deployed)
     node.setNonce(wallet, 0n, 7n)
     relayer.setScript({ pollError: 'Relayer busy' })
-    await expect(
-      provider.request({
+    const error = await provider
+      .request({
         method: 'eth_sendTransaction',
         params: [{ to: target }],
-      } as never),
-    ).rejects.toMatchObject({ code: -32000, message: 'Relayer busy' })
+      } as never)
+      .catch((e: unknown) => e)
+    expect(error).toMatchObject({
+      code: -32000,
+      message: 'transaction hash not generated in time',
+      cause: { code: -32000, message: 'Relayer busy' },
+    })
+    expect(
+      relayer.requests.filter((r) => r.method === 'im_getTransactionByHash'),
+    ).toHaveLength(31)
     relayer.setScript({})
     await provider.request({
       method: 'eth_sendTransaction',

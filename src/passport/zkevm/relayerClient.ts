@@ -17,7 +17,7 @@ export type RelayerOptions = {
   getAccessToken: () => Promise<string>
   /** Wait between status polls, ms. @default 1000 */
   pollInterval?: number | undefined
-  /** Status polls before giving up. @default 30 */
+  /** Status polls after the first before giving up. @default 30 */
   pollRetries?: number | undefined
 }
 
@@ -113,14 +113,26 @@ export function createRelayerClient(options: RelayerOptions) {
       ])
     },
     /**
-     * Polls until the transaction leaves `PENDING`: `SUBMITTED` or
-     * `SUCCESSFUL` resolve the chain's hash, any other status is -32000
-     * with its message, and still pending after the last poll is -32000
+     * Polls until the transaction leaves `PENDING`, as the published SDK
+     * does: one request, then up to `pollRetries` more, `pollInterval`
+     * apart, a failed poll counting as one still pending. `SUBMITTED` or
+     * `SUCCESSFUL` resolve the chain's hash; any other status is -32000
+     * 'Transaction failed to submit with status X. Error message: …' with
+     * the relayer's transaction (its hash, when it has one, and its status
+     * message) as `data`; still pending after the last retry is -32000
      * 'transaction hash not generated in time'.
      */
     async waitForHash(relayerId: string): Promise<Hex> {
-      for (let attempt = 0; attempt < pollRetries; attempt++) {
-        const transaction = await this.getTransaction(relayerId)
+      let failure: unknown
+      for (let attempt = 0; attempt <= pollRetries; attempt++) {
+        if (attempt > 0) await sleep(pollInterval)
+        let transaction: Relayer.RelayerTransaction
+        try {
+          transaction = await this.getTransaction(relayerId)
+        } catch (error) {
+          failure = error
+          continue
+        }
         const { status } = transaction
         if (
           status === Relayer.statuses.submitted ||
@@ -130,10 +142,14 @@ export function createRelayerClient(options: RelayerOptions) {
         if (status !== Relayer.statuses.pending)
           throw new RpcErrors.InvalidInputError({
             message: failedToSubmit(status, transaction.statusMessage),
+            data: transaction,
           })
-        if (attempt < pollRetries - 1) await sleep(pollInterval)
+        failure = undefined
       }
-      throw new RpcErrors.InvalidInputError({ message: messages.hashTimeout })
+      throw new RpcErrors.InvalidInputError({
+        message: messages.hashTimeout,
+        cause: failure,
+      })
     },
   }
 }
