@@ -11,7 +11,6 @@
  */
 import { BaseError } from '../../core/Errors.js'
 import * as RpcErrors from '../../core/RpcErrors.js'
-import { RpcResponseError } from '../../core/Transport.js'
 import { type PassportErrorType, typeOf } from '../errors.js'
 
 /** EIP-1193 provider error codes (published `ProviderErrorCode`). */
@@ -152,19 +151,13 @@ export function describe(error: unknown): string {
 
 /**
  * Turns anything thrown inside a request into an RPC error: the provider's
- * own errors pass unchanged; a node's error keeps its code, text and data;
+ * own errors (the chain client's included, `chain.ts`) pass unchanged;
  * anything else becomes -32603 with its message (the published SDK's
  * fallback, so no plain `Error` escapes `request`), keeping the published
  * `type` of a `PassportError` (a failed sign-in, say).
  */
 export function toRpcError(error: unknown): RpcErrors.RpcError {
   if (error instanceof RpcErrors.RpcError) return error
-  if (error instanceof RpcResponseError)
-    return RpcErrors.fromCode(error.code, {
-      message: error.shortMessage,
-      data: error.data,
-      cause: error,
-    })
   const internal = internalError(describe(error) || 'Internal error', {
     cause: error,
   })

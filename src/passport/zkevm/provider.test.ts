@@ -106,6 +106,46 @@ describe('router', () => {
     ).toEqual([wallet, '0x0', '0x5'])
   })
 
+  test('behavior: identical reads made together share one node request', async () => {
+    const { provider, node, wallet } = await start({ signedIn: false })
+    const read = () =>
+      provider.request({
+        method: 'eth_getBalance',
+        params: [wallet, 'latest'],
+      } as never)
+    expect(await Promise.all([read(), read(), read()])).toEqual([
+      '0x4d2',
+      '0x4d2',
+      '0x4d2',
+    ])
+    expect(
+      node.requests.filter((r) => r.method === 'eth_getBalance'),
+    ).toHaveLength(1)
+  })
+
+  test('error: a node error is mapped to its kind, the node code and message kept as the cause', async () => {
+    const { provider, node } = await start({ signedIn: false })
+    node.setError('eth_getBlockByNumber', {
+      code: -32601,
+      message:
+        'the method eth_getBlockByNumber does not exist/is not available',
+    })
+    const error = await provider
+      .request({ method: 'eth_getBlockByNumber', params: ['0x1', false] })
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(RpcErrors.MethodNotFoundError)
+    expect(error).toMatchObject({
+      code: -32601,
+      message: 'unsupported operation',
+      kind: 'UNSUPPORTED_OPERATION',
+      cause: {
+        code: -32601,
+        shortMessage:
+          'the method eth_getBlockByNumber does not exist/is not available',
+      },
+    })
+  })
+
   test('error: a node error passes through with its code, message and data', async () => {
     const { provider, node } = await start({ signedIn: false })
     node.setReverting(target)

@@ -22,12 +22,10 @@ import * as RpcErrors from '../../core/RpcErrors.js'
 import type { User } from '../auth/user.js'
 import * as AccountStore from './accountStore.js'
 import { createApiClient } from './apiClient.js'
+import { createRpcClient, getChainId, getTransactionReceipt } from './chain.js'
 import {
   type Context,
   createNonceReservations,
-  createRpcClient,
-  getChainId,
-  getTransactionReceipt,
   type ProviderConfig,
   type ProviderEvents,
   type ProviderSession,

@@ -8,9 +8,9 @@
  */
 import type { Address, Hex } from 'viem'
 import * as RpcErrors from '../../core/RpcErrors.js'
-import { RpcResponseError } from '../../core/Transport.js'
 import { feeTokenSymbol } from '../wire/relayer.js'
-import { type Context, getCode } from './context.js'
+import { getCode } from './chain.js'
+import type { Context } from './context.js'
 import { internalError, invalidParams, messages } from './errors.js'
 import { checkTransaction } from './guardian.js'
 import type { ConfirmationHandle } from './seams.js'
@@ -97,8 +97,7 @@ export async function readNonce(
     // revert is the node's JSON-RPC error: code 3 with the revert data
     // (EIP-1474's execution error), or a message saying so (older nodes).
     if (
-      (error instanceof RpcErrors.RpcError ||
-        error instanceof RpcResponseError) &&
+      error instanceof RpcErrors.RpcError &&
       (error.code === 3 || /revert/i.test(error.shortMessage))
     )
       return 0n

@@ -7,7 +7,7 @@
 import { type Address, type Hex, isAddressEqual, numberToHex } from 'viem'
 import * as RpcErrors from '../../../core/RpcErrors.js'
 import * as Relayer from '../../wire/relayer.js'
-import { getTransactionReceipt } from '../context.js'
+import { getTransactionReceipt } from '../chain.js'
 import { invalidParams } from '../errors.js'
 import { relayTransactions, settle } from '../transactions.js'
 import type { Routes } from './route.js'
