@@ -61,7 +61,10 @@ async function request<result>(
 export type ApiOptions = {
   /** The multi-rollup API base (`indexerMrBasePath`). */
   basePath: string
+  /** The signed-in player's access token (registration's calls). */
   getAccessToken: () => Promise<string>
+  /** The registered player's access token (the guardian's evaluations). */
+  getZkEvmAccessToken: () => Promise<string>
 }
 
 /** The client returned by {@link createApiClient}. */
@@ -70,8 +73,12 @@ export type ApiClient = ReturnType<typeof createApiClient>
 /** Creates the API client. */
 export function createApiClient(options: ApiOptions) {
   const base = options.basePath.replace(/\/$/, '')
-  async function post<result>(path: string, body: unknown) {
-    const token = await options.getAccessToken()
+  async function post<result>(
+    path: string,
+    body: unknown,
+    getToken = options.getAccessToken,
+  ) {
+    const token = await getToken()
     return request<result>(`${base}${path}`, {
       body,
       headers: { Authorization: `Bearer ${token}` },
@@ -101,15 +108,21 @@ export function createApiClient(options: ApiOptions) {
       return post<Api.EvaluateTransactionResponse>(
         Api.paths.evaluateTransaction,
         body,
+        options.getZkEvmAccessToken,
       )
     },
     evaluateMessage(body: Api.EvaluateMessageRequest) {
-      return post<Api.EvaluateMessageResponse>(Api.paths.evaluateMessage, body)
+      return post<Api.EvaluateMessageResponse>(
+        Api.paths.evaluateMessage,
+        body,
+        options.getZkEvmAccessToken,
+      )
     },
     evaluateErc191Message(body: Api.EvaluateErc191MessageRequest) {
       return post<Api.EvaluateMessageResponse>(
         Api.paths.evaluateErc191Message,
         body,
+        options.getZkEvmAccessToken,
       )
     },
   }

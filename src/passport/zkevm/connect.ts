@@ -7,9 +7,11 @@
  * runner as `parts`, where the public class has no member for them.
  */
 import type { Address, Hex } from 'viem'
+import type { User } from '../auth/user.js'
 import * as Internal from '../internal.js'
 import * as ConfirmationPopup from './confirmation.js'
 import { createMagicSigner } from './custodySigner.js'
+import { loggedOut } from './errors.js'
 import { createProvider, type ZkEvmProvider } from './provider.js'
 import type { Confirmation, SessionActivity } from './seams.js'
 import * as SessionActivityRunner from './sessionActivity.js'
@@ -83,7 +85,7 @@ export async function connectEvm(
         endpoint: config.magicEndpoint,
         rpcUrl: config.zkEvmRpcUrl,
         getChainId: chainId,
-        getIdToken: async () => (await session.getUser())?.idToken,
+        getIdToken: () => custodyIdToken(session),
       }),
     confirmation:
       parts.confirmation ??
@@ -109,4 +111,19 @@ export async function connectEvm(
     announceProvider,
   })
   return provider
+}
+
+/**
+ * The id token the custody key logs in with: the signed-in player's
+ * (refreshed when stale). A player who logged out meanwhile is 4100 'User
+ * has been logged out' (`NOT_LOGGED_IN_ERROR`), as the published custody
+ * signer says; a player without an id token is left to the signer ('failed
+ * to obtain ID token').
+ */
+export async function custodyIdToken(session: {
+  getUser(): Promise<User | null>
+}): Promise<string | undefined> {
+  const user = await session.getUser()
+  if (!user) throw loggedOut()
+  return user.idToken
 }

@@ -5,7 +5,8 @@ import * as Internal from '../internal.js'
 import { Passport } from '../Passport.js'
 import { paths } from '../wire/api.js'
 import { serve, startNode } from './_test/backend.js'
-import { connectEvm } from './connect.js'
+import { connectEvm, custodyIdToken } from './connect.js'
+import { JsonRpcError } from './errors.js'
 import type { SessionActivityError } from './sessionActivity.js'
 
 const closers: (() => Promise<void>)[] = []
@@ -189,6 +190,25 @@ describe('Passport: errorMonitor', () => {
       expect(monitored).toEqual(['Environment not supported']),
     )
     expect(checks).toEqual([])
+  })
+})
+
+describe('custodyIdToken', () => {
+  test("error: the custody key for a player who logged out is 4100 'User has been logged out' (NOT_LOGGED_IN_ERROR)", async () => {
+    const error = await custodyIdToken({ getUser: async () => null }).catch(
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(JsonRpcError)
+    expect(error).toMatchObject({
+      code: 4100,
+      message: 'User has been logged out',
+      type: 'NOT_LOGGED_IN_ERROR',
+    })
+  })
+
+  test("default: the signed-in player's id token", async () => {
+    const player = { accessToken: 'a', idToken: 'id-1', profile: { sub: 'p' } }
+    expect(await custodyIdToken({ getUser: async () => player })).toBe('id-1')
   })
 })
 

@@ -11,7 +11,11 @@
  */
 import { BaseError } from '../../core/Errors.js'
 import * as RpcErrors from '../../core/RpcErrors.js'
-import { type PassportErrorType, typeOf } from '../errors.js'
+import {
+  type PassportErrorType,
+  messages as passportMessages,
+  typeOf,
+} from '../errors.js'
 
 /** EIP-1193 provider error codes (published `ProviderErrorCode`). */
 export const ProviderErrorCode = {
@@ -139,6 +143,18 @@ export function serviceUnavailable(options: { cause?: unknown } = {}) {
       cause: options.cause,
     }),
     'SERVICE_UNAVAILABLE_ERROR',
+  )
+}
+
+/**
+ * The custody key is needed for a player who logged out meanwhile: 4100
+ * 'User has been logged out' with the published type `NOT_LOGGED_IN_ERROR`
+ * (the published SDK's custody signer throws it).
+ */
+export function loggedOut() {
+  return withType(
+    new RpcErrors.UnauthorizedError({ message: passportMessages.loggedOut }),
+    'NOT_LOGGED_IN_ERROR',
   )
 }
 

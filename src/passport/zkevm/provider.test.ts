@@ -10,7 +10,7 @@ import {
 } from 'viem'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import * as RpcErrors from '../../core/RpcErrors.js'
-import { accessToken, chainId, setup } from './_test/harness.js'
+import { accessToken, chainId, setup, user } from './_test/harness.js'
 import { JsonRpcError, RpcErrorCode } from './errors.js'
 import {
   decodeSignature,
@@ -250,6 +250,52 @@ describe('errors', () => {
       code: -32602,
       message: 'bad',
     })
+  })
+})
+
+describe('errors of the published catalogue', () => {
+  test("error: the relayer and the guardian act for a registered player only: 'Failed to obtain a User with the required ZkEvm attributes'", async () => {
+    const { provider, sessionCalls, setUser, relayer } = await start()
+    // The player is registered when the request starts, then the session
+    // holds a player without the wallet (another sign-in in another tab).
+    const push = sessionCalls.push.bind(sessionCalls)
+    let reads = 0
+    sessionCalls.push = (...items) => {
+      if (++reads > 1) setUser(user())
+      return push(...items)
+    }
+    const error = await provider
+      .request({ method: 'eth_sendTransaction', params: [{ to: target }] })
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(RpcErrors.InternalError)
+    expect(error).toMatchObject({
+      code: -32603,
+      message: 'Failed to obtain a User with the required ZkEvm attributes',
+    })
+    expect(relayer.requests).toEqual([])
+  })
+
+  test('error: the custody key not reached is -32603 WALLET_CONNECTION_ERROR with its text', async () => {
+    const cause = new Error('ProviderProxy: login failed')
+    const { provider, relayer } = await start({
+      signer: {
+        getAddress: async () => {
+          throw cause
+        },
+        signMessage: async () => '0x',
+      },
+    })
+    const error = await provider
+      .request({ method: 'eth_sendTransaction', params: [{ to: target }] })
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(RpcErrors.InternalError)
+    expect(error).toMatchObject({
+      code: -32603,
+      message: 'ProviderProxy: login failed',
+      type: 'WALLET_CONNECTION_ERROR',
+      cause,
+    })
+    expect(relayer.sent).toEqual([])
   })
 })
 

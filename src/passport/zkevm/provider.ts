@@ -31,14 +31,22 @@ import {
   type ProviderSession,
 } from './context.js'
 import type { CustodySigner, DisposableSigner } from './custodySigner.js'
-import { toRpcError, unauthorised, unsupportedMethod } from './errors.js'
+import {
+  describe,
+  internalError,
+  messages,
+  toRpcError,
+  unauthorised,
+  unsupportedMethod,
+  withType,
+} from './errors.js'
 import { accountRoutes } from './methods/accounts.js'
 import { readOnlyRoutes } from './methods/readOnly.js'
 import type { Route, Routes } from './methods/route.js'
 import { signingRoutes } from './methods/signing.js'
 import { transactionRoutes } from './methods/transactions.js'
 import { walletRoutes } from './methods/wallet.js'
-import { registeredWallet } from './registration.js'
+import { isZkEvmUser, registeredWallet } from './registration.js'
 import { createRelayerClient } from './relayerClient.js'
 import {
   type Confirmation,
@@ -123,6 +131,13 @@ export function createProvider(
     if (!user) throw unauthorised()
     return user.accessToken
   }
+  // The relayer and the guardian act for a registered player only; a
+  // session without the wallet's claims gets the published text.
+  const getZkEvmAccessToken = async () => {
+    const user = await session.getUser()
+    if (!isZkEvmUser(user)) throw internalError(messages.zkEvmUserMissing)
+    return user.accessToken
+  }
   const rpc = createRpcClient(config.zkEvmRpcUrl)
   let signer: CustodySigner | DisposableSigner | undefined
   let chainId: Promise<number> | undefined
@@ -135,16 +150,17 @@ export function createProvider(
     rpc,
     relayer: createRelayerClient({
       relayerUrl: config.relayerUrl,
-      getAccessToken,
+      getAccessToken: getZkEvmAccessToken,
       pollInterval: options.pollInterval,
     }),
     api: createApiClient({
       basePath: config.indexerMrBasePath,
       getAccessToken,
+      getZkEvmAccessToken,
     }),
     signer: () => {
       signer ??= options.createSigner()
-      return signer
+      return connectionTyped(signer)
     },
     confirmation: options.confirmation ?? headlessConfirmation,
     sessionActivity: options.sessionActivity,
@@ -311,4 +327,31 @@ export function createProvider(
       emitter.removeAllListeners()
     },
   })
+}
+
+/**
+ * The custody key with its connection failures typed as the published SDK
+ * types them: the key not reached (the custody login failed) is -32603
+ * with `WALLET_CONNECTION_ERROR`; a failure to sign once connected is the
+ * signer's own. An error that already has a code and a type (the player
+ * logged out meanwhile) passes unchanged.
+ */
+function connectionTyped(signer: CustodySigner): CustodySigner {
+  const getAddress = () =>
+    signer.getAddress().catch((error: unknown) => {
+      if (error instanceof RpcErrors.RpcError && 'type' in error) throw error
+      throw withType(
+        internalError(describe(error) || messages.signerFailed, {
+          cause: error,
+        }),
+        'WALLET_CONNECTION_ERROR',
+      )
+    })
+  return {
+    getAddress,
+    async signMessage(message) {
+      await getAddress()
+      return signer.signMessage(message)
+    },
+  }
 }
