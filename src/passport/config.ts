@@ -128,6 +128,19 @@ export type PassportOverrides = {
   /** The zkEVM chain id; read from `zkEvmRpcUrl` when absent (published optional override). */
   zkEvmChainId?: number | undefined
   /**
+   * The chain's name for a custom chain (published optional override,
+   * shown as the chain's name by the published SDK). This wallet learns the
+   * name it registers with from the API's chain list, so it only accepts it.
+   */
+  zkEvmChainName?: string | undefined
+  /**
+   * The key-custody API (published optional override, honoured there with
+   * `zkEvmChainId`). This wallet reaches the custody key through the
+   * iframe wallet at `magicEndpoint`; the path is kept in the resolved
+   * configuration. @default the hosted one
+   */
+  magicTeeBasePath?: string | undefined
+  /**
    * The iframe wallet's origin for the custody key (not in the published
    * SDK, which calls a hosted key service): lets a local backend serve it.
    */
@@ -294,6 +307,7 @@ export function resolve(
         relayerUrl: overrides.relayerUrl,
         magicPublishableApiKey: overrides.magicPublishableApiKey,
         magicProviderId: overrides.magicProviderId,
+        magicTeeBasePath: overrides.magicTeeBasePath || magic.magicTeeBasePath,
         chainId: overrides.zkEvmChainId,
         magicEndpoint: overrides.magicEndpoint,
         walletContracts:
