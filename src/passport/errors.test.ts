@@ -81,7 +81,7 @@ describe('PassportError', () => {
     expect(error.message).toBe('Failed to refresh token')
     expect(error.shortMessage).toBe('Failed to refresh token')
     expect(error.cause).toBe(cause)
-    expect(error.details).toBe(cause.message)
+    expect(error.details).toBe('')
     expect(error.walk()).toBe(cause)
   })
 

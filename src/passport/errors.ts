@@ -82,8 +82,9 @@ export function cannotBeNull(
 
 /**
  * The published SDK's error: a message and a {@link PassportErrorType}.
- * `message` is the published text alone, on one line; what lies underneath
- * stays on `cause` (and `details`).
+ * `message` is the published text alone, on one line, and there are no
+ * `details` (the published error has none, and a cause's details may be a
+ * backend's raw answer); what lies underneath stays on `cause`.
  */
 export class PassportError extends BaseError {
   override name = 'PassportError'
@@ -96,7 +97,7 @@ export class PassportError extends BaseError {
     options: { cause?: unknown } = {},
   ) {
     const { cause } = options
-    super(message, { cause: asError(cause) })
+    super(message, { cause: asError(cause), details: '' })
     this.message = message
     this.type = type
   }
