@@ -8,7 +8,6 @@
  * Constructing one touches no `window`, so it is SSR-safe.
  */
 
-import type { Address, Hex } from 'viem'
 import * as Storage from '../core/Storage.js'
 import * as Device from './auth/device.js'
 import * as Flows from './auth/flows.js'
@@ -23,9 +22,10 @@ import {
   resolve,
 } from './config.js'
 import { PassportErrorType, withPassportError } from './errors.js'
+import * as Internal from './internal.js'
+import type * as Connect from './zkevm/connect.js'
 import * as Linking from './zkevm/linking.js'
 import type { ZkEvmProvider } from './zkevm/provider.js'
-import type { Confirmation, SessionActivity } from './zkevm/seams.js'
 
 /** The published `login` arguments (`LoginArguments`). */
 export type LoginArguments = {
@@ -42,20 +42,7 @@ export type LoginArguments = {
 }
 
 /** Options of {@link Passport.connectEvm}. */
-export type ConnectEvmOptions = {
-  /** Announce the provider through EIP-6963. @default true */
-  announceProvider?: boolean | undefined
-}
-
-/**
- * The provider's seams to the confirmation popup and session activity;
- * set by the modules that implement them (tests inject fakes).
- * @internal
- */
-export type ZkEvmSeams = {
-  confirmation?: Confirmation | undefined
-  sessionActivity?: SessionActivity | undefined
-}
+export type ConnectEvmOptions = Connect.ConnectEvmOptions
 
 /** The events `Passport.on` offers (the session's). */
 export type PassportEvents = Session.Events
@@ -135,6 +122,11 @@ export class Passport {
           await Flows.loginWithRedirect(this.#flows, interactive)
           return null
         }, PassportErrorType.AUTHENTICATION_ERROR),
+    })
+    Internal.register(this, {
+      config,
+      session: this.#session,
+      storage: this.#storage,
     })
   }
 
@@ -284,90 +276,11 @@ export class Passport {
    * ```
    */
   async connectEvm(options: ConnectEvmOptions = {}): Promise<ZkEvmProvider> {
-    const { announceProvider = true } = options
     // The wallet (its router, encodings and chain client) loads here, not
     // with the page: a game that only signs players in never pays for it.
-    const [
-      { createProvider },
-      { createMagicSigner },
-      Confirmation,
-      SessionActivity,
-    ] = await Promise.all([
-      import('./zkevm/provider.js'),
-      import('./zkevm/custodySigner.js'),
-      import('./zkevm/confirmation.js'),
-      import('./zkevm/sessionActivity.js'),
-    ])
-    const config = this.#config
-    const activity = SessionActivity.create({
-      clientId: config.oidcConfiguration.clientId,
-      chainId: config.chainId,
-      apiBase: config.indexerMrBasePath,
-      storage: this.#storage,
-    })
-    const session = this.#session
-    const chainId = async () => {
-      if (config.chainId !== undefined) return config.chainId
-      return provider.request({ method: 'eth_chainId' }).then(Number)
-    }
-    const provider = createProvider({
-      config: {
-        chainId: config.chainId,
-        zkEvmRpcUrl: config.zkEvmRpcUrl,
-        relayerUrl: config.relayerUrl,
-        indexerMrBasePath: config.indexerMrBasePath,
-        clientId: config.oidcConfiguration.clientId,
-        crossSdkBridgeEnabled: config.crossSdkBridgeEnabled,
-        forceScwDeployBeforeMessageSignature:
-          config.forceScwDeployBeforeMessageSignature,
-        walletContracts: config.walletContracts,
-      },
-      session: {
-        getUser: () => session.getUser(),
-        login: () => session.login(),
-        forceRefresh: () => session.forceUserRefresh(),
-      },
-      sessionEvents: session.emitter,
-      createSigner: () =>
-        createMagicSigner({
-          publishableKey: config.magicPublishableApiKey,
-          providerId: config.magicProviderId,
-          endpoint: config.magicEndpoint,
-          rpcUrl: config.zkEvmRpcUrl,
-          getChainId: chainId,
-          getIdToken: async () => (await session.getUser())?.idToken,
-        }),
-      confirmation:
-        this.zkEvmSeams.confirmation ??
-        Confirmation.create({
-          passportDomain: config.passportDomain,
-          overlay: config.popupOverlayOptions,
-          crossSdkBridgeEnabled: config.crossSdkBridgeEnabled,
-        }),
-      sessionActivity:
-        this.zkEvmSeams.sessionActivity ??
-        (({ wallet, sendTransaction }) => {
-          // Runs in the background: it never rejects, and its failures are
-          // for monitoring, never for the player (as published).
-          void activity.run({
-            wallet,
-            sendTransaction: (call) =>
-              sendTransaction({
-                to: call.to as Address,
-                data: call.data as Hex,
-              }),
-          })
-        }),
-      announceProvider,
-    })
-    return provider
+    const { connectEvm } = await import('./zkevm/connect.js')
+    return connectEvm(this, options)
   }
-
-  /**
-   * The confirmation popup and session activity the zkEVM provider uses.
-   * @internal
-   */
-  zkEvmSeams: ZkEvmSeams = {}
 
   /**
    * Links an external wallet (one the player signs with elsewhere) to the

@@ -1,4 +1,5 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, expectTypeOf, test } from 'vitest'
+import type { Info } from '../emulator/index.js'
 import {
   environments,
   type PassportModuleConfiguration,
@@ -193,5 +194,47 @@ describe('resolve', () => {
     expect(
       failure({ ...base, clientId: '', overrides: {} as PassportOverrides }),
     ).toMatchObject({ message: 'clientId cannot be null' })
+  })
+})
+
+describe('PassportOverrides', () => {
+  test('types: the overrides the emulator prints type-check as they are', () => {
+    // `passport.overrides` of the emulator's JSON line (README), pasted.
+    const printed = {
+      authenticationDomain: 'http://127.0.0.1:4402',
+      magicPublishableApiKey: 'pk_live_EMULATOR0000000000',
+      magicProviderId: 'emulator-passport-identity',
+      passportDomain: 'http://127.0.0.1:4406',
+      imxPublicApiDomain: 'http://127.0.0.1:4405',
+      indexerMrBasePath: 'http://127.0.0.1:4405',
+      orderBookMrBasePath: 'http://127.0.0.1:4405',
+      passportMrBasePath: 'http://127.0.0.1:4405',
+      zkEvmRpcUrl: 'http://127.0.0.1:8545',
+      relayerUrl: 'http://127.0.0.1:4403',
+      zkEvmChainId: 31337,
+      zkEvmChainName: 'imtbl-zkevm-local-31337',
+      magicTeeBasePath: 'http://127.0.0.1:4407',
+      magicEndpoint: 'http://127.0.0.1:4401',
+      zkEvmWalletFactory: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      zkEvmWalletMainModule: '0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512',
+      zkEvmCoSigner: '0x8A791620dd6260079BF849Dc5567aDC3F2FdC318',
+    } satisfies PassportOverrides
+    // Every key the emulator's type prints is one PassportOverrides names
+    // (no index signature lets an unknown one through), with its type.
+    expectTypeOf<keyof Info['passport']['overrides']>().toExtend<
+      keyof PassportOverrides
+    >()
+    expectTypeOf<Info['passport']['overrides']>().toExtend<PassportOverrides>()
+    expect(resolve({ ...base, overrides: printed })).toMatchObject({
+      chainId: 31337,
+      magicTeeBasePath: 'http://127.0.0.1:4407',
+      magicEndpoint: 'http://127.0.0.1:4401',
+    })
+  })
+
+  test('default: without magicTeeBasePath, the hosted key custody', () => {
+    expect(resolve({ ...base, overrides }).magicTeeBasePath).toBe(
+      'https://tee.express.magiclabs.com',
+    )
   })
 })

@@ -5,6 +5,7 @@
  */
 import { cannotBeNull, PassportError, PassportErrorType } from './errors.js'
 import { defaultAudience, defaultScope } from './wire/identity.js'
+import type { SessionActivityError } from './zkevm/sessionActivity.js'
 
 /** The published environments (`@imtbl/config` `Environment`). */
 export const Environment = {
@@ -127,6 +128,19 @@ export type PassportOverrides = {
   /** The zkEVM chain id; read from `zkEvmRpcUrl` when absent (published optional override). */
   zkEvmChainId?: number | undefined
   /**
+   * The chain's name for a custom chain (published optional override,
+   * shown as the chain's name by the published SDK). This wallet learns the
+   * name it registers with from the API's chain list, so it only accepts it.
+   */
+  zkEvmChainName?: string | undefined
+  /**
+   * The key-custody API (published optional override, honoured there with
+   * `zkEvmChainId`). This wallet reaches the custody key through the
+   * iframe wallet at `magicEndpoint`; the path is kept in the resolved
+   * configuration. @default the hosted one
+   */
+  magicTeeBasePath?: string | undefined
+  /**
    * The iframe wallet's origin for the custody key (not in the published
    * SDK, which calls a hosted key service): lets a local backend serve it.
    */
@@ -174,6 +188,23 @@ export type PassportModuleConfiguration = OidcConfiguration & {
   forceScwDeployBeforeMessageSignature?: boolean | undefined
   /** Extra query parameters for the authorization request. */
   extraQueryParams?: Record<string, string> | undefined
+  /**
+   * Error monitoring: receives the failures of what the wallet does in
+   * the background and never shows the player, as the published SDK sends
+   * them to its own monitoring. Today that is session activity: 'Failed to
+   * get details', 'Failed to send transaction', 'No wallet address',
+   * 'Environment not supported', 'No Passport Client ID provided'. Called
+   * once per failure; an exception it throws is ignored. @default none
+   *
+   * @example
+   * ```ts
+   * new Passport({
+   *   ...config,
+   *   errorMonitor: (error) => monitoring.captureException(error),
+   * })
+   * ```
+   */
+  errorMonitor?: ((error: SessionActivityError) => void) | undefined
 }
 
 /** The resolved configuration every module reads. */
@@ -203,6 +234,7 @@ export type PassportConfiguration = Omit<
   jsonRpcReferrer: string | undefined
   popupOverlayOptions: PopupOverlayOptions
   extraQueryParams: Record<string, string>
+  errorMonitor: ((error: SessionActivityError) => void) | undefined
 }
 
 /**
@@ -256,6 +288,7 @@ export function resolve(
     forceScwDeployBeforeMessageSignature,
     popupOverlayOptions,
     extraQueryParams,
+    errorMonitor,
     ...oidc
   } = configuration
   validate(oidc, ['clientId', 'redirectUri'])
@@ -274,6 +307,7 @@ export function resolve(
         relayerUrl: overrides.relayerUrl,
         magicPublishableApiKey: overrides.magicPublishableApiKey,
         magicProviderId: overrides.magicProviderId,
+        magicTeeBasePath: overrides.magicTeeBasePath || magic.magicTeeBasePath,
         chainId: overrides.zkEvmChainId,
         magicEndpoint: overrides.magicEndpoint,
         walletContracts:
@@ -316,6 +350,7 @@ export function resolve(
       disableBlockedPopupOverlay: false,
     },
     extraQueryParams: extraQueryParams ?? {},
+    errorMonitor,
   }
 }
 

@@ -1,31 +1,26 @@
 import { describe, expect, test } from 'vitest'
+import { BaseError } from '../core/Errors.js'
 import {
   cannotBeNull,
   isPassportError,
   messages,
   PassportError,
   PassportErrorType,
+  typeOf,
   withPassportError,
 } from './errors.js'
+import { serviceUnavailable } from './zkevm/errors.js'
 
 describe('PassportErrorType', () => {
-  test('default: every published value is its own name', () => {
+  test('default: every published value this wallet raises is its own name', () => {
     expect(Object.values(PassportErrorType)).toEqual([
       'AUTHENTICATION_ERROR',
       'INVALID_CONFIGURATION',
       'WALLET_CONNECTION_ERROR',
       'NOT_LOGGED_IN_ERROR',
       'SILENT_LOGIN_ERROR',
-      'REFRESH_TOKEN_ERROR',
-      'USER_REGISTRATION_ERROR',
       'USER_NOT_REGISTERED_ERROR',
       'LOGOUT_ERROR',
-      'TRANSFER_ERROR',
-      'CREATE_ORDER_ERROR',
-      'CANCEL_ORDER_ERROR',
-      'EXCHANGE_TRANSFER_ERROR',
-      'CREATE_TRADE_ERROR',
-      'OPERATION_NOT_SUPPORTED_ERROR',
       'LINK_WALLET_ALREADY_LINKED_ERROR',
       'LINK_WALLET_MAX_WALLETS_LINKED_ERROR',
       'LINK_WALLET_VALIDATION_ERROR',
@@ -65,9 +60,10 @@ describe('messages', () => {
 })
 
 describe('PassportError', () => {
-  test('default: message, type and name', () => {
+  test('default: message, type and name, on the core BaseError', () => {
     const error = new PassportError('boom', PassportErrorType.LOGOUT_ERROR)
     expect(error).toBeInstanceOf(Error)
+    expect(error).toBeInstanceOf(BaseError)
     expect(error.message).toBe('boom')
     expect(error.type).toBe('LOGOUT_ERROR')
     expect(error.name).toBe('PassportError')
@@ -75,6 +71,27 @@ describe('PassportError', () => {
     expect(isPassportError(error, 'LOGOUT_ERROR')).toBe(true)
     expect(isPassportError(error, 'AUTHENTICATION_ERROR')).toBe(false)
     expect(isPassportError(new Error('x'))).toBe(false)
+  })
+
+  test('behavior: the message is the text alone; the cause stays underneath', () => {
+    const cause = new Error('HTTP 500 from https://auth.example/oauth/token')
+    const error = new PassportError('Failed to refresh token', 'LOGOUT_ERROR', {
+      cause,
+    })
+    expect(error.message).toBe('Failed to refresh token')
+    expect(error.shortMessage).toBe('Failed to refresh token')
+    expect(error.cause).toBe(cause)
+    expect(error.details).toBe('')
+    expect(error.walk()).toBe(cause)
+  })
+
+  test('behavior: typeOf reads the published type of a PassportError or a typed provider error', () => {
+    expect(typeOf(new PassportError('x', 'LOGOUT_ERROR'))).toBe('LOGOUT_ERROR')
+    expect(typeOf(serviceUnavailable())).toBe('SERVICE_UNAVAILABLE_ERROR')
+    expect(typeOf(Object.assign(new Error('x'), { type: 'OTHER' }))).toBe(
+      undefined,
+    )
+    expect(typeOf({ type: 'LOGOUT_ERROR' })).toBe(undefined)
   })
 })
 
@@ -108,17 +125,21 @@ describe('withPassportError', () => {
     })
   })
 
-  test('behavior: SERVICE_UNAVAILABLE_ERROR keeps its type', async () => {
-    const error = await withPassportError(async () => {
-      throw new PassportError(
-        'Service unavailable',
-        'SERVICE_UNAVAILABLE_ERROR',
-      )
-    }, 'TRANSFER_ERROR').catch((e: unknown) => e)
-    expect(error).toMatchObject({
-      message: 'Service unavailable',
-      type: 'SERVICE_UNAVAILABLE_ERROR',
-    })
+  test('behavior: SERVICE_UNAVAILABLE_ERROR keeps its type, from a PassportError or a provider error', async () => {
+    for (const thrown of [
+      new PassportError('Service unavailable', 'SERVICE_UNAVAILABLE_ERROR'),
+      serviceUnavailable({ cause: new Error('403') }),
+    ]) {
+      const error = await withPassportError(async () => {
+        throw thrown
+      }, 'LOGOUT_ERROR').catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(PassportError)
+      expect(error).toMatchObject({
+        message: 'Service unavailable',
+        type: 'SERVICE_UNAVAILABLE_ERROR',
+        cause: thrown,
+      })
+    }
   })
 
   test('behavior: an OAuth error answer gives its description, else its code', async () => {
@@ -157,18 +178,18 @@ describe('withPassportError', () => {
     await expect(
       withPassportError(async () => {
         throw httpError
-      }, 'CREATE_ORDER_ERROR'),
+      }, 'LINK_WALLET_GENERIC_ERROR'),
     ).rejects.toMatchObject({
       message: 'bad nonce',
-      type: 'CREATE_ORDER_ERROR',
+      type: 'LINK_WALLET_GENERIC_ERROR',
     })
     await expect(
       withPassportError(async () => {
         throw { code: 'CONFLICT_ERROR', message: 'already registered' }
-      }, 'USER_REGISTRATION_ERROR'),
+      }, 'AUTHENTICATION_ERROR'),
     ).rejects.toMatchObject({
       message: 'already registered',
-      type: 'USER_REGISTRATION_ERROR',
+      type: 'AUTHENTICATION_ERROR',
     })
   })
 })

@@ -1,12 +1,22 @@
 /**
  * The game wallet's error model: the published `PassportErrorType` string
- * values, `PassportError` (a message plus a `type`), the
- * `withPassportError` wrapper and the exact messages of the sign-in flows.
+ * values, `PassportError` (a message plus a `type`, on the core
+ * `BaseError`), the `withPassportError` wrapper and the exact messages of
+ * the sign-in flows. The zkEVM provider's errors are the core RPC errors
+ * (`zkevm/errors.ts`); those that the published SDK throws with a type
+ * carry the same `type`.
  */
+import { BaseError } from '../core/Errors.js'
 
 /**
- * The error types of the published SDK (2.x `PassportErrorType`). The values
- * are the public contract: dApps compare `error.type` against these strings.
+ * The error types of the published SDK (2.x `PassportErrorType`) that this
+ * wallet raises. The values are the public contract: dApps compare
+ * `error.type` against these strings. The published enum also names types
+ * only its StarkEx layer raises (`USER_REGISTRATION_ERROR`,
+ * `TRANSFER_ERROR`, `CREATE_ORDER_ERROR`, `CANCEL_ORDER_ERROR`,
+ * `CREATE_TRADE_ERROR`, `EXCHANGE_TRANSFER_ERROR`,
+ * `OPERATION_NOT_SUPPORTED_ERROR`) and one nothing raises
+ * (`REFRESH_TOKEN_ERROR`): they come with the layer that throws them.
  */
 export const PassportErrorType = {
   AUTHENTICATION_ERROR: 'AUTHENTICATION_ERROR',
@@ -14,16 +24,8 @@ export const PassportErrorType = {
   WALLET_CONNECTION_ERROR: 'WALLET_CONNECTION_ERROR',
   NOT_LOGGED_IN_ERROR: 'NOT_LOGGED_IN_ERROR',
   SILENT_LOGIN_ERROR: 'SILENT_LOGIN_ERROR',
-  REFRESH_TOKEN_ERROR: 'REFRESH_TOKEN_ERROR',
-  USER_REGISTRATION_ERROR: 'USER_REGISTRATION_ERROR',
   USER_NOT_REGISTERED_ERROR: 'USER_NOT_REGISTERED_ERROR',
   LOGOUT_ERROR: 'LOGOUT_ERROR',
-  TRANSFER_ERROR: 'TRANSFER_ERROR',
-  CREATE_ORDER_ERROR: 'CREATE_ORDER_ERROR',
-  CANCEL_ORDER_ERROR: 'CANCEL_ORDER_ERROR',
-  EXCHANGE_TRANSFER_ERROR: 'EXCHANGE_TRANSFER_ERROR',
-  CREATE_TRADE_ERROR: 'CREATE_TRADE_ERROR',
-  OPERATION_NOT_SUPPORTED_ERROR: 'OPERATION_NOT_SUPPORTED_ERROR',
   LINK_WALLET_ALREADY_LINKED_ERROR: 'LINK_WALLET_ALREADY_LINKED_ERROR',
   LINK_WALLET_MAX_WALLETS_LINKED_ERROR: 'LINK_WALLET_MAX_WALLETS_LINKED_ERROR',
   LINK_WALLET_VALIDATION_ERROR: 'LINK_WALLET_VALIDATION_ERROR',
@@ -55,7 +57,7 @@ export const messages = {
   popupClosed: 'Popup closed by user',
   /** Device flow: the caller's overall time-out passed. */
   timedOut: 'Timed out',
-  /** Calls that need a session, made without one. */
+  /** The custody key is needed after the player logged out. */
   loggedOut: 'User has been logged out',
   /** Prefix of every refresh failure. */
   refreshFailed: 'Failed to refresh token',
@@ -78,8 +80,13 @@ export function cannotBeNull(
   return prefix ? `${prefix} - ${text}` : text
 }
 
-/** The published SDK's error: a message and a {@link PassportErrorType}. */
-export class PassportError extends Error {
+/**
+ * The published SDK's error: a message and a {@link PassportErrorType}.
+ * `message` is the published text alone, on one line, and there are no
+ * `details` (the published error has none, and a cause's details may be a
+ * backend's raw answer); what lies underneath stays on `cause`.
+ */
+export class PassportError extends BaseError {
   override name = 'PassportError'
   /** What kind of failure this is. */
   type: PassportErrorType
@@ -87,9 +94,11 @@ export class PassportError extends Error {
   constructor(
     message: string,
     type: PassportErrorType,
-    options?: { cause?: unknown } | undefined,
+    options: { cause?: unknown } = {},
   ) {
-    super(message, options)
+    const { cause } = options
+    super(message, { cause: asError(cause), details: '' })
+    this.message = message
     this.type = type
   }
 }
@@ -103,6 +112,21 @@ export function isPassportError(
     error instanceof PassportError &&
     (type === undefined || error.type === type)
   )
+}
+
+/**
+ * The published type an error carries: a {@link PassportError}'s, or that
+ * of a provider error thrown with one (e.g. the guardian's
+ * `SERVICE_UNAVAILABLE_ERROR`).
+ */
+export function typeOf(error: unknown): PassportErrorType | undefined {
+  if (!(error instanceof Error)) return undefined
+  const { type } = error as { type?: unknown }
+  return typeof type === 'string' &&
+    Object.hasOwn(PassportErrorType, type) &&
+    PassportErrorType[type as PassportErrorType] === type
+    ? (type as PassportErrorType)
+    : undefined
 }
 
 /** An API error body: `{ code, message }` (published `isAPIError`). */
@@ -143,14 +167,28 @@ export async function withPassportError<result>(
   try {
     return await fn()
   } catch (error) {
-    if (isPassportError(error, PassportErrorType.SERVICE_UNAVAILABLE_ERROR))
-      throw new PassportError(error.message, error.type, { cause: error })
+    if (typeOf(error) === PassportErrorType.SERVICE_UNAVAILABLE_ERROR)
+      throw new PassportError(
+        messageOf(error),
+        PassportErrorType.SERVICE_UNAVAILABLE_ERROR,
+        { cause: error },
+      )
     const message =
-      extractApiError(error)?.message ??
-      oauthMessage(error) ??
-      (error instanceof Error ? error.message : String(error))
+      extractApiError(error)?.message ?? oauthMessage(error) ?? messageOf(error)
     throw new PassportError(message, type, { cause: error })
   }
+}
+
+/** The text of anything thrown: a core error's short message (no details). */
+export function messageOf(error: unknown): string {
+  if (error instanceof BaseError) return error.shortMessage
+  if (error instanceof Error) return error.message
+  return String(error)
+}
+
+function asError(cause: unknown): Error | undefined {
+  if (cause === undefined || cause instanceof Error) return cause
+  return Object.assign(new Error(messageOf(cause)), { value: cause })
 }
 
 function oauthMessage(error: unknown): string | undefined {

@@ -41,16 +41,12 @@ export {
 export { linkWalletTypedData } from './wire/api.js'
 export {
   JsonRpcError,
-  ProviderError,
   ProviderErrorCode,
   RpcErrorCode,
-  ServiceUnavailableError,
 } from './zkevm/errors.js'
 export type { LinkedWallet, LinkWalletParams } from './zkevm/linking.js'
 export type { ZkEvmProvider } from './zkevm/provider.js'
 export type {
-  BackgroundCall,
-  Confirmation,
-  ConfirmationHandle,
-  SessionActivity,
-} from './zkevm/seams.js'
+  SessionActivityError,
+  SessionActivityErrorReason,
+} from './zkevm/sessionActivity.js'

@@ -15,6 +15,7 @@ import {
 } from 'viem'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { commands } from 'vitest/browser'
+import { JsonRpcError } from '../../src/passport/index.js'
 import type { ZkEvmProvider } from '../../src/passport/zkevm/provider.js'
 import {
   chain,
@@ -34,8 +35,9 @@ import {
 
 /*
  * The game wallet's provider errors as viem sees them. The provider throws
- * its own small error classes (a numeric `code`, the published SDK's exact
- * `message`, `data`); viem's `custom` transport recognises an EIP-1193 or
+ * the core RPC errors (the class of each code, with a numeric `code`, the
+ * published SDK's exact `message`, `data`, all of them the published
+ * `JsonRpcError`); viem's `custom` transport recognises an EIP-1193 or
  * EIP-1474 error by its `code` alone and wraps it in its own class
  * (buildRequest), so a dapp catching viem's classes, or wagmi's, gets them
  * with our code and our text underneath. These tests go through viem's
@@ -92,6 +94,8 @@ function mapped(
     | null
   expect(found, `${type.name} in ${error.name}'s chain`).not.toBeNull()
   const ours = found?.cause as { name: string; code: unknown; message: string }
+  // The published class name holds for every error of the provider.
+  expect(ours).toBeInstanceOf(JsonRpcError)
   return {
     name: found?.name,
     code: found?.code,
@@ -114,7 +118,7 @@ describe('viem recognises the provider errors by code', () => {
       code: 4100,
       details: 'Unauthorised - call eth_requestAccounts first',
       cause: {
-        name: 'ProviderError',
+        name: 'RpcErrors.UnauthorizedError',
         code: 4100,
         message: 'Unauthorised - call eth_requestAccounts first',
       },
@@ -134,7 +138,7 @@ describe('viem recognises the provider errors by code', () => {
       code: 4200,
       details: 'Method not supported',
       cause: {
-        name: 'ProviderError',
+        name: 'RpcErrors.UnsupportedMethodError',
         code: 4200,
         message: 'Method not supported',
       },
@@ -154,7 +158,7 @@ describe('viem recognises the provider errors by code', () => {
       code: -32602,
       details: 'personal_sign requires the signer to be the from address',
       cause: {
-        name: 'JsonRpcError',
+        name: 'RpcErrors.InvalidParamsError',
         code: -32602,
         message: 'personal_sign requires the signer to be the from address',
       },
@@ -174,7 +178,7 @@ describe('viem recognises the provider errors by code', () => {
       code: -32602,
       details: `Invalid chainId, expected ${info.chainId}`,
       cause: {
-        name: 'JsonRpcError',
+        name: 'RpcErrors.InvalidParamsError',
         code: -32602,
         message: `Invalid chainId, expected ${info.chainId}`,
       },
@@ -207,7 +211,7 @@ describe('viem recognises the provider errors by code', () => {
       code: -32003,
       details: 'Transaction rejected by user',
       cause: {
-        name: 'JsonRpcError',
+        name: 'RpcErrors.TransactionRejectedError',
         code: -32003,
         message: 'Transaction rejected by user',
       },
@@ -233,7 +237,11 @@ describe('viem recognises the provider errors by code', () => {
       name: 'InvalidInputRpcError',
       code: -32000,
       details: text,
-      cause: { name: 'JsonRpcError', code: -32000, message: text },
+      cause: {
+        name: 'RpcErrors.InvalidInputError',
+        code: -32000,
+        message: text,
+      },
     })
 
     // viem's sendTransaction (wagmi's sendTransaction and writeContract)
@@ -256,7 +264,11 @@ describe('viem recognises the provider errors by code', () => {
         name: 'InvalidInputRpcError',
         code: -32000,
         details: sentText,
-        cause: { name: 'JsonRpcError', code: -32000, message: sentText },
+        cause: {
+          name: 'RpcErrors.InvalidInputError',
+          code: -32000,
+          message: sentText,
+        },
       })
     }
   })
@@ -288,8 +300,8 @@ describe('viem recognises the provider errors by code', () => {
     // Underneath, the provider's error is the node's: EIP-1474's execution
     // error (3) with the revert data as the node gave it.
     const ours = error.walk(
-      (inner) => (inner as { name?: string }).name === 'JsonRpcError',
-    ) as { code: unknown; data: unknown } | null
+      (inner) => inner instanceof JsonRpcError,
+    ) as JsonRpcError | null
     expect({ code: ours?.code, data: ours?.data }).toEqual({
       code: 3,
       data: encodeErrorResult({
@@ -301,11 +313,11 @@ describe('viem recognises the provider errors by code', () => {
   })
 })
 
-/** 30 status polls 1 s apart (the published SDK's, no shortcut), and more. */
+/** A status poll and 30 retries 1 s apart (the published SDK's, no shortcut), and more. */
 const stallTimeout = 60_000
 
 describe('relayer stall', () => {
-  test('error: a send the relayer leaves PENDING rejects after its 30 polls with -32000 "transaction hash not generated in time"; the next send reuses its nonce and is mined', {
+  test('error: a send the relayer leaves PENDING rejects after one poll and 30 retries with -32000 "transaction hash not generated in time"; the next send reuses its nonce and is mined', {
     timeout: stallTimeout,
   }, async () => {
     const { provider, wallet } = await connectPlayer({

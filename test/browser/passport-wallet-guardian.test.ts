@@ -102,13 +102,25 @@ describe('guardian confirmation', () => {
     expect(await readNonce(player.wallet)).toBe(0n)
   })
 
-  test('error: an unavailable guardian (403) shows the unavailable page; once closed, "Service unavailable"', async () => {
+  test('error: an unavailable guardian (403) shows the unavailable page; once closed, "Service unavailable" with its own type, not the API body', async () => {
     await setGuardianRules(player.wallet, { unavailable: true })
-    const pending = rejection(sendValue(player.provider, randomAddress(), 1n))
+    const pending = sendValue(player.provider, randomAddress(), 1n).then(
+      () => ({}) as Record<string, unknown>,
+      (error: unknown) => error as Record<string, unknown>,
+    )
     await commands.popupClick(unavailablePage, 'confirmation-close')
-    expect(await pending).toEqual({
+    const error = await pending
+    expect({
+      code: error.code,
+      message: error.message,
+      type: error.type,
+      details: error.details,
+    }).toEqual({
       code: -32000,
       message: 'Service unavailable',
+      type: 'SERVICE_UNAVAILABLE_ERROR',
+      // The guardian's own words, not its JSON answer.
+      details: 'The guardian is unavailable.',
     })
   })
 
@@ -162,15 +174,26 @@ describe('relayer failures', () => {
       'The transaction reverted on chain without a reason.',
     ],
   ] as const)(
-    'error: %s → -32000 with status %s and its message; the next send goes through',
+    'error: %s → -32000 with status %s and its message, the relayer answer (and hash once on chain) as data; the next send goes through',
     async (outcome, status, message) => {
       await relayerNext(player.wallet, outcome, message)
-      expect(
-        await rejection(sendValue(player.provider, randomAddress(), 1n)),
-      ).toEqual({
+      const error = (await sendValue(player.provider, randomAddress(), 1n).then(
+        () => ({}),
+        (error: unknown) => error,
+      )) as { code: unknown; message: unknown; data?: Record<string, unknown> }
+      expect({ code: error.code, message: error.message }).toEqual({
         code: -32000,
         message: `Transaction failed to submit with status ${status}. Error message: ${message}`,
       })
+      // The relayer's answer stays with the error: its status message and,
+      // once the transaction was on chain, its hash.
+      expect(error.data).toMatchObject({ status, statusMessage: message })
+      if (outcome === 'revert') {
+        const hash = error.data?.hash as `0x${string}`
+        expect((await chain.waitForTransactionReceipt({ hash })).status).toBe(
+          'reverted',
+        )
+      }
       // The nonce it held was never used: the next send takes it.
       const hash = await sendValue(player.provider, randomAddress(), 1n)
       expect((await chain.waitForTransactionReceipt({ hash })).status).toBe(

@@ -185,7 +185,10 @@ describe('eth_sendTransaction', () => {
           params: [{ value: '0x1' } as never],
         }),
       ),
-    ).toEqual({ code: -32602, message: 'Transaction requires a "to" field' })
+    ).toEqual({
+      code: -32602,
+      message: 'eth_sendTransaction requires a "to" field',
+    })
     expect(
       await signedIn.request({
         method: 'eth_getBalance',

@@ -361,14 +361,14 @@ describe('npm start: the game wallet panel', () => {
     await expect
       .poll(() => page.getByTestId('game-sign-message-error').count(), poll)
       .toBe(1)
-    // The published text, then what the wallet's error carries: the
-    // guardian's 403.
+    // Its own type and the published text, then what the wallet's error
+    // carries: the guardian's own words, not its raw JSON answer.
     expect(
       (await page.getByTestId('game-sign-message-error').textContent())
         // The details start on a line of their own.
         ?.replace(/\s+/g, ' '),
     ).toBe(
-      'Service unavailable {"code":"AUTHENTICATION_ERROR","message":"The guardian is unavailable."}',
+      'SERVICE_UNAVAILABLE_ERROR: Service unavailable The guardian is unavailable.',
     )
     await setRule(page, 'game-rule-unavailable', false)
 

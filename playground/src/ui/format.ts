@@ -39,8 +39,9 @@ export function toJson(value: unknown): string {
  * The message of a failure as a person should read it. viem and wagmi errors
  * carry a short message and, in `details`, what the wallet or node said;
  * both are kept. The wallets' own errors (`MagicRPCError`, the game wallet's
- * `PassportError`) carry their message, with the game wallet's error type
- * (e.g. `AUTHENTICATION_ERROR`) in front when there is one.
+ * `PassportError` and its provider's errors) carry their message, with the
+ * game wallet's error type (e.g. `AUTHENTICATION_ERROR`) in front when
+ * there is one.
  */
 export function messageOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error)
@@ -49,11 +50,13 @@ export function messageOf(error: unknown): string {
     details?: unknown
     type?: unknown
   }
+  let text = error.message
   if (typeof shortMessage === 'string' && shortMessage !== '') {
     const detail = typeof details === 'string' ? details.trim() : ''
-    return detail && !shortMessage.includes(detail)
-      ? `${shortMessage} ${detail}`
-      : shortMessage
+    text =
+      detail && !shortMessage.includes(detail)
+        ? `${shortMessage} ${detail}`
+        : shortMessage
   }
-  return typeof type === 'string' ? `${type}: ${error.message}` : error.message
+  return typeof type === 'string' ? `${type}: ${text}` : text
 }

@@ -5,6 +5,7 @@
  * Nothing here touches `window` or `document` at import time.
  */
 import { BaseError } from '../../core/Errors.js'
+import { messages } from '../errors.js'
 import { PopupOverlay, type PopupOverlayOptions } from './overlay.js'
 
 /** Defaults of the login popup (the published values). */
@@ -287,7 +288,7 @@ export class PopupError extends BaseError {
 export class PopupClosedError extends PopupError {
   override name = 'PopupClosedError'
   constructor() {
-    super('Popup closed by user')
+    super(messages.popupClosed)
   }
 }
 

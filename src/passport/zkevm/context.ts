@@ -1,13 +1,14 @@
 /**
  * The state and dependencies every request handler of the provider shares:
  * the configuration it reads, the session, the backends, the custody signer,
- * the chain client, the seams, the wallet address and the local nonce
- * reservations.
+ * the chain client (`chain.ts`), the seams, the wallet address and the
+ * local nonce reservations.
  */
 import type { Address, Hex } from 'viem'
-import * as Transport from '../../core/Transport.js'
 import type { User } from '../auth/user.js'
+import type { AccountStore } from './accountStore.js'
 import type { ApiClient } from './apiClient.js'
+import type { RpcClient } from './chain.js'
 import type { CustodySigner } from './custodySigner.js'
 import type { RelayerClient } from './relayerClient.js'
 import type { Confirmation, SessionActivity } from './seams.js'
@@ -69,81 +70,11 @@ export type Context = {
   chainId: () => Promise<number>
   /** Records the node's chain id; emits `chainChanged` when it moved. */
   observeChainId: (chainId: number) => void
-  /** The registered wallet, as last seen. */
-  state: { address: Address | undefined }
-  emit: <event extends keyof ProviderEvents>(
-    event: event,
-    ...args: Parameters<ProviderEvents[event]>
-  ) => void
+  /** The registered wallet; the one place `accountsChanged` comes from. */
+  accounts: AccountStore
   nonces: NonceReservations
   /** Starts session activity for the wallet (no-op without the seam). */
   startSessionActivity: (wallet: Address) => void
-}
-
-/** The chain node, by JSON-RPC. */
-export type RpcClient = Transport.Transport
-
-/**
- * The chain client: JSON-RPC over HTTP, batched at the published SDK's
- * chain-node defaults (10 ms stall, at most 100 calls and 1 MiB per batch).
- * Only raw JSON-RPC is needed (pass-through, code, nonce and receipt
- * reads), so no full chain client is bundled.
- */
-export function createRpcClient(url: string): RpcClient {
-  return Transport.http(url, {
-    batch: { wait: 10, batchSize: 100, maxBytes: 1_048_576 },
-  })
-}
-
-/** The node's chain id. */
-export async function getChainId(rpc: RpcClient): Promise<number> {
-  const answer = await rpc.request<Hex>({ method: 'eth_chainId' })
-  const chainId = typeof answer === 'string' ? Number(answer) : Number.NaN
-  if (!Number.isSafeInteger(chainId) || chainId <= 0)
-    throw new Error(`Invalid chain id from the node: ${String(answer)}`)
-  return chainId
-}
-
-/** The code at `address` (latest block); `0x` for an account without code. */
-export function getCode(rpc: RpcClient, address: Address): Promise<Hex> {
-  return rpc.request<Hex>({
-    method: 'eth_getCode',
-    params: [address, 'latest'],
-  })
-}
-
-/** A transaction's receipt as the node answers it; `null` while not mined. */
-export type RpcReceipt = {
-  status: Hex
-  blockHash: Hex
-  blockNumber: Hex
-  gasUsed: Hex
-  transactionHash: Hex
-  logs: { address: Address; data: Hex; topics: Hex[] }[]
-}
-
-/** The receipt of `hash`, or `null` while it is not mined. */
-export function getTransactionReceipt(
-  rpc: RpcClient,
-  hash: Hex,
-): Promise<RpcReceipt | null> {
-  return rpc.request<RpcReceipt | null>({
-    method: 'eth_getTransactionReceipt',
-    params: [hash],
-  })
-}
-
-/** Polls every `interval` ms until `hash` is mined; resolves its receipt. */
-export async function waitForTransactionReceipt(
-  rpc: RpcClient,
-  hash: Hex,
-  interval: number,
-): Promise<RpcReceipt> {
-  for (;;) {
-    const receipt = await getTransactionReceipt(rpc, hash)
-    if (receipt) return receipt
-    await new Promise((resolve) => setTimeout(resolve, interval))
-  }
 }
 
 /** Per-wallet, per-space reservations of nonces. */

@@ -1,18 +1,23 @@
 /**
- * The zkEVM provider's errors: `code`, exact `message` and `data` as
- * EIP-1193 and EIP-1474 define them, with the codes and texts of the
- * published SDK (`JsonRpcError`), so a dapp matching on `code` or `message`
- * behaves as with @imtbl/passport. viem and wagmi recognise RPC errors by
- * `code` (viem's `custom` transport maps each code to its own class), so
- * these are our own classes on the core `BaseError`, in viem's layout
- * (`shortMessage`, `details`, `cause`, `walk`), rather than viem's
- * `RpcError` family, whose classes cannot be tree-shaken apart.
+ * The zkEVM provider's errors: the core RPC errors (`core/RpcErrors.ts`),
+ * each an instance of the class of its code (4100 is an
+ * `RpcErrors.UnauthorizedError`, -32602 an `RpcErrors.InvalidParamsError`,
+ * …) carrying the published SDK's exact text, so a dapp matching on
+ * `code` or `message` behaves as with @imtbl/passport, and viem and wagmi,
+ * which recognise RPC errors by `code`, map them to their own classes. The
+ * published names stay: `JsonRpcError`, `ProviderErrorCode`,
+ * `RpcErrorCode`. Errors the published SDK throws with a
+ * `PassportErrorType` carry the same `type` here, next to their code.
  */
-import type { ProviderRpcErrorCode } from 'viem'
 import { BaseError } from '../../core/Errors.js'
-import { RpcResponseError } from '../../core/Transport.js'
+import * as RpcErrors from '../../core/RpcErrors.js'
+import {
+  type PassportErrorType,
+  messages as passportMessages,
+  typeOf,
+} from '../errors.js'
 
-/** EIP-1193 provider error codes. */
+/** EIP-1193 provider error codes (published `ProviderErrorCode`). */
 export const ProviderErrorCode = {
   USER_REJECTED_REQUEST: 4001,
   UNAUTHORIZED: 4100,
@@ -20,7 +25,7 @@ export const ProviderErrorCode = {
   DISCONNECTED: 4900,
 } as const
 
-/** JSON-RPC error codes the provider uses (EIP-1474 and the SDK's own). */
+/** JSON-RPC error codes the provider uses (published `RpcErrorCode`, EIP-1474). */
 export const RpcErrorCode = {
   RPC_SERVER_ERROR: -32000,
   TRANSACTION_REJECTED: -32003,
@@ -32,6 +37,24 @@ export const RpcErrorCode = {
   INTERNAL_ERROR: -32603,
   PARSE_ERROR: -32700,
 } as const
+
+/**
+ * The published `JsonRpcError`: `new JsonRpcError(code, message)`, with
+ * `code` and `message`. It is core's `RpcError` itself rather than a
+ * subclass: the published SDK throws `JsonRpcError` for every code, so
+ * `instanceof JsonRpcError` must hold for each error the provider throws,
+ * and those are instances of core's per-code classes
+ * (`RpcErrors.UnauthorizedError`, …), which a subclass of `RpcError` could
+ * not be a parent of. One class keeps one hierarchy.
+ */
+export const JsonRpcError = RpcErrors.RpcError
+/** An error of the provider: see {@link JsonRpcError}. */
+export type JsonRpcError = RpcErrors.RpcError
+
+/** A provider error that also has the published SDK's `PassportErrorType`. */
+export type TypedRpcError<
+  error extends RpcErrors.RpcError = RpcErrors.RpcError,
+> = error & { readonly type: PassportErrorType }
 
 /** The exact texts apps match on. */
 export const messages = {
@@ -52,82 +75,26 @@ export const messages = {
   ejectionParams: 'im_signEjectionTransaction requires a singular param (hash)',
 } as const
 
-/** `'Transaction failed to submit with status X. Error message: …'`. */
+/**
+ * `'Transaction failed to submit with status X.'`, followed by `' Error
+ * message: …'` when the relayer gave one.
+ */
 export function failedToSubmit(status: string, message: string | undefined) {
-  return `Transaction failed to submit with status ${status}. Error message: ${message ?? ''}`
+  const text = `Transaction failed to submit with status ${status}.`
+  return message ? `${text} Error message: ${message}` : text
 }
 
-/**
- * What every error of the provider is: an RPC error with a numeric `code`,
- * an exact one-line `message` and optional `data`.
- */
-export class RpcError extends BaseError {
-  override name = 'RpcError'
-  /** The JSON-RPC (`-32xxx`) or EIP-1193 (`4xxx`, `57xx`) code. */
-  code: number
-  /** Extra information (e.g. a node's revert data). */
-  data?: unknown
-  constructor(
-    code: number,
-    message: string,
-    options: { cause?: unknown; data?: unknown } = {},
-  ) {
-    // The message is the short text alone (the published SDK's errors
-    // have no `Details:` lines); the cause keeps the rest.
-    super(message, { cause: asError(options.cause, message) })
-    this.message = message
-    this.code = code
-    if (options.data !== undefined) this.data = options.data
-  }
-}
-
-/** A JSON-RPC error (`-32xxx`, or a node's own code) with an exact `message`. */
-export class JsonRpcError extends RpcError {
-  override name = 'JsonRpcError'
-  constructor(
-    code: (typeof RpcErrorCode)[keyof typeof RpcErrorCode] | (number & {}),
-    message: string,
-    options: { cause?: unknown; data?: unknown } = {},
-  ) {
-    super(code, message, options)
-    this.name = 'JsonRpcError'
-  }
-}
-
-/** An EIP-1193 provider error (`4xxx`) with an exact `message`. */
-export class ProviderError extends RpcError {
-  override name = 'ProviderError'
-  constructor(
-    code: ProviderRpcErrorCode,
-    message: string,
-    options: { cause?: unknown; data?: unknown } = {},
-  ) {
-    super(code, message, options)
-    this.name = 'ProviderError'
-  }
-}
-
-/**
- * The guardian refused to answer (HTTP 403): the published SDK's
- * `WalletError` of type `SERVICE_UNAVAILABLE_ERROR`, raised once the
- * unavailable screen was shown.
- */
-export class ServiceUnavailableError extends JsonRpcError {
-  override name = 'ServiceUnavailableError'
-  /** The published `PassportErrorType`. */
-  readonly type = 'SERVICE_UNAVAILABLE_ERROR' as const
-  constructor(options: { cause?: unknown } = {}) {
-    super(RpcErrorCode.RPC_SERVER_ERROR, messages.serviceUnavailable, options)
-    this.name = 'ServiceUnavailableError'
-  }
+/** `error`, with the published `type` it is thrown with. */
+export function withType<error extends RpcErrors.RpcError>(
+  error: error,
+  type: PassportErrorType,
+): TypedRpcError<error> {
+  return Object.assign(error, { type })
 }
 
 /** 4100: no registered wallet yet. */
 export function unauthorised() {
-  return new ProviderError(
-    ProviderErrorCode.UNAUTHORIZED,
-    messages.unauthorised,
-  )
+  return new RpcErrors.UnauthorizedError({ message: messages.unauthorised })
 }
 
 /**
@@ -142,50 +109,74 @@ export function unauthorised() {
  * dapp as 'Method not supported'.
  */
 export function unsupportedMethod(method: string) {
+  const message = messages.methodNotSupported
   if (method === 'wallet_sendTransaction')
-    return new JsonRpcError(
-      RpcErrorCode.METHOD_NOT_SUPPORTED,
-      messages.methodNotSupported,
-    )
-  return new ProviderError(
-    ProviderErrorCode.UNSUPPORTED_METHOD,
-    messages.methodNotSupported,
-  )
+    return new RpcErrors.MethodNotSupportedError({ message })
+  return new RpcErrors.UnsupportedMethodError({ message })
 }
 
 /** -32602 with `message`. */
-export function invalidParams(message: string) {
-  return new JsonRpcError(RpcErrorCode.INVALID_PARAMS, message)
+export function invalidParams(
+  message: string,
+  options: { cause?: unknown } = {},
+) {
+  return new RpcErrors.InvalidParamsError({ message, cause: options.cause })
 }
 
-/** The message of anything thrown. */
+/** -32603 with `message`. */
+export function internalError(
+  message: string,
+  options: { cause?: unknown } = {},
+) {
+  return new RpcErrors.InternalError({ message, cause: options.cause })
+}
+
+/**
+ * The guardian refused to answer (HTTP 403): -32000 'Service unavailable'
+ * with the published SDK's type `SERVICE_UNAVAILABLE_ERROR`, raised once
+ * the unavailable screen was shown.
+ */
+export function serviceUnavailable(options: { cause?: unknown } = {}) {
+  return withType(
+    new RpcErrors.InvalidInputError({
+      message: messages.serviceUnavailable,
+      cause: options.cause,
+    }),
+    'SERVICE_UNAVAILABLE_ERROR',
+  )
+}
+
+/**
+ * The custody key is needed for a player who logged out meanwhile: 4100
+ * 'User has been logged out' with the published type `NOT_LOGGED_IN_ERROR`
+ * (the published SDK's custody signer throws it).
+ */
+export function loggedOut() {
+  return withType(
+    new RpcErrors.UnauthorizedError({ message: passportMessages.loggedOut }),
+    'NOT_LOGGED_IN_ERROR',
+  )
+}
+
+/** The message of anything thrown: a core error's short message, without details. */
 export function describe(error: unknown): string {
-  if (error instanceof RpcError) return error.shortMessage
+  if (error instanceof BaseError) return error.shortMessage
   if (error instanceof Error) return error.message
   return String(error)
 }
 
 /**
  * Turns anything thrown inside a request into an RPC error: the provider's
- * own errors pass unchanged, others become -32603 with their message (the
- * published SDK's fallback, so no plain `Error` escapes `request`).
+ * own errors (the chain client's included, `chain.ts`) pass unchanged;
+ * anything else becomes -32603 with its message (the published SDK's
+ * fallback, so no plain `Error` escapes `request`), keeping the published
+ * `type` of a `PassportError` (a failed sign-in, say).
  */
-export function toRpcError(error: unknown): RpcError {
-  if (error instanceof RpcError) return error
-  // The chain node's own error (pass-through methods): its code, message
-  // and data, as a wallet forwarding to a node answers.
-  if (error instanceof RpcResponseError)
-    return new JsonRpcError(error.code, error.shortMessage, {
-      cause: error,
-      data: error.data,
-    })
-  return new JsonRpcError(
-    RpcErrorCode.INTERNAL_ERROR,
-    describe(error) || 'Internal error',
-    { cause: error },
-  )
-}
-
-function asError(cause: unknown, message: string): Error {
-  return cause instanceof Error ? cause : new Error(message)
+export function toRpcError(error: unknown): RpcErrors.RpcError {
+  if (error instanceof RpcErrors.RpcError) return error
+  const internal = internalError(describe(error) || 'Internal error', {
+    cause: error,
+  })
+  const type = typeOf(error)
+  return type ? withType(internal, type) : internal
 }

@@ -5,15 +5,15 @@
  * where no popup can open).
  */
 import type { Address } from 'viem'
-import * as Http from '../../core/Http.js'
+import * as RpcErrors from '../../core/RpcErrors.js'
 import * as Relayer from '../wire/relayer.js'
+import { ApiResponseError } from './apiClient.js'
 import type { Context } from './context.js'
 import {
   describe,
-  JsonRpcError,
+  internalError,
   messages,
-  RpcErrorCode,
-  ServiceUnavailableError,
+  serviceUnavailable,
 } from './errors.js'
 import type { ConfirmationHandle } from './seams.js'
 import type { MetaTransaction } from './walletSignature.js'
@@ -50,23 +50,21 @@ export async function checkTransaction(
       },
     })
   } catch (error) {
-    if (error instanceof Http.HttpError && error.status === 403) {
+    if (error instanceof ApiResponseError && error.status === 403) {
       await handle?.unavailable()
-      throw new ServiceUnavailableError({ cause: error })
+      throw serviceUnavailable({ cause: error })
     }
     if (
-      error instanceof Http.HttpError &&
+      error instanceof ApiResponseError &&
       error.status === 422 &&
       context.config.crossSdkBridgeEnabled
     )
-      throw new JsonRpcError(
-        RpcErrorCode.TRANSACTION_REVERTED,
-        `Transaction will revert: ${apiMessage(error)}`,
-        { cause: error },
-      )
-    throw new JsonRpcError(
-      RpcErrorCode.INTERNAL_ERROR,
-      `Transaction failed to validate with error: ${apiMessage(error)}`,
+      throw RpcErrors.fromCode(-32015, {
+        message: `Transaction will revert: ${describe(error)}`,
+        cause: error,
+      })
+    throw internalError(
+      `Transaction failed to validate with error: ${describe(error)}`,
       { cause: error },
     )
   }
@@ -109,13 +107,12 @@ export async function checkMessage(
             payload: parameters.payload,
           })
   } catch (error) {
-    if (error instanceof Http.HttpError && error.status === 403) {
+    if (error instanceof ApiResponseError && error.status === 403) {
       await handle?.unavailable()
-      throw new ServiceUnavailableError({ cause: error })
+      throw serviceUnavailable({ cause: error })
     }
-    throw new JsonRpcError(
-      RpcErrorCode.INTERNAL_ERROR,
-      `Message failed to validate with error: ${apiMessage(error)}`,
+    throw internalError(
+      `Message failed to validate with error: ${describe(error)}`,
       { cause: error },
     )
   }
@@ -152,21 +149,10 @@ async function confirmWhenAsked(
     return
   }
   if (context.config.crossSdkBridgeEnabled)
-    throw new JsonRpcError(
-      RpcErrorCode.TRANSACTION_REJECTED,
-      messages.notSupportedInBridge,
-    )
+    throw new RpcErrors.TransactionRejectedError({
+      message: messages.notSupportedInBridge,
+    })
   const confirmed = handle && confirm ? await confirm(handle) : false
   if (!confirmed)
-    throw new JsonRpcError(RpcErrorCode.TRANSACTION_REJECTED, rejected)
-}
-
-/** The API's `message` when the body is `{ code, message }`, else the error's text. */
-function apiMessage(error: unknown): string {
-  if (error instanceof Http.HttpError)
-    try {
-      const body = JSON.parse(error.text) as { message?: unknown }
-      if (typeof body?.message === 'string') return body.message
-    } catch {}
-  return describe(error)
+    throw new RpcErrors.TransactionRejectedError({ message: rejected })
 }

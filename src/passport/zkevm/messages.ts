@@ -16,7 +16,12 @@ import {
   isHex,
   type TypedDataDefinition,
 } from 'viem'
-import { type Context, getCode, waitForTransactionReceipt } from './context.js'
+import {
+  getCode,
+  waitForTransaction,
+  waitForTransactionReceipt,
+} from './chain.js'
+import type { Context } from './context.js'
 import { invalidParams } from './errors.js'
 import { checkMessage } from './guardian.js'
 import type { ConfirmationHandle } from './seams.js'
@@ -201,8 +206,10 @@ async function ensureDeployed(
     { to: wallet, value: 0n },
   ])
   // The relayer reports a hash once submitted; the signature is only
-  // checkable once the deployment is mined.
-  await waitForTransactionReceipt(context.rpc, hash, 500)
+  // checkable once the deployment is mined: the transaction is fetched,
+  // then waited for, on the chain client's schedule.
+  await waitForTransaction(context.rpc, hash)
+  await waitForTransactionReceipt(context.rpc, hash)
   return true
 }
 

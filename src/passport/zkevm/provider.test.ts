@@ -9,7 +9,9 @@ import {
   stringToHex,
 } from 'viem'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { accessToken, chainId, setup } from './_test/harness.js'
+import * as RpcErrors from '../../core/RpcErrors.js'
+import { accessToken, chainId, setup, user } from './_test/harness.js'
+import { JsonRpcError, RpcErrorCode } from './errors.js'
 import {
   decodeSignature,
   subDigest,
@@ -53,7 +55,7 @@ describe('router', () => {
         params: [{ to: target }],
       } as never),
     ).rejects.toMatchObject({
-      name: 'JsonRpcError',
+      name: 'RpcErrors.MethodNotSupportedError',
       code: -32004,
       message: 'Method not supported',
     })
@@ -104,6 +106,46 @@ describe('router', () => {
     ).toEqual([wallet, '0x0', '0x5'])
   })
 
+  test('behavior: identical reads made together share one node request', async () => {
+    const { provider, node, wallet } = await start({ signedIn: false })
+    const read = () =>
+      provider.request({
+        method: 'eth_getBalance',
+        params: [wallet, 'latest'],
+      } as never)
+    expect(await Promise.all([read(), read(), read()])).toEqual([
+      '0x4d2',
+      '0x4d2',
+      '0x4d2',
+    ])
+    expect(
+      node.requests.filter((r) => r.method === 'eth_getBalance'),
+    ).toHaveLength(1)
+  })
+
+  test('error: a node error is mapped to its kind, the node code and message kept as the cause', async () => {
+    const { provider, node } = await start({ signedIn: false })
+    node.setError('eth_getBlockByNumber', {
+      code: -32601,
+      message:
+        'the method eth_getBlockByNumber does not exist/is not available',
+    })
+    const error = await provider
+      .request({ method: 'eth_getBlockByNumber', params: ['0x1', false] })
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(RpcErrors.MethodNotFoundError)
+    expect(error).toMatchObject({
+      code: -32601,
+      message: 'unsupported operation',
+      kind: 'UNSUPPORTED_OPERATION',
+      cause: {
+        code: -32601,
+        shortMessage:
+          'the method eth_getBlockByNumber does not exist/is not available',
+      },
+    })
+  })
+
   test('error: a node error passes through with its code, message and data', async () => {
     const { provider, node } = await start({ signedIn: false })
     node.setReverting(target)
@@ -113,11 +155,147 @@ describe('router', () => {
         params: [{ to: target, data: '0x' }],
       } as never),
     ).rejects.toMatchObject({
-      name: 'JsonRpcError',
+      name: 'RpcError',
       code: 3,
       message: 'execution reverted',
       data: '0x',
     })
+  })
+})
+
+describe('errors', () => {
+  test('behavior: each error is the core class of its code, with the published text, and a JsonRpcError', async () => {
+    const { provider, relayer, api } = await start({ confirm: false })
+    const fail = (args: { method: string; params?: unknown }) =>
+      provider.request(args as never).catch((error: unknown) => error)
+    const send = { method: 'eth_sendTransaction', params: [{ to: target }] }
+    const outcomes: [
+      unknown,
+      new (...args: never[]) => Error,
+      number,
+      string,
+    ][] = [
+      [
+        await fail({ method: 'eth_sign', params: [] }),
+        RpcErrors.UnsupportedMethodError,
+        4200,
+        'Method not supported',
+      ],
+      [
+        await fail({ method: 'wallet_sendTransaction', params: [] }),
+        RpcErrors.MethodNotSupportedError,
+        -32004,
+        'Method not supported',
+      ],
+      [
+        await fail({ method: 'personal_sign', params: ['0x68', target] }),
+        RpcErrors.InvalidParamsError,
+        -32602,
+        'personal_sign requires the signer to be the from address',
+      ],
+    ]
+    relayer.setFees([])
+    outcomes.push([
+      await fail(send),
+      RpcErrors.InternalError,
+      -32603,
+      'Failed to retrieve fees for IMX token',
+    ])
+    relayer.setFees([
+      {
+        tokenPrice: '0',
+        tokenSymbol: 'IMX',
+        tokenDecimals: 18,
+        tokenAddress: '0x0000000000000000000000000000000000001010',
+        recipientAddress: '0x00000000000000000000000000000000000fee00',
+      },
+    ])
+    relayer.setScript({ statuses: ['FAILED'], statusMessage: 'gave up' })
+    outcomes.push([
+      await fail(send),
+      RpcErrors.InvalidInputError,
+      -32000,
+      'Transaction failed to submit with status FAILED. Error message: gave up',
+    ])
+    api.setGuardian({
+      transaction: {
+        body: { confirmationRequired: true, transactionId: 'tx-1' },
+      },
+    })
+    outcomes.push([
+      await fail(send),
+      RpcErrors.TransactionRejectedError,
+      -32003,
+      'Transaction rejected by user',
+    ])
+    current?.setUser(null)
+    outcomes.push([
+      await fail(send),
+      RpcErrors.UnauthorizedError,
+      4100,
+      'Unauthorised - call eth_requestAccounts first',
+    ])
+    for (const [error, type, code, message] of outcomes) {
+      expect(error).toBeInstanceOf(type)
+      expect(error).toBeInstanceOf(JsonRpcError)
+      expect(error).toMatchObject({ code, message })
+    }
+  })
+
+  test('default: new JsonRpcError(code, message) still works', () => {
+    const error = new JsonRpcError(RpcErrorCode.INVALID_PARAMS, 'bad')
+    expect(error).toBeInstanceOf(JsonRpcError)
+    expect(error).toBeInstanceOf(RpcErrors.RpcError)
+    expect({ code: error.code, message: error.message }).toEqual({
+      code: -32602,
+      message: 'bad',
+    })
+  })
+})
+
+describe('errors of the published catalogue', () => {
+  test("error: the relayer and the guardian act for a registered player only: 'Failed to obtain a User with the required ZkEvm attributes'", async () => {
+    const { provider, sessionCalls, setUser, relayer } = await start()
+    // The player is registered when the request starts, then the session
+    // holds a player without the wallet (another sign-in in another tab).
+    const push = sessionCalls.push.bind(sessionCalls)
+    let reads = 0
+    sessionCalls.push = (...items) => {
+      if (++reads > 1) setUser(user())
+      return push(...items)
+    }
+    const error = await provider
+      .request({ method: 'eth_sendTransaction', params: [{ to: target }] })
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(RpcErrors.InternalError)
+    expect(error).toMatchObject({
+      code: -32603,
+      message: 'Failed to obtain a User with the required ZkEvm attributes',
+    })
+    expect(relayer.requests).toEqual([])
+  })
+
+  test('error: the custody key not reached is -32603 WALLET_CONNECTION_ERROR with its text', async () => {
+    const cause = new Error('ProviderProxy: login failed')
+    const { provider, relayer } = await start({
+      signer: {
+        getAddress: async () => {
+          throw cause
+        },
+        signMessage: async () => '0x',
+      },
+    })
+    const error = await provider
+      .request({ method: 'eth_sendTransaction', params: [{ to: target }] })
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(RpcErrors.InternalError)
+    expect(error).toMatchObject({
+      code: -32603,
+      message: 'ProviderProxy: login failed',
+      type: 'WALLET_CONNECTION_ERROR',
+      cause,
+    })
+    expect(relayer.sent).toEqual([])
   })
 })
 
@@ -196,9 +374,7 @@ describe('accounts', () => {
       provider.request({ method: 'eth_requestAccounts' }),
     ).rejects.toMatchObject({
       code: -32603,
-      message: expect.stringMatching(
-        /^Failed to create counterfactual address: HTTP 500/,
-      ),
+      message: 'Failed to create counterfactual address: boom',
     })
   })
 
@@ -374,25 +550,63 @@ describe('eth_sendTransaction', () => {
     })
   })
 
-  test('error: to is required (-32602)', async () => {
-    const { provider } = await start()
+  test('error: to is required: -32602 with the published text', async () => {
+    const { provider, relayer } = await start()
+    for (const params of [[{ value: '0x1' }], [], [null], [{ to: '' }]]) {
+      const error = await provider
+        .request({ method: 'eth_sendTransaction', params } as never)
+        .catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(RpcErrors.InvalidParamsError)
+      expect(error).toMatchObject({
+        code: -32602,
+        message: 'eth_sendTransaction requires a "to" field',
+      })
+    }
     await expect(
       provider.request({
-        method: 'eth_sendTransaction',
-        params: [{ value: '0x1' }],
+        method: 'wallet_sendCalls',
+        params: [{ version: '2.0.0', calls: [{ value: '0x1' }] }],
       } as never),
     ).rejects.toMatchObject({
       code: -32602,
-      message: 'Transaction requires a "to" field',
+      message: 'wallet_sendCalls requires a "to" field',
     })
+    expect(relayer.sent).toEqual([])
   })
 
-  test('error: a failed relayed transaction is -32000 with its status and message', async () => {
+  test("error: a reverted relayed transaction is -32000 with its status and message, its hash and the relayer's message kept in data", async () => {
     const { provider, relayer } = await start()
     relayer.setScript({
       statuses: ['PENDING', 'REVERTED'],
-      statusMessage: 'out of gas',
+      statusMessage: 'execution reverted: ERC20: insufficient balance',
     })
+    const error = await provider
+      .request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never)
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(RpcErrors.InvalidInputError)
+    expect(error).toMatchObject({
+      code: -32000,
+      message:
+        'Transaction failed to submit with status REVERTED. Error message: execution reverted: ERC20: insufficient balance',
+      data: {
+        status: 'REVERTED',
+        relayerId: 'relayer-1',
+        chainId: `eip155:${chainId}`,
+        hash: relayer.sent[0]?.hash,
+        statusMessage: 'execution reverted: ERC20: insufficient balance',
+      },
+    })
+    expect((error as { data: { hash: string } }).data.hash).toMatch(
+      /^0x[0-9a-f]{64}$/,
+    )
+  })
+
+  test('error: a status without a message says so without an empty "Error message:"', async () => {
+    const { provider, relayer } = await start()
+    relayer.setScript({ statuses: ['CANCELLED'] })
     await expect(
       provider.request({
         method: 'eth_sendTransaction',
@@ -400,8 +614,8 @@ describe('eth_sendTransaction', () => {
       } as never),
     ).rejects.toMatchObject({
       code: -32000,
-      message:
-        'Transaction failed to submit with status REVERTED. Error message: out of gas',
+      message: 'Transaction failed to submit with status CANCELLED.',
+      data: { status: 'CANCELLED', relayerId: 'relayer-1' },
     })
   })
 
@@ -463,7 +677,7 @@ describe('eth_sendTransaction', () => {
     expect(relayer.sent.map((sent) => sent.nonce)).toEqual([4n, 5n, 5n])
   })
 
-  test('error: still pending after 30 polls', async () => {
+  test('error: still pending after one poll and 30 retries', async () => {
     const { provider, relayer } = await start()
     relayer.setScript({ statuses: ['PENDING'] })
     await expect(
@@ -475,7 +689,7 @@ describe('eth_sendTransaction', () => {
       code: -32000,
       message: 'transaction hash not generated in time',
     })
-    expect(relayer.polls.get('relayer-1')).toBe(30)
+    expect(relayer.polls.get('relayer-1')).toBe(31)
   })
 
   test('behavior: a send still pending after the last poll gives its nonce back: the next send signs the same nonce, so at most one of them runs', async () => {
@@ -498,17 +712,25 @@ describe('eth_sendTransaction', () => {
     expect(relayer.sent.map((sent) => sent.nonce)).toEqual([7n, 7n, 8n])
   })
 
-  test('behavior: a send whose status polling failed gives its nonce back too', async () => {
+  test('behavior: a failed status poll is retried like a pending one; a send whose polling kept failing gives its nonce back too', async () => {
     const { provider, node, relayer, wallet } = await start()
     node.setCode(wallet, deployed)
     node.setNonce(wallet, 0n, 7n)
     relayer.setScript({ pollError: 'Relayer busy' })
-    await expect(
-      provider.request({
+    const error = await provider
+      .request({
         method: 'eth_sendTransaction',
         params: [{ to: target }],
-      } as never),
-    ).rejects.toMatchObject({ code: -32000, message: 'Relayer busy' })
+      } as never)
+      .catch((e: unknown) => e)
+    expect(error).toMatchObject({
+      code: -32000,
+      message: 'transaction hash not generated in time',
+      cause: { code: -32000, message: 'Relayer busy' },
+    })
+    expect(
+      relayer.requests.filter((r) => r.method === 'im_getTransactionByHash'),
+    ).toHaveLength(31)
     relayer.setScript({})
     await provider.request({
       method: 'eth_sendTransaction',
@@ -675,24 +897,46 @@ describe('guardian', () => {
     expect(relayer.sent).toEqual([])
   })
 
-  test('error: a 403 shows the unavailable page, then Service unavailable', async () => {
+  test('error: a 403 shows the unavailable page, then Service unavailable with its own type, the API body never in its text', async () => {
     const { provider, api, popup } = await start()
+    const body = { code: 'AUTHENTICATION_ERROR', message: 'no' }
     api.setGuardian({
-      transaction: {
-        status: 403,
-        body: { code: 'AUTHENTICATION_ERROR', message: 'no' },
-      },
+      transaction: { status: 403, body },
+      erc191: { status: 403, body },
     })
-    await expect(
-      provider.request({
+    const sent = await provider
+      .request({
         method: 'eth_sendTransaction',
         params: [{ to: target }],
-      } as never),
-    ).rejects.toMatchObject({
-      message: 'Service unavailable',
-      type: 'SERVICE_UNAVAILABLE_ERROR',
-    })
-    expect(popup).toEqual(['open', 'unavailable', 'close'])
+      } as never)
+      .catch((e: unknown) => e)
+    const signed = await provider
+      .request({
+        method: 'personal_sign',
+        params: ['0x6869', current?.wallet],
+      } as never)
+      .catch((e: unknown) => e)
+    for (const error of [sent, signed]) {
+      expect(error).toBeInstanceOf(RpcErrors.InvalidInputError)
+      expect(error).toMatchObject({
+        code: -32000,
+        message: 'Service unavailable',
+        shortMessage: 'Service unavailable',
+        details: 'no',
+        type: 'SERVICE_UNAVAILABLE_ERROR',
+      })
+      expect(String((error as Error).stack)).not.toContain(
+        'AUTHENTICATION_ERROR',
+      )
+    }
+    expect(popup).toEqual([
+      'open',
+      'unavailable',
+      'close',
+      'open',
+      'unavailable',
+      'close',
+    ])
   })
 
   test('error: bridge mode refuses a required confirmation without a popup', async () => {
@@ -1115,6 +1359,52 @@ describe('relayer', () => {
 })
 
 describe('events', () => {
+  test('behavior: accountsChanged fires once per real change of the accounts, never for a repeat', async () => {
+    const { provider, sessionEvents, wallet, custody, setUser } = await start()
+    const events: unknown[] = []
+    provider.on('accountsChanged', (accounts) => events.push(accounts))
+    const registered = {
+      accessToken,
+      profile: { sub: 'p' },
+      zkEvm: { ethAddress: wallet, userAdminAddress: custody.address },
+    }
+    // Known from the start: asking again is no change.
+    await provider.request({ method: 'eth_requestAccounts' })
+    await provider.request({ method: 'eth_requestAccounts' })
+    await provider.request({ method: 'eth_accounts' })
+    sessionEvents.emit('loggedIn', registered)
+    expect(events).toEqual([])
+    // Logout: [] once, however often the session says so.
+    sessionEvents.emit('loggedOut')
+    sessionEvents.emit('loggedOut')
+    expect(events).toEqual([[]])
+    // Back: the wallet once.
+    setUser(registered)
+    sessionEvents.emit('loggedIn', registered)
+    await provider.request({ method: 'eth_requestAccounts' })
+    expect(events).toEqual([[], [wallet]])
+    // The session ended elsewhere (no event from it): the next read sees
+    // the change.
+    setUser(null)
+    expect(await provider.request({ method: 'eth_accounts' })).toEqual([])
+    expect(await provider.request({ method: 'eth_accounts' })).toEqual([])
+    expect(events).toEqual([[], [wallet], []])
+  })
+
+  test('behavior: a new player registering emits the wallet once', async () => {
+    const { provider, wallet, sessionEvents } = await start({
+      registered: false,
+      signedIn: false,
+    })
+    const events: unknown[] = []
+    provider.on('accountsChanged', (accounts) => events.push(accounts))
+    // Signed in without a wallet yet: no accounts, so no change.
+    sessionEvents.emit('loggedIn', { accessToken, profile: { sub: 'p' } })
+    await provider.request({ method: 'eth_requestAccounts' })
+    await provider.request({ method: 'eth_requestAccounts' })
+    expect(events).toEqual([[wallet]])
+  })
+
   test('behavior: chainChanged when the node reports another chain', async () => {
     const { provider, node } = await start()
     const changes: unknown[] = []

@@ -5,8 +5,9 @@
  * the provider announces itself through EIP-6963.
  *
  * Events:
- * - `accountsChanged`: `[wallet]` after `eth_requestAccounts` and on sign-in
- *   of a registered player; `[]` on logout.
+ * - `accountsChanged`: whenever the accounts change, and only then (see
+ *   `accountStore.ts`): `[wallet]` once `eth_requestAccounts` or a sign-in
+ *   finds a wallet other than the last, `[]` on logout.
  * - `connect` `{ chainId }`: once the chain id is known (at start), and
  *   again on the first sign-in after a logout.
  * - `disconnect` (4900): on logout. Read-only methods keep working; account
@@ -17,25 +18,27 @@ import type { Address, EIP1193Provider } from 'viem'
 import { numberToHex } from 'viem'
 import * as Announce from '../../core/Announce.js'
 import * as Emitter from '../../core/Emitter.js'
+import * as RpcErrors from '../../core/RpcErrors.js'
 import type { User } from '../auth/user.js'
+import * as AccountStore from './accountStore.js'
 import { createApiClient } from './apiClient.js'
+import { createRpcClient, getChainId, getTransactionReceipt } from './chain.js'
 import {
   type Context,
   createNonceReservations,
-  createRpcClient,
-  getChainId,
-  getTransactionReceipt,
   type ProviderConfig,
   type ProviderEvents,
   type ProviderSession,
 } from './context.js'
 import type { CustodySigner, DisposableSigner } from './custodySigner.js'
 import {
-  ProviderError,
-  ProviderErrorCode,
+  describe,
+  internalError,
+  messages,
   toRpcError,
   unauthorised,
   unsupportedMethod,
+  withType,
 } from './errors.js'
 import { accountRoutes } from './methods/accounts.js'
 import { readOnlyRoutes } from './methods/readOnly.js'
@@ -44,7 +47,7 @@ import { signingRoutes } from './methods/signing.js'
 import { transactionRoutes } from './methods/transactions.js'
 import { walletRoutes } from './methods/wallet.js'
 import { providerInfo } from './providerInfo.js'
-import { isZkEvmUser, silentWallet } from './registration.js'
+import { isZkEvmUser, registeredWallet } from './registration.js'
 import { createRelayerClient } from './relayerClient.js'
 import {
   type Confirmation,
@@ -118,6 +121,13 @@ export function createProvider(
     if (!user) throw unauthorised()
     return user.accessToken
   }
+  // The relayer and the guardian act for a registered player only; a
+  // session without the wallet's claims gets the published text.
+  const getZkEvmAccessToken = async () => {
+    const user = await session.getUser()
+    if (!isZkEvmUser(user)) throw internalError(messages.zkEvmUserMissing)
+    return user.accessToken
+  }
   const rpc = createRpcClient(config.zkEvmRpcUrl)
   let signer: CustodySigner | DisposableSigner | undefined
   let chainId: Promise<number> | undefined
@@ -130,16 +140,17 @@ export function createProvider(
     rpc,
     relayer: createRelayerClient({
       relayerUrl: config.relayerUrl,
-      getAccessToken,
+      getAccessToken: getZkEvmAccessToken,
       pollInterval: options.pollInterval,
     }),
     api: createApiClient({
       basePath: config.indexerMrBasePath,
       getAccessToken,
+      getZkEvmAccessToken,
     }),
     signer: () => {
       signer ??= options.createSigner()
-      return signer
+      return connectionTyped(signer)
     },
     confirmation: options.confirmation ?? headlessConfirmation,
     sessionActivity: options.sessionActivity,
@@ -170,10 +181,10 @@ export function createProvider(
         emitter.emit('chainChanged', numberToHex(id))
       }
     },
-    state: { address: undefined },
-    emit: (event, ...args) => {
-      emitter.emit(event, ...args)
-    },
+    accounts: AccountStore.create({
+      wallet: async () => registeredWallet(await session.getUser()),
+      onChange: (accounts) => emitter.emit('accountsChanged', accounts),
+    }),
     nonces: createNonceReservations(
       (wallet, space) => readNonce(context, wallet, space),
       // No receipt yet (or none to read): not known to have reverted.
@@ -201,22 +212,19 @@ export function createProvider(
 
   const onLoggedIn = (user: User) => {
     if (!connected) connect()
-    if (!isZkEvmUser(user)) return
-    const wallet = user.zkEvm.ethAddress as Address
-    context.state.address = wallet
-    emitter.emit('accountsChanged', [wallet])
+    // Another player signed in without a wallet yet: no accounts either.
+    context.accounts.set(registeredWallet(user))
   }
   const onLoggedOut = () => {
-    context.state.address = undefined
+    context.accounts.set(undefined)
     if (signer && 'destroy' in signer) signer.destroy()
     signer = undefined
     context.nonces.clear()
-    emitter.emit('accountsChanged', [])
     if (connected) {
       connected = false
       emitter.emit(
         'disconnect',
-        new ProviderError(ProviderErrorCode.DISCONNECTED, 'Logged out'),
+        new RpcErrors.DisconnectedError({ message: 'Logged out' }),
       )
     }
   }
@@ -230,11 +238,14 @@ export function createProvider(
   // `await connectEvm()`, could listen for it (EIP-1193 has the provider
   // emit `connect` for its consumer to hear).
   setTimeout(() => context.chainId().catch(() => {}), 0)
-  silentWallet(context).then((wallet) => {
-    if (!wallet) return
-    context.state.address ??= wallet
-    context.startSessionActivity(wallet)
-  })
+  session.getUser().then(
+    (user) => {
+      const wallet = registeredWallet(user)
+      context.accounts.start(wallet)
+      if (wallet) context.startSessionActivity(wallet)
+    },
+    () => {},
+  )
 
   async function route(
     entry: Route,
@@ -245,9 +256,8 @@ export function createProvider(
     try {
       let wallet: Address | undefined
       if (entry.account) {
-        wallet = await silentWallet(context)
+        wallet = await context.accounts.read()
         if (!wallet) throw unauthorised()
-        context.state.address = wallet
         if (entry.popup && !handle && !config.crossSdkBridgeEnabled)
           handle = context.confirmation.open()
       }
@@ -271,7 +281,7 @@ export function createProvider(
     // Opened now, before any await, so that popup blockers count the
     // dapp's click; known wallets only, so a 4100 never flashes a popup.
     const handle =
-      entry.popup && context.state.address && !config.crossSdkBridgeEnabled
+      entry.popup && context.accounts.address && !config.crossSdkBridgeEnabled
         ? context.confirmation.open()
         : undefined
     return route(entry, args.params, handle)
@@ -307,4 +317,31 @@ export function createProvider(
       emitter.removeAllListeners()
     },
   })
+}
+
+/**
+ * The custody key with its connection failures typed as the published SDK
+ * types them: the key not reached (the custody login failed) is -32603
+ * with `WALLET_CONNECTION_ERROR`; a failure to sign once connected is the
+ * signer's own. An error that already has a code and a type (the player
+ * logged out meanwhile) passes unchanged.
+ */
+function connectionTyped(signer: CustodySigner): CustodySigner {
+  const getAddress = () =>
+    signer.getAddress().catch((error: unknown) => {
+      if (error instanceof RpcErrors.RpcError && 'type' in error) throw error
+      throw withType(
+        internalError(describe(error) || messages.signerFailed, {
+          cause: error,
+        }),
+        'WALLET_CONNECTION_ERROR',
+      )
+    })
+  return {
+    getAddress,
+    async signMessage(message) {
+      await getAddress()
+      return signer.signMessage(message)
+    },
+  }
 }

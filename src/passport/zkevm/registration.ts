@@ -9,7 +9,7 @@ import type { User, UserZkEvm } from '../auth/user.js'
 import { registrationMessage } from '../wire/api.js'
 import * as Relayer from '../wire/relayer.js'
 import type { Context } from './context.js'
-import { describe, JsonRpcError, messages, RpcErrorCode } from './errors.js'
+import { describe, internalError, messages } from './errors.js'
 import { zeroBasedV } from './walletSignature.js'
 
 /** Whether the user has the zkEVM wallet pair. */
@@ -36,35 +36,25 @@ export async function registerZkEvmUser(context: Context): Promise<UserZkEvm> {
     const id = Relayer.caip2(chainId)
     const chain = chains.find((candidate) => candidate.id === id)
     if (!chain)
-      throw new Error(`Chain name does not exist for chain id ${chainId}`)
+      throw internalError(`Chain name does not exist for chain id ${chainId}`)
     await context.api.counterfactualAddress(chain.name, {
       ethereum_address: address,
       ethereum_signature: zeroBasedV(signature),
     })
   } catch (error) {
-    throw new JsonRpcError(
-      RpcErrorCode.INTERNAL_ERROR,
+    throw internalError(
       `Failed to create counterfactual address: ${describe(error)}`,
       { cause: error },
     )
   }
   const user = await context.session.forceRefresh()
-  if (!isZkEvmUser(user))
-    throw new JsonRpcError(
-      RpcErrorCode.INTERNAL_ERROR,
-      messages.zkEvmUserMissing,
-    )
+  if (!isZkEvmUser(user)) throw internalError(messages.zkEvmUserMissing)
   return user
 }
 
-/** The registered wallet of the signed-in user, silently; `undefined` when none. */
-export async function silentWallet(
-  context: Context,
-): Promise<Address | undefined> {
-  try {
-    const user = await context.session.getUser()
-    return isZkEvmUser(user) ? (user.zkEvm.ethAddress as Address) : undefined
-  } catch {
-    return undefined
-  }
+/** The user's registered wallet; `undefined` for no user or one without. */
+export function registeredWallet(
+  user: User | null | undefined,
+): Address | undefined {
+  return isZkEvmUser(user) ? (user.zkEvm.ethAddress as Address) : undefined
 }

@@ -6,28 +6,9 @@
  */
 import type { Address, Hex } from 'viem'
 import * as Http from '../../core/Http.js'
+import * as RpcErrors from '../../core/RpcErrors.js'
 import * as Relayer from '../wire/relayer.js'
-import {
-  failedToSubmit,
-  JsonRpcError,
-  messages,
-  RpcErrorCode,
-} from './errors.js'
-
-/**
- * The relayer gave up on a transaction (`FAILED`, `CANCELLED`, `REVERTED`,
- * …): the same -32000 as the published SDK's, with the relayer's status
- * kept. The nonce it signed was not used (never submitted, or the whole
- * call reverted, which undoes the wallet's nonce increment).
- */
-export class RelayerGaveUpError extends JsonRpcError {
-  readonly status: string
-  constructor(status: string, statusMessage: string | undefined) {
-    super(RpcErrorCode.RPC_SERVER_ERROR, failedToSubmit(status, statusMessage))
-    this.name = 'JsonRpcError'
-    this.status = status
-  }
-}
+import { failedToSubmit, internalError, messages } from './errors.js'
 
 /** What the relayer client needs. */
 export type RelayerOptions = {
@@ -36,7 +17,7 @@ export type RelayerOptions = {
   getAccessToken: () => Promise<string>
   /** Wait between status polls, ms. @default 1000 */
   pollInterval?: number | undefined
-  /** Status polls before giving up. @default 30 */
+  /** Status polls after the first before giving up. @default 30 */
   pollRetries?: number | undefined
 }
 
@@ -53,7 +34,10 @@ export function createRelayerClient(options: RelayerOptions) {
 
   async function call<result>(method: string, params: unknown[]) {
     const token = await getAccessToken()
-    let body: { result?: result; error?: { code?: number; message?: string } }
+    let body: {
+      result?: result
+      error?: { code?: number; message?: string; data?: unknown }
+    }
     try {
       body = await Http.json(url, {
         body: { id: ++id, jsonrpc: '2.0', method, params },
@@ -61,17 +45,22 @@ export function createRelayerClient(options: RelayerOptions) {
       })
     } catch (error) {
       if (error instanceof Http.HttpError)
-        throw new Error(
+        throw internalError(
           `Relayer HTTP error: ${error.status}. Content: ${error.text}`,
           { cause: error },
         )
       throw error
     }
+    // The relayer's JSON-RPC error, as it gave it (the published SDK
+    // throws the object as is): its code and text.
     if (body?.error)
-      throw new JsonRpcError(
-        RpcErrorCode.RPC_SERVER_ERROR,
-        body.error.message ?? 'Relayer error',
-      )
+      throw RpcErrors.from({
+        code: Number.isSafeInteger(body.error.code)
+          ? body.error.code
+          : RpcErrors.InvalidInputError.code,
+        message: body.error.message ?? 'Relayer error',
+        ...(body.error.data === undefined ? {} : { data: body.error.data }),
+      })
     return body?.result as result
   }
 
@@ -124,14 +113,26 @@ export function createRelayerClient(options: RelayerOptions) {
       ])
     },
     /**
-     * Polls until the transaction leaves `PENDING`: `SUBMITTED` or
-     * `SUCCESSFUL` resolve the chain's hash, any other status is -32000
-     * with its message, and still pending after the last poll is -32000
+     * Polls until the transaction leaves `PENDING`, as the published SDK
+     * does: one request, then up to `pollRetries` more, `pollInterval`
+     * apart, a failed poll counting as one still pending. `SUBMITTED` or
+     * `SUCCESSFUL` resolve the chain's hash; any other status is -32000
+     * 'Transaction failed to submit with status X. Error message: …' with
+     * the relayer's transaction (its hash, when it has one, and its status
+     * message) as `data`; still pending after the last retry is -32000
      * 'transaction hash not generated in time'.
      */
     async waitForHash(relayerId: string): Promise<Hex> {
-      for (let attempt = 0; attempt < pollRetries; attempt++) {
-        const transaction = await this.getTransaction(relayerId)
+      let failure: unknown
+      for (let attempt = 0; attempt <= pollRetries; attempt++) {
+        if (attempt > 0) await sleep(pollInterval)
+        let transaction: Relayer.RelayerTransaction
+        try {
+          transaction = await this.getTransaction(relayerId)
+        } catch (error) {
+          failure = error
+          continue
+        }
         const { status } = transaction
         if (
           status === Relayer.statuses.submitted ||
@@ -139,13 +140,16 @@ export function createRelayerClient(options: RelayerOptions) {
         )
           return transaction.hash as Hex
         if (status !== Relayer.statuses.pending)
-          throw new RelayerGaveUpError(status, transaction.statusMessage)
-        if (attempt < pollRetries - 1) await sleep(pollInterval)
+          throw new RpcErrors.InvalidInputError({
+            message: failedToSubmit(status, transaction.statusMessage),
+            data: transaction,
+          })
+        failure = undefined
       }
-      throw new JsonRpcError(
-        RpcErrorCode.RPC_SERVER_ERROR,
-        messages.hashTimeout,
-      )
+      throw new RpcErrors.InvalidInputError({
+        message: messages.hashTimeout,
+        cause: failure,
+      })
     },
   }
 }

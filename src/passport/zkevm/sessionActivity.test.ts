@@ -61,6 +61,7 @@ function setup(
   const clientId = `client-${crypto.randomUUID()}`
   const activity = create({
     clientId,
+    environment: 'sandbox',
     chainId: 31337,
     apiBase: server.url,
     storage,
@@ -174,6 +175,7 @@ describe('SessionActivity.run', () => {
     const first = setup(server)
     const second = create({
       clientId: first.clientId,
+      environment: 'sandbox',
       apiBase: server.url,
       storage: Storage.memory(),
     })
@@ -248,20 +250,26 @@ describe('SessionActivity.run', () => {
     const onError = (error: Error) => errors.push(error.message)
     const storage = Storage.memory()
     const sendTransaction = async () => '0x'
-    await create({ clientId: '', apiBase: server.url, storage, onError }).run({
+    const environment = 'sandbox'
+    const base = { apiBase: server.url, storage, onError }
+    await create({ ...base, clientId: '', environment }).run({
       wallet,
       sendTransaction,
     })
-    await create({ clientId: 'c', chainId: 1, storage, onError }).run({
-      wallet,
-      sendTransaction,
-    })
-    await create({ clientId: 'c', apiBase: server.url, storage, onError }).run({
+    // Neither sandbox nor production, as published.
+    for (const other of ['dev', 'SANDBOX', ''])
+      await create({ ...base, clientId: 'c', environment: other }).run({
+        wallet,
+        sendTransaction,
+      })
+    await create({ ...base, clientId: 'c', environment }).run({
       wallet: '',
       sendTransaction,
     })
     expect(errors).toEqual([
       'No Passport Client ID provided',
+      'Environment not supported',
+      'Environment not supported',
       'Environment not supported',
       'No wallet address',
     ])
@@ -285,6 +293,7 @@ describe('SessionActivity: where the check goes', () => {
     ] as const)
       await create({
         clientId: `client-${chainId}`,
+        environment: chainId === 13371 ? 'production' : 'sandbox',
         chainId,
         apiBase,
         storage,

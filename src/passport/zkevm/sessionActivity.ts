@@ -19,6 +19,9 @@ import {
   sessionActivityParams,
 } from '../wire/api.js'
 
+/** The environments session activity runs in (published). */
+const supportedEnvironments: readonly string[] = ['sandbox', 'production']
+
 /** The hosted API of the published environments, by chain id. */
 export const hostedApis: Readonly<Record<number, string>> = {
   13371: 'https://api.immutable.com',
@@ -74,6 +77,7 @@ const checkCounts = new Map<string, number>()
 export function create(options: create.Options): SessionActivity {
   const {
     clientId,
+    environment,
     chainId,
     apiBase,
     storage,
@@ -159,6 +163,8 @@ export function create(options: create.Options): SessionActivity {
   return {
     async run(args) {
       if (!clientId) return report('noClientId')
+      if (!supportedEnvironments.includes(environment))
+        return report('environment')
       const url = checkUrl()
       if (!url) return report('environment')
       if (typeof args?.sendTransaction !== 'function')
@@ -185,6 +191,11 @@ export declare namespace create {
   type Options = {
     /** The game's OIDC client id. */
     clientId: string
+    /**
+     * The configuration's environment (`baseConfig.environment`): session
+     * activity runs in `sandbox` and `production` only.
+     */
+    environment: string
     /**
      * The wallet's chain: 13371 and 13473 (the published production and
      * sandbox chains) use the hosted API, any other `apiBase`.

@@ -7,15 +7,11 @@
  * fee) → (guardian ∥ signature) → relayer → polling.
  */
 import type { Address, Hex } from 'viem'
-import { RpcResponseError } from '../../core/Transport.js'
+import * as RpcErrors from '../../core/RpcErrors.js'
 import { feeTokenSymbol } from '../wire/relayer.js'
-import { type Context, getCode } from './context.js'
-import {
-  invalidParams,
-  JsonRpcError,
-  messages,
-  RpcErrorCode,
-} from './errors.js'
+import { getCode } from './chain.js'
+import type { Context } from './context.js'
+import { internalError, invalidParams, messages } from './errors.js'
 import { checkTransaction } from './guardian.js'
 import type { ConfirmationHandle } from './seams.js'
 import {
@@ -41,11 +37,18 @@ export type Call = {
 /** Nonce spaces: ordinary transactions and background session activity. */
 export const nonceSpaces = { default: 0n, background: 1n } as const
 
-/** Validates calls and turns them into meta-transactions ('to' is required: -32602). */
-export function toMetaTransactions(calls: readonly Call[]): MetaTransaction[] {
+/**
+ * Validates calls and turns them into meta-transactions: each needs a `to`
+ * (-32602 '<method> requires a "to" field', the published text for
+ * `eth_sendTransaction`).
+ */
+export function toMetaTransactions(
+  calls: readonly Call[],
+  method = 'eth_sendTransaction',
+): MetaTransaction[] {
   return calls.map((call) => {
     if (!call || typeof call.to !== 'string' || !call.to)
-      throw invalidParams('Transaction requires a "to" field')
+      throw invalidParams(`${method} requires a "to" field`)
     try {
       return metaTransaction({
         to: call.to as Address,
@@ -56,11 +59,7 @@ export function toMetaTransactions(calls: readonly Call[]): MetaTransaction[] {
         data: (call.data ?? '0x') as Hex,
       })
     } catch (cause) {
-      throw new JsonRpcError(
-        RpcErrorCode.INVALID_PARAMS,
-        'Invalid transaction parameters',
-        { cause },
-      )
+      throw invalidParams('Invalid transaction parameters', { cause })
     }
   })
 }
@@ -98,8 +97,8 @@ export async function readNonce(
     // revert is the node's JSON-RPC error: code 3 with the revert data
     // (EIP-1474's execution error), or a message saying so (older nodes).
     if (
-      error instanceof RpcResponseError &&
-      (error.code === 3 || /revert/i.test(error.message))
+      error instanceof RpcErrors.RpcError &&
+      (error.code === 3 || /revert/i.test(error.shortMessage))
     )
       return 0n
     throw error
@@ -124,7 +123,7 @@ export async function withFee(
   const imx = Array.isArray(options)
     ? options.find((option) => option.tokenSymbol === feeTokenSymbol)
     : undefined
-  if (!imx) throw new Error(messages.feesMissing)
+  if (!imx) throw internalError(messages.feesMissing)
   const price = BigInt(imx.tokenPrice)
   if (price <= 0n) return [...transactions]
   return [
@@ -139,6 +138,8 @@ export type SendOptions = {
   handle?: ConfirmationHandle | undefined
   /** Session activity: nonce space 1, no popup. */
   background?: boolean | undefined
+  /** The method sending, named in its errors. @default 'eth_sendTransaction' */
+  method?: string | undefined
 }
 
 /**
@@ -157,7 +158,7 @@ export async function relayTransactions(
   nonce: bigint
   space: bigint
 }> {
-  const transactions = toMetaTransactions(calls)
+  const transactions = toMetaTransactions(calls, options.method)
   const chainId = await context.chainId()
   const space = options.background
     ? nonceSpaces.background

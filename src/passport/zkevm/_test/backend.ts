@@ -91,6 +91,8 @@ export async function startNode(options: { chainId: number }) {
   const nonces = new Map<string, bigint>()
   const receipts = new Map<string, unknown>()
   const reverting = new Set<string>()
+  /** Methods answered with this JSON-RPC error. */
+  const failing = new Map<string, { code: number; message: string }>()
   const requests: RpcRequest[] = []
   const batches: number[] = []
   /** Each batch's methods, in order. */
@@ -98,6 +100,11 @@ export async function startNode(options: { chainId: number }) {
   let chainId = options.chainId
   function respond(request: RpcRequest) {
     const params = request.params ?? []
+    const failure = failing.get(request.method)
+    if (failure) {
+      requests.push(request)
+      return { jsonrpc: '2.0', id: request.id, error: failure }
+    }
     if (
       request.method === 'eth_call' &&
       reverting.has(String((params[0] as { to: string }).to).toLowerCase())
@@ -163,6 +170,9 @@ export async function startNode(options: { chainId: number }) {
     setReceipt: (hash: Hex, receipt: unknown) => receipts.set(hash, receipt),
     /** Calls to `address` revert. */
     setReverting: (address: Address) => reverting.add(address.toLowerCase()),
+    /** `method` answers this JSON-RPC error. */
+    setError: (method: string, error: { code: number; message: string }) =>
+      failing.set(method, error),
     setChainId: (id: number) => {
       chainId = id
     },

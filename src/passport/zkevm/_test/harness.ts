@@ -86,6 +86,8 @@ export async function setup(
     chain?: { rpcUrl: string; id: number }
     /** The custody key. @default a random one */
     custody?: PrivateKeyAccount
+    /** The custody signer. @default one signing with `custody` */
+    signer?: CustodySigner
     /** The wallet's address, from the custody key and the relayer's co-signer. @default a random one */
     wallet?: (coSigner: Address, custody: Address) => Address
   } = {},
@@ -161,7 +163,7 @@ export async function setup(
       },
     },
     sessionEvents,
-    createSigner: () => signer,
+    createSigner: () => options.signer ?? signer,
     confirmation,
     sessionActivity: options.sessionActivity,
     announceProvider: false,

@@ -3,13 +3,10 @@
  * needed) and `eth_accounts` (silent).
  */
 import type { Address } from 'viem'
+import * as RpcErrors from '../../../core/RpcErrors.js'
 import type { Context } from '../context.js'
-import { messages, ProviderError, ProviderErrorCode } from '../errors.js'
-import {
-  isZkEvmUser,
-  registerZkEvmUser,
-  silentWallet,
-} from '../registration.js'
+import { messages } from '../errors.js'
+import { isZkEvmUser, registerZkEvmUser } from '../registration.js'
 import type { Routes } from './route.js'
 
 /** The in-flight sign-in of each provider: parallel requests share it. */
@@ -30,8 +27,7 @@ export const accountRoutes = {
   },
   eth_accounts: {
     async handler(context) {
-      const wallet = await silentWallet(context)
-      context.state.address = wallet
+      const wallet = await context.accounts.read()
       return wallet ? [wallet] : []
     },
   },
@@ -42,22 +38,20 @@ export const accountRoutes = {
  * wallet, then announces the wallet and starts session activity.
  */
 async function requestAccounts(context: Context): Promise<Address[]> {
-  let wallet = await silentWallet(context)
+  let wallet = await context.accounts.read()
   if (!wallet) {
     const user =
       (await context.session.getUser()) ?? (await context.session.login())
     if (!user)
-      throw new ProviderError(
-        ProviderErrorCode.UNAUTHORIZED,
-        messages.notAuthenticated,
-      )
+      throw new RpcErrors.UnauthorizedError({
+        message: messages.notAuthenticated,
+      })
     const registered = isZkEvmUser(user)
       ? user
       : await registerZkEvmUser(context)
     wallet = registered.zkEvm.ethAddress as Address
   }
-  context.state.address = wallet
-  context.emit('accountsChanged', [wallet])
+  context.accounts.set(wallet)
   context.startSessionActivity(wallet)
   return [wallet]
 }

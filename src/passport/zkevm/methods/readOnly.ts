@@ -4,7 +4,8 @@
  * method takes one; `eth_chainId` is the node's, as hex.
  */
 import { numberToHex } from 'viem'
-import { type Context, getChainId } from '../context.js'
+import { getChainId } from '../chain.js'
+import type { Context } from '../context.js'
 import type { Routes } from './route.js'
 
 /** The methods passed through, with the index of their block tag. */
@@ -31,7 +32,7 @@ function forward(method: keyof typeof passThrough) {
       while (args.length < tagIndex) args.push(undefined)
       args.push('latest')
     }
-    return context.rpc.request({ method, params: args })
+    return context.rpc.read({ method, params: args })
   }
 }
 

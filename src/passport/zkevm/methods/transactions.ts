@@ -14,7 +14,7 @@ export const transactionRoutes = {
     async handler(context, { params, wallet, handle }) {
       const [transaction] = (Array.isArray(params) ? params : []) as [Call?]
       if (!transaction || typeof transaction !== 'object')
-        throw invalidParams('Transaction requires a "to" field')
+        throw invalidParams('eth_sendTransaction requires a "to" field')
       return sendTransactions(context, wallet, [transaction], { handle })
     },
   },
@@ -25,7 +25,7 @@ export const transactionRoutes = {
   },
   im_addSessionActivity: {
     async handler(context) {
-      const wallet = context.state.address
+      const wallet = context.accounts.address
       if (wallet) context.startSessionActivity(wallet)
       return null
     },

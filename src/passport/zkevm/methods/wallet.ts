@@ -5,9 +5,10 @@
  * that transaction, which `wallet_getCallsStatus` looks up.
  */
 import { type Address, type Hex, isAddressEqual, numberToHex } from 'viem'
+import * as RpcErrors from '../../../core/RpcErrors.js'
 import * as Relayer from '../../wire/relayer.js'
-import { getTransactionReceipt } from '../context.js'
-import { invalidParams, ProviderError } from '../errors.js'
+import { getTransactionReceipt } from '../chain.js'
+import { invalidParams } from '../errors.js'
 import { relayTransactions, settle } from '../transactions.js'
 import type { Routes } from './route.js'
 
@@ -42,25 +43,23 @@ export const walletRoutes = {
         throw invalidParams('wallet_sendCalls requires a non-empty calls list')
       const chainId = await context.chainId()
       if (request.chainId !== undefined && Number(request.chainId) !== chainId)
-        throw new ProviderError(
-          5710,
-          `Unsupported chain id ${request.chainId}, expected ${numberToHex(chainId)}`,
-        )
+        throw new RpcErrors.UnsupportedChainIdError({
+          message: `Unsupported chain id ${request.chainId}, expected ${numberToHex(chainId)}`,
+        })
       if (request.from && !isAddressEqual(request.from as Address, wallet))
-        throw new ProviderError(
-          4100,
-          'Unauthorised - the from address is not the wallet',
-        )
+        throw new RpcErrors.UnauthorizedError({
+          message: 'Unauthorised - the from address is not the wallet',
+        })
       for (const [name, capability] of Object.entries(
         request.capabilities ?? {},
       ))
         if (!capability?.optional)
-          throw new ProviderError(
-            5700,
-            `Unsupported non-optional capability: ${name}`,
-          )
+          throw new RpcErrors.UnsupportedNonOptionalCapabilityError({
+            message: `Unsupported non-optional capability: ${name}`,
+          })
       const relayed = await relayTransactions(context, wallet, request.calls, {
         handle,
+        method: 'wallet_sendCalls',
       })
       // The dapp reads the outcome with wallet_getCallsStatus, or never;
       // meanwhile the batch's nonce is settled as a send's is, so that a
@@ -80,7 +79,10 @@ export const walletRoutes = {
       try {
         transaction = await context.relayer.getTransaction(id)
       } catch (cause) {
-        throw new ProviderError(5730, 'Unknown bundle id', { cause })
+        throw new RpcErrors.UnknownBundleIdError({
+          message: 'Unknown bundle id',
+          cause,
+        })
       }
       const base = {
         version: '2.0.0',
