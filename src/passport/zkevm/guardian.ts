@@ -7,6 +7,7 @@
 import type { Address } from 'viem'
 import * as Http from '../../core/Http.js'
 import * as Relayer from '../wire/relayer.js'
+import type { MetaTransaction } from '../wire/sequence.js'
 import type { Context } from './context.js'
 import {
   describe,
@@ -16,7 +17,6 @@ import {
   ServiceUnavailableError,
 } from './errors.js'
 import type { ConfirmationHandle } from './seams.js'
-import type { MetaTransaction } from './walletSignature.js'
 
 /** Evaluates a transaction and, when the guardian asks, has the player confirm it. */
 export async function checkTransaction(

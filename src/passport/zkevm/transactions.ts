@@ -9,6 +9,19 @@
 import type { Address, Hex } from 'viem'
 import { RpcResponseError } from '../../core/Transport.js'
 import { feeTokenSymbol } from '../wire/relayer.js'
+import {
+  decodeReadNonce,
+  encodeExecute,
+  encodeMetaTransactions,
+  encodeNonce,
+  encodeReadNonce,
+  type MetaTransaction,
+  metaTransaction,
+  nonceSpaces,
+  subDigest,
+  transactionSignature,
+  transactionsDigest,
+} from '../wire/sequence.js'
 import { type Context, getCode } from './context.js'
 import {
   invalidParams,
@@ -18,18 +31,6 @@ import {
 } from './errors.js'
 import { checkTransaction } from './guardian.js'
 import type { ConfirmationHandle } from './seams.js'
-import {
-  decodeReadNonce,
-  encodeExecute,
-  encodeMetaTransactions,
-  encodeNonce,
-  encodeReadNonce,
-  type MetaTransaction,
-  metaTransaction,
-  subDigest,
-  transactionSignature,
-  transactionsDigest,
-} from './walletSignature.js'
 
 /** A call as `eth_sendTransaction` / `wallet_sendCalls` take it. */
 export type Call = {
@@ -37,9 +38,6 @@ export type Call = {
   data?: string | undefined
   value?: string | bigint | number | undefined
 }
-
-/** Nonce spaces: ordinary transactions and background session activity. */
-export const nonceSpaces = { default: 0n, background: 1n } as const
 
 /** Validates calls and turns them into meta-transactions ('to' is required: -32602). */
 export function toMetaTransactions(calls: readonly Call[]): MetaTransaction[] {
@@ -174,7 +172,7 @@ export async function relayTransactions(
       digest: transactionsDigest(encodedNonce, withFees),
     })
     const signer = context.signer()
-    const [, userSignature, custody] = await Promise.all([
+    const [, userSignature] = await Promise.all([
       checkTransaction(context, {
         wallet,
         chainId,
@@ -183,12 +181,11 @@ export async function relayTransactions(
         handle: options.background ? undefined : options.handle,
       }),
       signer.signMessage({ raw: digest }),
-      signer.getAddress(),
     ])
     const data = encodeExecute({
       transactions: withFees,
       nonce: encodedNonce,
-      signature: transactionSignature(custody, userSignature),
+      signature: transactionSignature(userSignature),
     })
     const relayerId = await context.relayer.sendTransaction(
       wallet,
