@@ -26,7 +26,7 @@ import { sdkVersionHeader } from '../../../passport/wire/api.js'
 import {
   type PlayerWalletContracts,
   playerWalletAddress,
-} from '../../chain/sequence.js'
+} from '../../../passport/wire/sequence.js'
 import { defaultApiKey } from '../../magic/provider/protocol.js'
 import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'

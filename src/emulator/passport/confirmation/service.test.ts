@@ -1,12 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { transactionsDigest } from '../../../passport/wire/sequence.js'
 import { findFreePort } from '../../net.js'
 import { startServer } from '../../server.js'
-import {
-  createGuardian,
-  erc191Digest,
-  type Guardian,
-  transactionDigest,
-} from '../guardian.js'
+import { createGuardian, erc191Digest, type Guardian } from '../guardian.js'
 import { settlePath } from './pages.js'
 import { createConfirmationApp } from './service.js'
 
@@ -228,7 +224,7 @@ describe('/dev/verdicts', () => {
         kind: 'transaction',
         chainId: 31337,
         wallet,
-        digest: transactionDigest(7n, [
+        digest: transactionsDigest(7n, [
           {
             delegateCall: false,
             revertOnError: true,

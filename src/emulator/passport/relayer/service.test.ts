@@ -9,18 +9,19 @@ import {
 } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { methods } from '../../../passport/wire/relayer.js'
-import { relayerSubmitter } from '../../chain/accounts.js'
-import { MainModule, TestERC20 } from '../../chain/artifacts.generated.js'
 import {
-  call,
   decodeExecute,
   decodeSignature,
   encodeSignature,
+  metaTransaction,
   type SignaturePart,
-  signEthSign,
   subDigest,
-} from '../../chain/sequence.js'
-import { erc191Digest, typedDataDigest } from '../guardian.js'
+  typedDataDigest,
+} from '../../../passport/wire/sequence.js'
+import { relayerSubmitter } from '../../chain/accounts.js'
+import { MainModule, TestERC20 } from '../../chain/artifacts.generated.js'
+import { signEthSign } from '../../chain/sequence.js'
+import { erc191Digest } from '../guardian.js'
 import {
   accessToken,
   clientSend,
@@ -57,7 +58,8 @@ async function dev(route: string, body: unknown, origin?: string) {
 }
 
 const mint = (to: Address, amount: bigint) =>
-  call(relayer.contracts.erc20, {
+  metaTransaction({
+    to: relayer.contracts.erc20,
     data: encodeFunctionData({
       abi: TestERC20.abi,
       functionName: 'mint',
@@ -487,12 +489,12 @@ describe('the fee', () => {
       [mint(player.wallet, 1n)],
       [
         mint(player.wallet, 1n),
-        call(relayerSubmitter.address, { value: price - 1n }),
+        metaTransaction({ to: relayerSubmitter.address, value: price - 1n }),
       ],
       [
         mint(player.wallet, 1n),
         {
-          ...call(relayerSubmitter.address, { value: price }),
+          ...metaTransaction({ to: relayerSubmitter.address, value: price }),
           delegateCall: true,
         },
       ],
@@ -502,7 +504,7 @@ describe('the fee', () => {
     }
     const paid = [
       mint(player.wallet, 1n),
-      call(relayerSubmitter.address, { value: price }),
+      metaTransaction({ to: relayerSubmitter.address, value: price }),
     ]
     const before = await relayer.publicClient.getBalance({
       address: relayerSubmitter.address,

@@ -37,8 +37,6 @@ import {
   type RelayerTransaction,
   statuses,
 } from '../../../passport/wire/relayer.js'
-import { coSignerKey, relayerSubmitter } from '../../chain/accounts.js'
-import type { Contracts } from '../../chain/deploy.js'
 import {
   coSignerPart,
   decodeExecute,
@@ -50,15 +48,17 @@ import {
   type MetaTransaction,
   playerWalletAddress,
   playerWalletSignature,
-  recoverSigner,
-  signEthSign,
   subDigest,
-  transactionDigest,
-} from '../../chain/sequence.js'
+  transactionsDigest,
+  typedDataDigest,
+} from '../../../passport/wire/sequence.js'
+import { coSignerKey, relayerSubmitter } from '../../chain/accounts.js'
+import type { Contracts } from '../../chain/deploy.js'
+import { recoverSigner, signEthSign } from '../../chain/sequence.js'
 import { createApp, startServer } from '../../server.js'
 import { defineService } from '../../service.js'
 import { createVerifier, type Verifier } from '../bearer.js'
-import { erc191Digest, type Guardian, typedDataDigest } from '../guardian.js'
+import { erc191Digest, type Guardian } from '../guardian.js'
 import {
   createSubmitter,
   type Relayed,
@@ -234,7 +234,7 @@ export function createRelayer(options: createRelayer.Options): Relayer {
         subDigest({
           chainId: chain.chainId,
           wallet,
-          digest: transactionDigest(execute.nonce, execute.transactions),
+          digest: transactionsDigest(execute.nonce, execute.transactions),
         }),
         part.signature,
       )
@@ -243,7 +243,7 @@ export function createRelayer(options: createRelayer.Options): Relayer {
         error instanceof InvalidExecuteError ||
         error instanceof InvalidWalletSignatureError
       )
-        throw invalidParams(error.shortMessage)
+        throw invalidParams(error.message)
       throw error
     }
     if (playerWalletAddress({ custody, contracts: chain.contracts }) !== wallet)
@@ -257,7 +257,7 @@ export function createRelayer(options: createRelayer.Options): Relayer {
       throw invalidParams(
         `The transaction must pay the relayer's fee: a transfer of at least ${fee} wei to ${relayerSubmitter.address}.`,
       )
-    const digest = transactionDigest(execute.nonce, execute.transactions)
+    const digest = transactionsDigest(execute.nonce, execute.transactions)
     if (!guardian.isAllowed({ chainId: chain.chainId, wallet, digest }))
       throw new RelayerRpcError(
         errorCodes.rejected,
