@@ -9,15 +9,14 @@
  */
 import {
   type Address,
-  concat,
   type Hex,
   type LocalAccount,
-  numberToHex,
   recoverAddress,
   slice,
 } from 'viem'
 import {
   encodeSignature,
+  eoaSignature,
   InvalidWalletSignatureError,
   type MetaTransaction,
   type SignaturePart,
@@ -42,8 +41,10 @@ export async function signEthSign(
   account: LocalAccount,
   hash: Hex,
 ): Promise<Hex> {
-  const signature = await account.signMessage({ message: { raw: hash } })
-  return concat([signature, numberToHex(signatureTypes.ethSign, { size: 1 })])
+  return eoaSignature(
+    await account.signMessage({ message: { raw: hash } }),
+    signatureTypes.ethSign,
+  )
 }
 
 /**

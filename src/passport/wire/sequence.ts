@@ -185,18 +185,12 @@ export function decodeExecute(data: Hex): Execute {
   )
     throw new InvalidExecuteError('The calldata is not a call to execute.')
   try {
+    // viem checksums the addresses it decodes.
     const [transactions, nonce, signature] = decodeAbiParameters(
       walletAbi[0].inputs,
       slice(data, 4),
     )
-    return {
-      transactions: transactions.map((tx) => ({
-        ...tx,
-        target: getAddress(tx.target),
-      })),
-      nonce,
-      signature,
-    }
+    return { transactions, nonce, signature }
   } catch (error) {
     throw new InvalidExecuteError('The execute calldata does not decode.', {
       cause: error,
