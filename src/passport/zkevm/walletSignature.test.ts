@@ -1,14 +1,56 @@
-import { concat, keccak256, recoverMessageAddress, slice } from 'viem'
+import {
+  concat,
+  hashMessage,
+  keccak256,
+  recoverMessageAddress,
+  slice,
+} from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
+import { vectors } from '../wire/_test/sequenceVectors.js'
 import {
+  coSignerPart,
   custodyPart,
   decodeSignature,
+  encodeSignaturePart,
+  eoaSignature,
   InvalidWalletSignatureError,
+  signatureTypes,
+  subDigest,
 } from '../wire/sequence.js'
 import { mergeSignatures, zeroBasedV } from './walletSignature.js'
 
 describe('mergeSignatures', () => {
+  test("behavior: the relayer's co-signer part and the player's make the known 2-of-2 signature, in lowercase hex", async () => {
+    const digest = subDigest({
+      chainId: vectors.chainId,
+      wallet: vectors.wallet,
+      digest: hashMessage(vectors.message),
+    })
+    const sign = (key: `0x${string}`) =>
+      privateKeyToAccount(key).signMessage({ message: { raw: digest } })
+    // What the relayer answers im_sign with: its part, bare hex.
+    const coSignerParts = encodeSignaturePart(
+      coSignerPart({
+        coSigner: vectors.contracts.coSigner,
+        signature: eoaSignature(
+          await sign(vectors.coSignerKey),
+          signatureTypes.ethSign,
+        ),
+      }),
+    ).slice(2)
+    expect(
+      mergeSignatures({
+        coSignerParts,
+        user: {
+          address: vectors.custody,
+          part: custodyPart(await sign(vectors.custodyKey)),
+        },
+        digest,
+      }),
+    ).toBe(vectors.messageSignature)
+  })
+
   test('behavior: an EOA co-signer part is ordered by the signer it recovers to, behind threshold 2', async () => {
     const a = privateKeyToAccount(generatePrivateKey())
     const b = privateKeyToAccount(generatePrivateKey())
