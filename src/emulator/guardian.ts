@@ -16,42 +16,11 @@
  * @packageDocumentation
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import {
-  type Address,
-  getAddress,
-  type Hex,
-  hashMessage,
-  hashTypedData,
-  type TypedDataDefinition,
-} from 'viem'
-
-// The meta-transaction type and digest live with the other Sequence v1
-// helpers; re-exported so the guardian's users keep one import.
-export {
-  type MetaTransaction,
-  metaTransactionsAbi,
-  transactionDigest,
-} from './chain/sequence.js'
+import { type Address, getAddress, type Hex, hashMessage } from 'viem'
 
 /** The EIP-191 hash of a personal_sign text. */
 export function erc191Digest(text: string): Hex {
   return hashMessage(text)
-}
-
-/**
- * The EIP-712 hash of typed data, as the published SDK signs it: an
- * `EIP712Domain` type the caller gave is dropped and rebuilt from the keys
- * present in `domain` (viem does so when none is given), so the guardian,
- * the relayer and the wallet hash the same thing.
- *
- * @throws on malformed typed data.
- */
-export function typedDataDigest(typedData: TypedDataDefinition): Hex {
-  const { EIP712Domain: _, ...types } = typedData.types as Record<
-    string,
-    unknown
-  >
-  return hashTypedData({ ...typedData, types } as TypedDataDefinition)
 }
 
 /** What is being evaluated. */

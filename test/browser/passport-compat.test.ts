@@ -9,15 +9,12 @@ import {
 } from 'viem'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { commands } from 'vitest/browser'
+import { factoryAbi, imageHash } from '../../src/passport/wire/sequence.js'
 import {
   ethChain,
   headers as teeHeaders,
   paths as teePaths,
 } from '../../src/passport/wire/tee.js'
-import {
-  factoryAbi,
-  imageHash,
-} from '../../src/passport/zkevm/walletSignature.js'
 import { refusedTelemetry, telemetryOrigin } from './fixtures/noTelemetry.js'
 import {
   type PublishedPassport,

@@ -8,28 +8,21 @@
  * a transaction signed by the provider and completed with the co-signer's
  * part, as a relayer does, executes.
  */
-import {
-  type Address,
-  decodeFunctionData,
-  type Hex,
-  parseEther,
-  slice,
-} from 'viem'
+import { decodeFunctionData, type Hex, parseEther, slice } from 'viem'
 import { afterEach, describe, expect, inject, test } from 'vitest'
 import { MainModule } from '../../src/emulator/chain/artifacts.generated.js'
 import {
-  counterfactualAddress,
-  imageHash,
-} from '../../src/emulator/chain/counterfactual.js'
-import { setup } from '../../src/passport/zkevm/_test/harness.js'
-import {
-  encodeSignature,
-  type MetaTransaction,
+  type Execute,
+  encodeSignedParts,
+  eoaSignature,
+  playerWalletAddress,
+  playerWalletConfig,
+  signatureTypes,
   subDigest,
   transactionsDigest,
-  userPart,
   walletAbi,
-} from '../../src/passport/zkevm/walletSignature.js'
+} from '../../src/passport/wire/sequence.js'
+import { setup } from '../../src/passport/zkevm/_test/harness.js'
 import { getClients } from './clients.js'
 import { deployWallet, randomAccount } from './wallets.js'
 
@@ -43,24 +36,11 @@ afterEach(async () => {
   current = undefined
 })
 
-/** The wallet's configuration: custody key and co-signer, 2-of-2. */
-const walletConfig = (coSigner: Address, custody: Address) => ({
-  threshold: 2,
-  signers: [
-    { weight: 1, address: custody },
-    { weight: 1, address: coSigner },
-  ],
-})
-
 async function start() {
   current = await setup({
     chain,
     wallet: (coSigner, custody) =>
-      counterfactualAddress({
-        factory: contracts.factory,
-        mainModule: contracts.mainModule,
-        imageHash: imageHash(walletConfig(coSigner, custody)),
-      }),
+      playerWalletAddress({ custody, contracts: { ...contracts, coSigner } }),
     config: ({ coSigner }) => ({
       walletContracts: {
         factory: contracts.factory,
@@ -131,7 +111,10 @@ describe('zkEVM provider on Sequence v1 contracts', () => {
     // Deployed: the same provider returns plain ERC-1271 signatures.
     expect(
       await deployWallet(
-        walletConfig(relayer.coSigner.address, custody.address),
+        playerWalletConfig({
+          custody: custody.address,
+          coSigner: relayer.coSigner.address,
+        }),
       ),
     ).toBe(wallet)
     const plain = (await provider.request({
@@ -150,7 +133,10 @@ describe('zkEVM provider on Sequence v1 contracts', () => {
 
   test('behavior: a sent transaction, completed with the co-signer’s part, executes with the provider’s nonce', async () => {
     const { provider, wallet, relayer, custody } = await start()
-    const config = walletConfig(relayer.coSigner.address, custody.address)
+    const config = playerWalletConfig({
+      custody: custody.address,
+      coSigner: relayer.coSigner.address,
+    })
     expect(await deployWallet(config)).toBe(wallet)
     await testClient.setBalance({ address: wallet, value: parseEther('2') })
     const recipient = randomAccount().address
@@ -164,26 +150,36 @@ describe('zkEVM provider on Sequence v1 contracts', () => {
       expect(sent.nonce).toBe(round)
       // What a relayer does: add the co-signer's part to the user's.
       const { args } = decodeFunctionData({ abi: walletAbi, data: sent.data })
-      const [txs, nonce] = args as unknown as [MetaTransaction[], bigint]
+      const [txs, nonce] = args as unknown as [Execute['transactions'], bigint]
       const digest = subDigest({
         chainId: chain.id,
         wallet,
         digest: transactionsDigest(nonce, txs),
       })
-      const user = userPart(custody.address, slice(sent.signature, 4, 69))
-      const coSigner = userPart(
-        relayer.coSigner.address,
-        await relayer.coSigner.signMessage({ message: { raw: digest } }),
-      )
-      const parts = [user, coSigner].sort((a, b) =>
-        BigInt(a.address) < BigInt(b.address) ? -1 : 1,
-      )
+      const ethSign = (signature: Hex) =>
+        ({
+          type: 'eoa',
+          weight: 1,
+          signature: eoaSignature(signature, signatureTypes.ethSign),
+        }) as const
+      const signature = encodeSignedParts(2, [
+        {
+          address: custody.address,
+          part: ethSign(slice(sent.signature, 4, 69)),
+        },
+        {
+          address: relayer.coSigner.address,
+          part: ethSign(
+            await relayer.coSigner.signMessage({ message: { raw: digest } }),
+          ),
+        },
+      ])
       const submitter = await fundedAccount()
       const hash = await walletClient(submitter).writeContract({
         address: wallet,
         abi: MainModule.abi,
         functionName: 'execute',
-        args: [txs, nonce, encodeSignature(2, parts)],
+        args: [txs, nonce, signature],
         gas: 500_000n,
       })
       const receipt = await publicClient.waitForTransactionReceipt({ hash })

@@ -15,19 +15,19 @@ import {
   MainModule,
   TestERC20,
 } from '../../src/emulator/chain/artifacts.generated.js'
+import { signEthSign } from '../../src/emulator/chain/sequence.js'
 import {
-  call,
   encodeDeployAndExecute,
   encodeExecute,
   encodeSignature,
   type MetaTransaction,
+  metaTransaction,
   playerWalletAddress,
   playerWalletConfig,
   playerWalletSignature,
-  signEthSign,
   subDigest,
-  transactionDigest,
-} from '../../src/emulator/chain/sequence.js'
+  transactionsDigest,
+} from '../../src/passport/wire/sequence.js'
 import { getClients } from './clients.js'
 import { proxyRuntime, randomAccount } from './wallets.js'
 
@@ -68,7 +68,7 @@ async function deployAndExecute(
   const signature = await sign(
     custody,
     wallet,
-    transactionDigest(0n, transactions),
+    transactionsDigest(0n, transactions),
   )
   const relayer = await fundedAccount()
   const hash = await walletClient(relayer).sendTransaction({
@@ -96,7 +96,8 @@ describe('the game wallet', () => {
     expect(await publicClient.getCode({ address: wallet })).toBeUndefined()
     const recipient = randomAccount().address
     const { receipt } = await deployAndExecute(custody, [
-      call(contracts.erc20, {
+      metaTransaction({
+        to: contracts.erc20,
         data: encodeFunctionData({
           abi: TestERC20.abi,
           functionName: 'mint',
@@ -117,7 +118,7 @@ describe('the game wallet', () => {
     expect(await readNonce(wallet)).toBe(1n)
 
     // Then execute goes to the wallet itself, at the next nonce.
-    const transactions = [call(recipient)]
+    const transactions = [metaTransaction({ to: recipient })]
     const relayer = await fundedAccount()
     const hash = await walletClient(relayer).sendTransaction({
       to: wallet,
@@ -127,7 +128,7 @@ describe('the game wallet', () => {
         signature: await sign(
           custody,
           wallet,
-          transactionDigest(1n, transactions),
+          transactionsDigest(1n, transactions),
         ),
       }),
     })
@@ -140,11 +141,11 @@ describe('the game wallet', () => {
   test("refuses a co-signature from another key than the co-signer's", async () => {
     const custody = randomAccount()
     const wallet = playerWalletAddress({ custody: custody.address, contracts })
-    const transactions = [call(randomAccount().address)]
+    const transactions = [metaTransaction({ to: randomAccount().address })]
     const signature = await sign(
       custody,
       wallet,
-      transactionDigest(0n, transactions),
+      transactionsDigest(0n, transactions),
       randomAccount(),
     )
     const relayer = await fundedAccount()

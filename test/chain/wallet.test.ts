@@ -12,11 +12,12 @@ import {
   MainModule,
   TestERC20,
 } from '../../src/emulator/chain/artifacts.generated.js'
+import { signExecute } from '../../src/emulator/chain/sequence.js'
 import {
   counterfactualAddress,
   imageHash,
-} from '../../src/emulator/chain/counterfactual.js'
-import { call, signExecute } from '../../src/emulator/chain/sequence.js'
+  metaTransaction,
+} from '../../src/passport/wire/sequence.js'
 import { getClients } from './clients.js'
 import {
   deployWallet,
@@ -189,7 +190,7 @@ describe('deployed wallet', () => {
       }),
     })
     const recipient = randomAccount().address
-    const txs = [call(recipient, { value: parseEther('0.25') })]
+    const txs = [metaTransaction({ to: recipient, value: parseEther('0.25') })]
     const signature = await signExecute({
       chainId,
       wallet,
@@ -199,14 +200,16 @@ describe('deployed wallet', () => {
       signers: [{ weight: 1, address: signer.address, account: signer }],
     })
     const batch = [
-      call(contracts.factory, {
+      metaTransaction({
+        to: contracts.factory,
         data: encodeFunctionData({
           abi: Factory.abi,
           functionName: 'deploy',
           args: [contracts.mainModule, salt],
         }),
       }),
-      call(wallet, {
+      metaTransaction({
+        to: wallet,
         data: encodeFunctionData({
           abi: MainModule.abi,
           functionName: 'execute',

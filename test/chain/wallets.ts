@@ -14,9 +14,10 @@ import {
 import {
   counterfactualAddress,
   imageHash,
+  type MetaTransaction,
+  metaTransaction,
   type WalletConfig,
-} from '../../src/emulator/chain/counterfactual.js'
-import { call } from '../../src/emulator/chain/sequence.js'
+} from '../../src/passport/wire/sequence.js'
 import { getClients } from './clients.js'
 
 const contracts = inject('contracts')
@@ -80,14 +81,15 @@ export async function fundedWallet(config: WalletConfig) {
   })
   const recipient = randomAccount().address
   const txs = [
-    call(contracts.erc20, {
+    metaTransaction({
+      to: contracts.erc20,
       data: encodeFunctionData({
         abi: TestERC20.abi,
         functionName: 'transfer',
         args: [recipient, parseEther('30')],
       }),
     }),
-    call(recipient, { value: parseEther('1.5') }),
+    metaTransaction({ to: recipient, value: parseEther('1.5') }),
   ]
   return { wallet, recipient, txs }
 }
@@ -95,7 +97,7 @@ export async function fundedWallet(config: WalletConfig) {
 /** Sends `txs` with `signature` to `wallet`'s execute from a fresh relayer. */
 export async function execute(
   wallet: Address,
-  txs: ReturnType<typeof call>[],
+  txs: readonly MetaTransaction[],
   signature: Hex,
 ) {
   const relayer = await fundedAccount()

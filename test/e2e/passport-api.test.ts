@@ -10,7 +10,6 @@
 import { decodeJwt } from 'jose'
 import { type Hex, recoverMessageAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { playerWalletAddress } from '../../src/emulator/chain/sequence.js'
 import { type Emulator, startEmulator } from '../../src/emulator/index.js'
 import { decodeDidToken } from '../../src/emulator/magic/provider/didToken.js'
 import {
@@ -24,6 +23,7 @@ import {
 } from '../../src/emulator/passport/identity/testkit.js'
 import { slots } from '../../src/emulator/ports.js'
 import { registrationMessage } from '../../src/passport/wire/api.js'
+import { playerWalletAddress } from '../../src/passport/wire/sequence.js'
 
 let emulator: Emulator
 

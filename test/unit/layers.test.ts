@@ -6,8 +6,8 @@ import { describe, expect, test } from 'vitest'
 /**
  * The repository's layers, checked on every import of every source file:
  * the clients never reach into the emulator, the emulator reaches into a
- * product only through its wire, a wire imports nothing outside itself, and
- * core imports no product.
+ * product only through its wire, a wire imports nothing outside itself but
+ * viem, and core imports no product.
  */
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
@@ -121,6 +121,14 @@ function definesConstant(target: string, name: string): boolean {
   }
 }
 
+/**
+ * What a product's wire may import: its own files, and viem's main entry
+ * (the game wallet's codec hashes and ABI-encodes with it). Nothing else, so
+ * client and emulator can share a wire without pulling in either side.
+ */
+const wireMayImport = (product: string) => (target: string) =>
+  target.startsWith(`src/${product}/wire/`) || target === 'package:viem'
+
 describe('layers', () => {
   test('the clients, core and the connectors never import the emulator', () => {
     for (const dir of ['src/core', 'src/magic', 'src/passport', 'connectors'])
@@ -143,13 +151,27 @@ describe('layers', () => {
     ).toEqual([])
   })
 
-  test('a wire imports nothing outside itself, not even a package', () => {
+  test('a wire imports nothing outside itself but viem', () => {
     for (const product of products)
-      expect(
-        violations(`src/${product}/wire`, (target) =>
-          target.startsWith(`src/${product}/wire/`),
-        ),
-      ).toEqual([])
+      expect(violations(`src/${product}/wire`, wireMayImport(product))).toEqual(
+        [],
+      )
+  })
+
+  test('behavior: the wire rule refuses any other package, viem subpaths and the rest of the repository', () => {
+    const allowed = wireMayImport('passport')
+    expect(allowed('package:viem')).toBe(true)
+    expect(allowed('src/passport/wire/relayer.js')).toBe(true)
+    for (const target of [
+      'package:viem/accounts',
+      'package:hono',
+      'package:node:crypto',
+      'src/core/Errors.js',
+      'src/passport/zkevm/context.js',
+      'src/magic/wire/protocol.js',
+      'src/emulator/chain/deploy.js',
+    ])
+      expect(allowed(target)).toBe(false)
   })
 
   test('the game wallet reaches the iframe wallet only through its public entry, lazily', () => {

@@ -14,6 +14,7 @@ import {
   sequenceContracts,
   walletCreationCodeFromSource,
 } from '../../../scripts/artifacts.js'
+import * as Sequence from '../../passport/wire/sequence.js'
 import {
   CoSigner,
   Factory,
@@ -67,6 +68,8 @@ describe('artifacts.generated.ts', () => {
       '0x603a600e3d39601a805130553df3363d3d373d3d3d363d30545af43d82803e903d91601857fd5bf3',
     )
     expect(walletCreationCode).toBe(sequence.walletCreationCode)
+    // The codec's copy, which client and emulator compute addresses with.
+    expect(Sequence.walletCreationCode).toBe(walletCreationCode)
     // The factory embeds the same creation code it deploys wallets with.
     expect(Factory.bytecode).toContain(walletCreationCode.slice(2))
   })

@@ -5,15 +5,15 @@
  */
 import type { Address, Hex } from 'viem'
 import * as Relayer from '../wire/relayer.js'
-import type { Context } from './context.js'
-import { invalidParams, messages } from './errors.js'
 import {
   encodeExecute,
   metaTransaction,
   subDigest,
   transactionSignature,
   transactionsDigest,
-} from './walletSignature.js'
+} from '../wire/sequence.js'
+import type { Context } from './context.js'
+import { invalidParams, messages } from './errors.js'
 
 /** The ejection transaction: the wallet, the calldata and the CAIP-2 chain. */
 export type EjectionTransaction = { to: Address; data: Hex; chainId: string }
@@ -55,17 +55,13 @@ export async function signEjectionTransaction(
     wallet,
     digest: transactionsDigest(encodedNonce, transactions),
   })
-  const signer = context.signer()
-  const [signature, custody] = await Promise.all([
-    signer.signMessage({ raw: digest }),
-    signer.getAddress(),
-  ])
+  const signature = await context.signer().signMessage({ raw: digest })
   return {
     to: wallet,
     data: encodeExecute({
       transactions,
       nonce: encodedNonce,
-      signature: transactionSignature(custody, signature),
+      signature: transactionSignature(signature),
     }),
     chainId: Relayer.caip2(chain),
   }

@@ -7,6 +7,7 @@
 import type { Address } from 'viem'
 import * as RpcErrors from '../../core/RpcErrors.js'
 import * as Relayer from '../wire/relayer.js'
+import type { MetaTransaction } from '../wire/sequence.js'
 import { ApiResponseError } from './apiClient.js'
 import type { Context } from './context.js'
 import {
@@ -16,7 +17,6 @@ import {
   serviceUnavailable,
 } from './errors.js'
 import type { ConfirmationHandle } from './seams.js'
-import type { MetaTransaction } from './walletSignature.js'
 
 /** Evaluates a transaction and, when the guardian asks, has the player confirm it. */
 export async function checkTransaction(

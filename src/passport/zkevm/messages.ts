@@ -10,12 +10,19 @@ import {
   type Address,
   type Hex,
   hashMessage,
-  hashTypedData,
   hexToBytes,
   isAddressEqual,
   isHex,
   type TypedDataDefinition,
 } from 'viem'
+import {
+  custodyPart,
+  imageHash,
+  playerWalletConfig,
+  subDigest,
+  typedDataDigest,
+  wrapErc6492,
+} from '../wire/sequence.js'
 import {
   getCode,
   waitForTransaction,
@@ -26,13 +33,7 @@ import { invalidParams } from './errors.js'
 import { checkMessage } from './guardian.js'
 import type { ConfirmationHandle } from './seams.js'
 import { sendTransactions } from './transactions.js'
-import {
-  imageHash,
-  mergeSignatures,
-  subDigest,
-  userPart,
-  wrapErc6492,
-} from './walletSignature.js'
+import { mergeSignatures } from './walletSignature.js'
 
 /**
  * The text of a `personal_sign` message, as the published SDK reads it:
@@ -81,9 +82,9 @@ export async function personalSign(
     signer.getAddress(),
   ])
   const coSigner = await context.relayer.sign(wallet, text, chainId)
-  const signature = await mergeSignatures({
+  const signature = mergeSignatures({
     coSignerParts: coSigner,
-    user: userPart(custody, userSignature),
+    user: { address: custody, part: custodyPart(userSignature) },
     digest,
   })
   return deployed ? signature : wrap(context, custody, signature)
@@ -162,14 +163,11 @@ export async function signTypedData(
   const chainId = await context.chainId()
   const payload = parseTypedData(data, chainId)
   const deployed = await ensureDeployed(context, wallet)
-  // The domain type is rebuilt from the domain's own keys, as the
-  // published SDK does; a caller's `EIP712Domain` entry is dropped.
-  const { EIP712Domain: _, ...types } = payload.types as Record<string, unknown>
-  const hash = hashTypedData({
-    ...payload,
-    types,
-  } as TypedDataDefinition)
-  const digest = subDigest({ chainId, wallet, digest: hash })
+  const digest = subDigest({
+    chainId,
+    wallet,
+    digest: typedDataDigest(payload),
+  })
   const signer = context.signer()
   const [, userSignature, custody] = await Promise.all([
     checkMessage(context, {
@@ -183,9 +181,9 @@ export async function signTypedData(
     signer.getAddress(),
   ])
   const coSigner = await context.relayer.signTypedData(wallet, payload, chainId)
-  const signature = await mergeSignatures({
+  const signature = mergeSignatures({
     coSignerParts: coSigner,
-    user: userPart(custody, userSignature),
+    user: { address: custody, part: custodyPart(userSignature) },
     digest,
   })
   return deployed ? signature : wrap(context, custody, signature)
@@ -224,13 +222,9 @@ function wrap(context: Context, custody: Address, signature: Hex): Hex {
   return wrapErc6492({
     factory: contracts.factory,
     mainModule: contracts.mainModule,
-    imageHash: imageHash({
-      threshold: 2,
-      signers: [
-        { weight: 1, address: custody },
-        { weight: 1, address: contracts.coSigner },
-      ],
-    }),
+    imageHash: imageHash(
+      playerWalletConfig({ custody, coSigner: contracts.coSigner }),
+    ),
     signature,
   })
 }

@@ -10,14 +10,33 @@ import {
 } from 'viem'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import * as RpcErrors from '../../core/RpcErrors.js'
-import { accessToken, chainId, setup, user } from './_test/harness.js'
-import { JsonRpcError, RpcErrorCode } from './errors.js'
 import {
   decodeSignature,
   subDigest,
   transactionsDigest,
   walletAbi,
-} from './walletSignature.js'
+} from '../wire/sequence.js'
+import { accessToken, chainId, setup, user } from './_test/harness.js'
+import { JsonRpcError, RpcErrorCode } from './errors.js'
+
+/**
+ * A wallet signature's threshold and the signers of its parts, in order;
+ * an EOA part (ETH_SIGN) is recovered over `digest`.
+ */
+async function signersOf(signature: Hex, digest: Hex) {
+  const { threshold, parts } = decodeSignature(signature)
+  const signers = await Promise.all(
+    parts.map((part) =>
+      part.type === 'eoa'
+        ? recoverMessageAddress({
+            message: { raw: digest },
+            signature: slice(part.signature, 0, 65),
+          })
+        : part.address,
+    ),
+  )
+  return { threshold, signers }
+}
 
 let current: Awaited<ReturnType<typeof setup>> | undefined
 async function start(options: Parameters<typeof setup>[0] = {}) {
@@ -985,14 +1004,12 @@ describe('personal_sign', () => {
       params: [stringToHex('hello'), wallet.toLowerCase()],
     } as never)) as Hex
     const digest = subDigest({ chainId, wallet, digest: hashMessage('hello') })
-    const decoded = await decodeSignature(signature, digest)
+    const decoded = await signersOf(signature, digest)
     expect(decoded.threshold).toBe(2)
-    expect(decoded.parts.map((p) => p.address).sort()).toEqual(
+    expect([...decoded.signers].sort()).toEqual(
       [custody.address, relayer.coSigner.address].sort(),
     )
-    expect(
-      BigInt(decoded.parts[0]!.address) < BigInt(decoded.parts[1]!.address),
-    ).toBe(true)
+    expect(BigInt(decoded.signers[0]!) < BigInt(decoded.signers[1]!)).toBe(true)
     expect(
       api.requests.find(
         (r) => r.path === '/guardian/v1/erc191-messages/evaluate',
@@ -1105,11 +1122,11 @@ describe('eth_signTypedData_v4', () => {
       primaryType: 'Mail',
       message: { contents: 'hi' },
     })
-    const decoded = await decodeSignature(
+    const decoded = await signersOf(
       signature,
       subDigest({ chainId, wallet, digest: hash }),
     )
-    expect(decoded.parts.map((p) => p.address).sort()).toEqual(
+    expect([...decoded.signers].sort()).toEqual(
       [custody.address, relayer.coSigner.address].sort(),
     )
     const evaluation = api.requests.find(

@@ -9,11 +9,6 @@
 import type { Address, Hex } from 'viem'
 import * as RpcErrors from '../../core/RpcErrors.js'
 import { feeTokenSymbol } from '../wire/relayer.js'
-import { getCode } from './chain.js'
-import type { Context } from './context.js'
-import { internalError, invalidParams, messages } from './errors.js'
-import { checkTransaction } from './guardian.js'
-import type { ConfirmationHandle } from './seams.js'
 import {
   decodeReadNonce,
   encodeExecute,
@@ -22,10 +17,16 @@ import {
   encodeReadNonce,
   type MetaTransaction,
   metaTransaction,
+  nonceSpaces,
   subDigest,
   transactionSignature,
   transactionsDigest,
-} from './walletSignature.js'
+} from '../wire/sequence.js'
+import { getCode } from './chain.js'
+import type { Context } from './context.js'
+import { internalError, invalidParams, messages } from './errors.js'
+import { checkTransaction } from './guardian.js'
+import type { ConfirmationHandle } from './seams.js'
 
 /** A call as `eth_sendTransaction` / `wallet_sendCalls` take it. */
 export type Call = {
@@ -33,9 +34,6 @@ export type Call = {
   data?: string | undefined
   value?: string | bigint | number | undefined
 }
-
-/** Nonce spaces: ordinary transactions and background session activity. */
-export const nonceSpaces = { default: 0n, background: 1n } as const
 
 /**
  * Validates calls and turns them into meta-transactions: each needs a `to`
@@ -175,7 +173,7 @@ export async function relayTransactions(
       digest: transactionsDigest(encodedNonce, withFees),
     })
     const signer = context.signer()
-    const [, userSignature, custody] = await Promise.all([
+    const [, userSignature] = await Promise.all([
       checkTransaction(context, {
         wallet,
         chainId,
@@ -184,12 +182,11 @@ export async function relayTransactions(
         handle: options.background ? undefined : options.handle,
       }),
       signer.signMessage({ raw: digest }),
-      signer.getAddress(),
     ])
     const data = encodeExecute({
       transactions: withFees,
       nonce: encodedNonce,
-      signature: transactionSignature(custody, userSignature),
+      signature: transactionSignature(userSignature),
     })
     const relayerId = await context.relayer.sendTransaction(
       wallet,

@@ -7,7 +7,7 @@ import {
   parseAbi,
 } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
-import { transactionDigest } from '../../guardian.js'
+import { transactionsDigest } from '../../../passport/wire/sequence.js'
 import { maxEvaluationBytes, mustConfirm } from './guardian.js'
 import { type Player, startApi, type TestApi } from './testkit.js'
 
@@ -91,7 +91,7 @@ describe('POST /guardian/v1/transactions/evm/evaluate', () => {
       confirmationMethod: 'web',
       transactionId: expect.stringMatching(/^[0-9a-f-]{36}$/),
     })
-    const digest = transactionDigest(2n ** 96n, [
+    const digest = transactionsDigest(2n ** 96n, [
       {
         delegateCall: false,
         revertOnError: true,

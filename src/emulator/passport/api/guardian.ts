@@ -34,13 +34,11 @@ import {
   paths,
 } from '../../../passport/wire/api.js'
 import {
-  erc191Digest,
-  type Kind,
   type MetaTransaction,
-  type Rules,
-  transactionDigest,
+  transactionsDigest,
   typedDataDigest,
-} from '../../guardian.js'
+} from '../../../passport/wire/sequence.js'
+import { erc191Digest, type Kind, type Rules } from '../../guardian.js'
 import {
   type ApiEnv,
   addressOf,
@@ -110,7 +108,7 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
       kind: 'transaction',
       chainId: request.chainId,
       wallet,
-      digest: transactionDigest(request.nonce, request.metaTransactions),
+      digest: transactionsDigest(request.nonce, request.metaTransactions),
       state: mustConfirm(rules, request.metaTransactions)
         ? 'pending'
         : 'allowed',

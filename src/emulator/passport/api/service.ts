@@ -26,7 +26,7 @@ import { sdkVersionHeader } from '../../../passport/wire/api.js'
 import {
   type PlayerWalletContracts,
   playerWalletAddress,
-} from '../../chain/sequence.js'
+} from '../../../passport/wire/sequence.js'
 import { defaultApiKey, passportOidcProviderId } from '../../constants.js'
 import type { Guardian } from '../../guardian.js'
 import type { Registry } from '../../registry/index.js'

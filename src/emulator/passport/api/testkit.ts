@@ -6,8 +6,8 @@
  */
 import type { Address, Hex } from 'viem'
 import { registrationMessage } from '../../../passport/wire/api.js'
+import { playerWalletAddress } from '../../../passport/wire/sequence.js'
 import { predictContracts } from '../../chain/deploy.js'
-import { playerWalletAddress } from '../../chain/sequence.js'
 import { createGuardian, type Guardian } from '../../guardian.js'
 import { findFreePort } from '../../net.js'
 import type { User } from '../../registry/index.js'

@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import {
-  createGuardian,
-  erc191Digest,
-  type Guardian,
-  transactionDigest,
-} from '../../guardian.js'
+import { transactionsDigest } from '../../../passport/wire/sequence.js'
+import { createGuardian, erc191Digest, type Guardian } from '../../guardian.js'
 import { findFreePort } from '../../net.js'
 import { startServer } from '../../server.js'
 import { settlePath } from './pages.js'
@@ -284,7 +280,7 @@ describe('/dev/verdicts', () => {
         kind: 'transaction',
         chainId: 31337,
         wallet,
-        digest: transactionDigest(7n, [
+        digest: transactionsDigest(7n, [
           {
             delegateCall: false,
             revertOnError: true,

@@ -29,13 +29,15 @@ import type { Context as HonoContext } from 'hono'
 import { type Address, getAddress, type Hex, isAddress, isHex } from 'viem'
 import * as Wire from '../../../passport/wire/confirmation.js'
 import {
+  type MetaTransaction,
+  transactionsDigest,
+  typedDataDigest,
+} from '../../../passport/wire/sequence.js'
+import {
   erc191Digest,
   type Guardian,
   type Kind,
-  type MetaTransaction,
   type State,
-  transactionDigest,
-  typedDataDigest,
   type Verdict,
 } from '../../guardian.js'
 import { createApp, startServer } from '../../server.js'
@@ -341,7 +343,7 @@ function readDevVerdict(
     const transaction = readTransaction(payload)
     if (typeof transaction === 'string') return transaction
     try {
-      digest = transactionDigest(transaction.nonce, transaction.calls)
+      digest = transactionsDigest(transaction.nonce, transaction.calls)
     } catch {
       // Out of uint256, or bytes of odd length: ABI encoding refuses them.
       return 'The transaction cannot be ABI-encoded.'

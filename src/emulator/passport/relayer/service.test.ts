@@ -9,19 +9,20 @@ import {
 } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { methods } from '../../../passport/wire/relayer.js'
-import { relayerSubmitter } from '../../chain/accounts.js'
-import { MainModule, TestERC20 } from '../../chain/artifacts.generated.js'
 import {
-  call,
   decodeExecute,
   decodeSignature,
   encodeSignature,
   type MetaTransaction,
+  metaTransaction,
   type SignaturePart,
-  signEthSign,
   subDigest,
-} from '../../chain/sequence.js'
-import { erc191Digest, typedDataDigest } from '../../guardian.js'
+  typedDataDigest,
+} from '../../../passport/wire/sequence.js'
+import { relayerSubmitter } from '../../chain/accounts.js'
+import { MainModule, TestERC20 } from '../../chain/artifacts.generated.js'
+import { signEthSign } from '../../chain/sequence.js'
+import { erc191Digest } from '../../guardian.js'
 import {
   accessToken,
   clientSend,
@@ -60,7 +61,8 @@ async function dev(route: string, body: unknown, origin?: string) {
 }
 
 const mint = (to: Address, amount: bigint) =>
-  call(relayer.contracts.erc20, {
+  metaTransaction({
+    to: relayer.contracts.erc20,
     data: encodeFunctionData({
       abi: TestERC20.abi,
       functionName: 'mint',
@@ -349,7 +351,8 @@ describe('a send that reverts on chain', () => {
   test("behavior: its status names a deployed contract's custom error, decoded by its ABI, and keeps the hash", async () => {
     // The wallet holds none of the token it transfers.
     const { player, id, result } = await reverted([
-      call(relayer.contracts.erc20, {
+      metaTransaction({
+        to: relayer.contracts.erc20,
         data: encodeFunctionData({
           abi: TestERC20.abi,
           functionName: 'transfer',
@@ -539,12 +542,12 @@ describe('the fee', () => {
       [mint(player.wallet, 1n)],
       [
         mint(player.wallet, 1n),
-        call(relayerSubmitter.address, { value: price - 1n }),
+        metaTransaction({ to: relayerSubmitter.address, value: price - 1n }),
       ],
       [
         mint(player.wallet, 1n),
         {
-          ...call(relayerSubmitter.address, { value: price }),
+          ...metaTransaction({ to: relayerSubmitter.address, value: price }),
           delegateCall: true,
         },
       ],
@@ -554,7 +557,7 @@ describe('the fee', () => {
     }
     const paid = [
       mint(player.wallet, 1n),
-      call(relayerSubmitter.address, { value: price }),
+      metaTransaction({ to: relayerSubmitter.address, value: price }),
     ]
     const before = await relayer.publicClient.getBalance({
       address: relayerSubmitter.address,

@@ -43,8 +43,6 @@ import {
   type RelayerTransaction,
   statuses,
 } from '../../../passport/wire/relayer.js'
-import { coSignerKey, relayerSubmitter } from '../../chain/accounts.js'
-import type { Contracts } from '../../chain/deploy.js'
 import {
   coSignerPart,
   decodeExecute,
@@ -56,12 +54,14 @@ import {
   type MetaTransaction,
   playerWalletAddress,
   playerWalletSignature,
-  recoverSigner,
-  signEthSign,
   subDigest,
-  transactionDigest,
-} from '../../chain/sequence.js'
-import { erc191Digest, type Guardian, typedDataDigest } from '../../guardian.js'
+  transactionsDigest,
+  typedDataDigest,
+} from '../../../passport/wire/sequence.js'
+import { coSignerKey, relayerSubmitter } from '../../chain/accounts.js'
+import type { Contracts } from '../../chain/deploy.js'
+import { recoverSigner, signEthSign } from '../../chain/sequence.js'
+import { erc191Digest, type Guardian } from '../../guardian.js'
 import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
 import { defineService } from '../../service.js'
@@ -252,7 +252,7 @@ export function createRelayer(options: createRelayer.Options): Relayer {
         subDigest({
           chainId: chain.chainId,
           wallet,
-          digest: transactionDigest(execute.nonce, execute.transactions),
+          digest: transactionsDigest(execute.nonce, execute.transactions),
         }),
         part.signature,
       )
@@ -261,7 +261,7 @@ export function createRelayer(options: createRelayer.Options): Relayer {
         error instanceof InvalidExecuteError ||
         error instanceof InvalidWalletSignatureError
       )
-        throw invalidParams(error.shortMessage)
+        throw invalidParams(error.message)
       throw error
     }
     if (playerWalletAddress({ custody, contracts: chain.contracts }) !== wallet)
@@ -275,7 +275,7 @@ export function createRelayer(options: createRelayer.Options): Relayer {
       throw invalidParams(
         `The transaction must pay the relayer's fee: a transfer of at least ${fee} wei to ${relayerSubmitter.address}.`,
       )
-    const digest = transactionDigest(execute.nonce, execute.transactions)
+    const digest = transactionsDigest(execute.nonce, execute.transactions)
     if (!guardian.isAllowed({ chainId: chain.chainId, wallet, digest }))
       throw new RpcErrors.TransactionRejectedError({
         message: 'The guardian has not allowed this transaction.',

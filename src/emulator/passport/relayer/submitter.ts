@@ -22,7 +22,6 @@ import {
   createPublicClient,
   createWalletClient,
   defineChain,
-  encodeFunctionData,
   type Hex,
   http,
   isHex,
@@ -33,20 +32,17 @@ import {
 import { anvil } from 'viem/chains'
 import type { Status } from '../../../passport/wire/relayer.js'
 import {
-  Factory,
-  GuestModule,
-  MainModule,
-} from '../../chain/artifacts.generated.js'
-import { imageHash } from '../../chain/counterfactual.js'
-import type { Contracts } from '../../chain/deploy.js'
-import {
-  call,
   decodeNonce,
   type Execute,
+  encodeDeploy,
   encodeExecute,
+  imageHash,
   type MetaTransaction,
+  metaTransaction,
   playerWalletConfig,
-} from '../../chain/sequence.js'
+} from '../../../passport/wire/sequence.js'
+import { MainModule } from '../../chain/artifacts.generated.js'
+import type { Contracts } from '../../chain/deploy.js'
 import { revertMessage } from './revert.js'
 
 /** One relayed transaction, as `im_getTransactionByHash` reports it. */
@@ -239,36 +235,34 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
     const batch: MetaTransaction[] = []
     if (!deployed)
       batch.push(
-        call(contracts.factory, {
-          data: encodeFunctionData({
-            abi: Factory.abi,
-            functionName: 'deploy',
-            args: [
-              contracts.mainModule,
-              imageHash(
-                playerWalletConfig({
-                  custody: job.custody,
-                  coSigner: contracts.coSigner,
-                }),
-              ),
-            ],
+        metaTransaction({
+          to: contracts.factory,
+          data: encodeDeploy({
+            mainModule: contracts.mainModule,
+            imageHash: imageHash(
+              playerWalletConfig({
+                custody: job.custody,
+                coSigner: contracts.coSigner,
+              }),
+            ),
           }),
         }),
       )
-    batch.push(call(wallet, { data: executeData }))
+    batch.push(metaTransaction({ to: wallet, data: executeData }))
     // The factory has no fallback: calling it with an unknown selector
     // reverts, and the guest module reverts the whole batch with it.
     if (job.forceRevert)
-      batch.push(call(contracts.factory, { data: '0xdeadbeef' }))
+      batch.push(metaTransaction({ to: contracts.factory, data: '0xdeadbeef' }))
     const request =
       batch.length === 1
         ? { to: wallet, data: executeData }
         : {
             to: contracts.guestModule,
-            data: encodeFunctionData({
-              abi: GuestModule.abi,
-              functionName: 'execute',
-              args: [batch, 0n, '0x'],
+            // The guest module's execute has the wallet's signature.
+            data: encodeExecute({
+              transactions: batch,
+              nonce: 0n,
+              signature: '0x',
             }),
           }
     const gas = await c.publicClient

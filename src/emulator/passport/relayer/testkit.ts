@@ -17,17 +17,16 @@ import {
 } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { methods, path } from '../../../passport/wire/relayer.js'
-import { startAnvil } from '../../chain/anvil.js'
-import { deployContracts } from '../../chain/deploy.js'
 import {
   encodeExecute,
-  encodeSignature,
   type MetaTransaction,
   playerWalletAddress,
-  signEthSign,
   subDigest,
-  transactionDigest,
-} from '../../chain/sequence.js'
+  transactionSignature,
+  transactionsDigest,
+} from '../../../passport/wire/sequence.js'
+import { startAnvil } from '../../chain/anvil.js'
+import { deployContracts } from '../../chain/deploy.js'
 import { createGuardian } from '../../guardian.js'
 import { findFreePort } from '../../net.js'
 import { startServer } from '../../server.js'
@@ -216,20 +215,13 @@ export async function clientSend(options: {
   transactions: readonly MetaTransaction[]
 }) {
   const { chainId, wallet, custody, nonce, transactions } = options
-  const digest = transactionDigest(nonce, transactions)
-  const signature = encodeSignature({
-    threshold: 1,
-    parts: [
-      {
-        type: 'eoa',
-        weight: 1,
-        signature: await signEthSign(
-          custody,
-          subDigest({ chainId, wallet, digest }),
-        ),
-      },
-    ],
-  })
+  const digest = transactionsDigest(nonce, transactions)
+  // As the client signs: the custody key's part alone, threshold 1.
+  const signature = transactionSignature(
+    await custody.signMessage({
+      message: { raw: subDigest({ chainId, wallet, digest }) },
+    }),
+  )
   return {
     digest,
     params: [

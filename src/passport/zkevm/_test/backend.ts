@@ -14,7 +14,6 @@ import {
   getAddress,
   type Hex,
   hashMessage,
-  hashTypedData,
   keccak256,
   numberToHex,
   type TypedDataDefinition,
@@ -23,11 +22,13 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import * as Api from '../../wire/api.js'
 import * as Relayer from '../../wire/relayer.js'
 import {
-  encodePart,
+  encodeSignaturePart,
+  eoaSignature,
+  signatureTypes,
   subDigest,
-  userPart,
+  typedDataDigest,
   walletAbi,
-} from '../walletSignature.js'
+} from '../../wire/sequence.js'
 
 type Handler = (request: {
   method: string
@@ -228,7 +229,11 @@ export async function startRelayer(options: {
   async function coSign(wallet: Address, hash: Hex) {
     const digest = subDigest({ chainId: options.chainId, wallet, digest: hash })
     const signature = await coSigner.signMessage({ message: { raw: digest } })
-    return encodePart(userPart(coSigner.address, signature)).slice(2)
+    return encodeSignaturePart({
+      type: 'eoa',
+      weight: 1,
+      signature: eoaSignature(signature, signatureTypes.ethSign),
+    }).slice(2)
   }
   const server = await serve(async ({ url, body, headers }) => {
     if (url.pathname !== Relayer.path) return { status: 404, body: {} }
@@ -314,14 +319,10 @@ export async function startRelayer(options: {
           ),
         )
       case Relayer.methods.signTypedData: {
-        const payload = p.eip712Payload as TypedDataDefinition & {
-          types: Record<string, unknown>
-        }
-        const { EIP712Domain: _, ...types } = payload.types
         return reply(
           await coSign(
             getAddress(p.address as string),
-            hashTypedData({ ...payload, types } as TypedDataDefinition),
+            typedDataDigest(p.eip712Payload as TypedDataDefinition),
           ),
         )
       }
