@@ -18,6 +18,8 @@
  *   denied account access.' (the client then deletes its device shares).
  * - not logged in (user and signing methods) → -10011 'The user is not
  *   logged in.'; `eth_accounts` answers `[]` instead.
+ * - a session belongs to the API key (app) that opened it: the `rt` of
+ *   another app reads as no session at all.
  * - signing with a device share that is not the session's → -10011;
  *   without one (another network's client) it signs and returns the share.
  * - DPoP failures → -10019 'Invalid DPoP proof: <reason>'.

@@ -202,7 +202,7 @@ export function createMagicService(options: createMagicService.Options): Hono {
     const jkt = body.jwt ? await verifier.verify(body.jwt) : undefined
     let session = undefined as Context['session']
     if (jkt !== undefined && body.rt) {
-      session = deps.sessions.get(body.rt)
+      session = deps.sessions.get(body.rt, params.API_KEY)
       if (session && session.jkt !== jkt)
         throw failures.dpop('the proof key is not the key of this session.')
     }

@@ -1,8 +1,8 @@
 /**
  * Sessions of the emulated provider: an opaque refresh token (`rt`) bound to
- * a user, the DPoP key that logged in (`jkt`) and a device share. The store,
- * and what handlers do with it: require a login, open a session, mint DID
- * tokens, check the device share.
+ * a user, the app (API key) it was opened for, the DPoP key that logged in
+ * (`jkt`) and a device share. The store, and what handlers do with it:
+ * require a login, open a session, mint DID tokens, check the device share.
  */
 import type { User } from '../../registry/index.js'
 import { cap, maxSessions, sweep } from './bounds.js'
@@ -14,6 +14,12 @@ import { failures } from './errors.js'
 export type Session = {
   readonly rt: string
   readonly userId: string
+  /**
+   * The publishable key of the app that opened it: the hosted provider keeps
+   * each app's sessions apart, so another app's client on the same page
+   * (which may hold this `rt`) is not logged in by it.
+   */
+  readonly apiKey: string
   /** RFC 7638 thumbprint of the DPoP key; `undefined` if none was used. */
   readonly jkt: string | undefined
   /** The device share handed out at login (base64). */
@@ -23,10 +29,14 @@ export type Session = {
 
 /** The session store. */
 export type Sessions = {
-  /** Opens a session for `userId`, bound to `jkt`. */
-  create(options: { userId: string; jkt: string | undefined }): Session
-  /** The live session of `rt`, if any. */
-  get(rt: string): Session | undefined
+  /** Opens a session of app `apiKey` for `userId`, bound to `jkt`. */
+  create(options: {
+    userId: string
+    apiKey: string
+    jkt: string | undefined
+  }): Session
+  /** The live session of `rt` opened for app `apiKey`, if any. */
+  get(rt: string, apiKey: string): Session | undefined
   /** Revokes a session. */
   revoke(rt: string): void
   /** How many sessions are kept (live or not yet swept). */
@@ -47,12 +57,13 @@ export function createSessions(
   const { now = () => new Date() } = options
   const sessions = new Map<string, Session>()
   return {
-    create({ userId, jkt }) {
+    create({ userId, apiKey, jkt }) {
       const at = now().getTime()
       sweep(sessions, (session) => session.expiresAt <= at)
       const session: Session = {
         rt: randomToken(32),
         userId,
+        apiKey,
         jkt,
         deviceShare: Buffer.from(
           crypto.getRandomValues(new Uint8Array(32)),
@@ -63,9 +74,11 @@ export function createSessions(
       cap(sessions, maxSessions)
       return session
     },
-    get(rt) {
+    get(rt, apiKey) {
       const session = sessions.get(rt)
-      if (!session) return undefined
+      // Another app's session reads as none, whatever its state: the
+      // caller learns nothing of it.
+      if (!session || session.apiKey !== apiKey) return undefined
       if (session.expiresAt <= now().getTime()) {
         sessions.delete(rt)
         return undefined
@@ -119,7 +132,11 @@ export async function login(
 ): Promise<string> {
   // A new login replaces the session this device had.
   if (ctx.session) ctx.deps.sessions.revoke(ctx.session.rt)
-  const session = ctx.deps.sessions.create({ userId: user.id, jkt: ctx.jkt })
+  const session = ctx.deps.sessions.create({
+    userId: user.id,
+    apiKey: ctx.apiKey,
+    jkt: ctx.jkt,
+  })
   ctx.session = session
   ctx.user = user
   ctx.out.rt = session.rt
