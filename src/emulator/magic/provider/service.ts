@@ -9,6 +9,7 @@ import { rpcCodes } from '../../../magic/wire/codes.js'
 import { decodeParams, type Params } from '../../../magic/wire/messages.js'
 import { fromTestMode } from '../../../magic/wire/methods.js'
 import { paths as identityPaths } from '../../../passport/wire/identity.js'
+import { custodyApiKey } from '../../apps.js'
 import { createCodes } from '../../codes.js'
 import type * as Mailbox from '../../dev/mailbox.js'
 import { passportOidcProviderId } from '../../passport/custody.js'
@@ -367,10 +368,12 @@ function firstObject(params: unknown): Record<string, unknown> {
 
 /**
  * The iframe wallet's emulated provider as a service of the emulator: its
- * control routes (`/dev/…`) answer loopback pages only. The game wallet's
- * identity provider is registered from the start as the OIDC provider
+ * control routes (`/dev/…`) answer loopback pages only. It serves two apps:
+ * the dApps' (`defaultApiKey`, printed as `magic.apiKey`) and the game
+ * wallet's key custody (`custodyApiKey`), whose OIDC provider is the game
+ * wallet's identity provider, registered from the start as
  * `passportOidcProviderId` (its JWKS, its client id as audience), so a
- * player's id token logs in to their custody key. Adds
+ * player's id token logs the custody app in to their custody key. Adds
  * `magic: { endpoint, apiKey }` to the JSON line.
  */
 export const service = defineService({
@@ -381,6 +384,7 @@ export const service = defineService({
     const identity = context.origins.identity
     const app = createMagicService({
       origin: context.origin,
+      apiKeys: [defaultApiKey, custodyApiKey],
       // The game wallet's id tokens log its players in to their custody
       // key, as the published SDK's key-custody provider accepts them.
       oidcProviders:
@@ -391,6 +395,7 @@ export const service = defineService({
                 issuer: identity,
                 jwksUri: new URL(identityPaths.jwks, identity).href,
                 audience: defaultClientId,
+                apiKeys: [custodyApiKey],
               },
             },
       mailbox: context.mailbox,

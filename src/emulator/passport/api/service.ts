@@ -23,11 +23,11 @@ import { cors } from 'hono/cors'
 import { HTTPException } from 'hono/http-exception'
 import type { Address } from 'viem'
 import { sdkVersionHeader } from '../../../passport/wire/api.js'
+import { custodyApiKey } from '../../apps.js'
 import {
   type PlayerWalletContracts,
   playerWalletAddress,
 } from '../../chain/sequence.js'
-import { defaultApiKey } from '../../magic/provider/protocol.js'
 import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
 import { type Chain, defineService } from '../../service.js'
@@ -189,7 +189,7 @@ export function overridesOf(input: {
   const { api, origins, chain, contracts } = input
   return {
     authenticationDomain: origins.identity,
-    magicPublishableApiKey: defaultApiKey,
+    magicPublishableApiKey: custodyApiKey,
     magicProviderId: passportOidcProviderId,
     passportDomain: origins.passport,
     imxPublicApiDomain: api,

@@ -31,7 +31,7 @@ import {
   type SignMessageResponse,
   type WalletResponse,
 } from '../../../passport/wire/tee.js'
-import { defaultApiKey } from '../../magic/provider/protocol.js'
+import { custodyApiKey } from '../../apps.js'
 import { type Registry, RegistryFullError } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
 import { defineService } from '../../service.js'
@@ -72,7 +72,7 @@ export function createTeeService(
     issuer,
     registry,
     audience = defaultClientId,
-    apiKeys = [defaultApiKey],
+    apiKeys = [custodyApiKey],
     providerId = passportOidcProviderId,
   } = options
   const verifier = createVerifier({ issuer, audience })
@@ -202,7 +202,7 @@ export declare namespace createTeeService {
     registry: Registry
     /** The id tokens' audience. @default the identity provider's client id */
     audience?: string | undefined
-    /** Accepted publishable keys. @default the iframe wallet provider's key */
+    /** Accepted publishable keys. @default the custody app's key ({@link custodyApiKey}) */
     apiKeys?: readonly string[] | undefined
     /** The accepted OIDC provider id. @default {@link passportOidcProviderId} */
     providerId?: string | undefined
