@@ -18,3 +18,18 @@
  * own app.
  */
 export const custodyApiKey = 'pk_live_EMULATORCUSTODY000'
+
+/**
+ * The provider id under which the custody app knows the game wallet's
+ * identity provider (`magic_auth_login_with_oidc` with a player's id
+ * token), and which the key-custody API expects in `X-OIDC-Provider-ID`:
+ * `passport.overrides.magicProviderId` on the JSON line.
+ */
+export const passportOidcProviderId = 'emulator-passport-identity'
+
+/**
+ * The game wallet identity provider's one client (public, PKCE): the
+ * audience of its players' id tokens, which the custody app and the
+ * key-custody API check.
+ */
+export const passportClientId = 'emulator-passport-client'

@@ -9,11 +9,13 @@ import { rpcCodes } from '../../../magic/wire/codes.js'
 import { decodeParams, type Params } from '../../../magic/wire/messages.js'
 import { fromTestMode } from '../../../magic/wire/methods.js'
 import { paths as identityPaths } from '../../../passport/wire/identity.js'
-import { custodyApiKey } from '../../apps.js'
+import {
+  custodyApiKey,
+  passportClientId,
+  passportOidcProviderId,
+} from '../../apps.js'
 import { createCodes } from '../../codes.js'
 import type * as Mailbox from '../../dev/mailbox.js'
-import { passportOidcProviderId } from '../../passport/custody.js'
-import { defaultClientId } from '../../passport/identity/service.js'
 import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
 import { defineService } from '../../service.js'
@@ -394,7 +396,7 @@ export const service = defineService({
               [passportOidcProviderId]: {
                 issuer: identity,
                 jwksUri: new URL(identityPaths.jwks, identity).href,
-                audience: defaultClientId,
+                audience: passportClientId,
                 apiKeys: [custodyApiKey],
               },
             },

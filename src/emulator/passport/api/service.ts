@@ -23,7 +23,7 @@ import { cors } from 'hono/cors'
 import { HTTPException } from 'hono/http-exception'
 import type { Address } from 'viem'
 import { sdkVersionHeader } from '../../../passport/wire/api.js'
-import { custodyApiKey } from '../../apps.js'
+import { custodyApiKey, passportOidcProviderId } from '../../apps.js'
 import {
   type PlayerWalletContracts,
   playerWalletAddress,
@@ -32,7 +32,6 @@ import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
 import { type Chain, defineService } from '../../service.js'
 import { createVerifier } from '../bearer.js'
-import { passportOidcProviderId } from '../custody.js'
 import type { Guardian } from '../guardian.js'
 import { chainNameOf, chainRoutes } from './chains.js'
 import { guardianRoutes } from './guardian.js'

@@ -20,6 +20,7 @@ import { cors } from 'hono/cors'
 import { createLocalJWKSet, type JWK, jwtVerify } from 'jose'
 import type Provider from 'oidc-provider'
 import { logoutParams, paths } from '../../../passport/wire/identity.js'
+import { passportClientId } from '../../apps.js'
 import { createCodes } from '../../codes.js'
 import type * as Mailbox from '../../dev/mailbox.js'
 import { isLoopbackOrigin, isLoopbackUrl } from '../../loopback.js'
@@ -31,8 +32,6 @@ import { errorPage } from './html.js'
 import { loginRoutes } from './login.js'
 import { createProvider, type Ttl } from './provider.js'
 
-/** The emulator's one client: public (no secret), PKCE. */
-export const defaultClientId = 'emulator-passport-client'
 /** The playground's login callback page. */
 export const defaultRedirectUri = 'http://localhost:5173/passport/redirect'
 /** The playground's logout callback page. */
@@ -87,7 +86,7 @@ export async function createIdentityService(
     issuer,
     registry,
     mailbox,
-    clientId = defaultClientId,
+    clientId = passportClientId,
     redirectUri = defaultRedirectUri,
     logoutRedirectUri = defaultLogoutRedirectUri,
     deviceInterval = 5,
@@ -328,7 +327,7 @@ export const service = defineService({
       issuer: context.origin,
       registry: context.registry,
       mailbox: context.mailbox,
-      clientId: defaultClientId,
+      clientId: passportClientId,
       redirectUri,
       logoutRedirectUri,
       mailboxPage:

@@ -31,17 +31,16 @@ import {
   type SignMessageResponse,
   type WalletResponse,
 } from '../../../passport/wire/tee.js'
-import { custodyApiKey } from '../../apps.js'
+import {
+  custodyApiKey,
+  passportClientId,
+  passportOidcProviderId,
+} from '../../apps.js'
 import { type Registry, RegistryFullError } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
 import { defineService } from '../../service.js'
 import { type Bearer, createVerifier } from '../bearer.js'
-import {
-  custodyIdentity,
-  findCustody,
-  passportOidcProviderId,
-} from '../custody.js'
-import { defaultClientId } from '../identity/service.js'
+import { custodyIdentity, findCustody } from '../custody.js'
 
 /** The error codes of the key-custody API. */
 export const teeErrors = {
@@ -71,7 +70,7 @@ export function createTeeService(
   const {
     issuer,
     registry,
-    audience = defaultClientId,
+    audience = passportClientId,
     apiKeys = [custodyApiKey],
     providerId = passportOidcProviderId,
   } = options
