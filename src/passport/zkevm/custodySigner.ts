@@ -4,10 +4,35 @@
  * logged in with the player's id token through its OIDC extension. The
  * client is imported on first signer use, so signing in alone never loads
  * it, and is dropped on logout.
+ *
+ * Its session (refresh token, device key, device share) is kept in a store
+ * of its own ({@link custodyStore}), never in the one every iframe-wallet
+ * client of the page shares by default: a dApp that also uses the iframe
+ * wallet must never find the game wallet's custody key logged in there.
  */
 import type { Address, Hex } from 'viem'
+import { create as createStorage } from '../../core/internal/indexedDbStorage.js'
+import type * as Storage from '../../core/Storage.js'
 import type { MagicOptions } from '../../magic/index.js'
 import { describe, messages } from './errors.js'
+
+/**
+ * Where the custody client keeps its session: a database apart from the
+ * iframe wallet's default one (`MagicAuthLocalStorageDB`, which a dApp's
+ * own iframe-wallet clients use), with the same object store name.
+ */
+export const custodyStore = {
+  database: 'PassportCustodyLocalStorageDB',
+  store: 'MagicAuthLocalStorage',
+} as const
+
+/**
+ * The custody client's store: IndexedDB, else localStorage (under the
+ * database's own prefix), else memory.
+ */
+export function custodyStorage(): Storage.Storage {
+  return createStorage(custodyStore)
+}
 
 /** The custody key as the provider uses it. */
 export type CustodySigner = {
@@ -33,7 +58,10 @@ export type MagicSignerOptions = {
   getChainId: () => Promise<number>
   /** The player's current id token (refreshed when stale). */
   getIdToken: () => Promise<string | undefined>
-  /** Extra client options (tests inject a transport). */
+  /**
+   * Extra client options (tests inject a transport).
+   * `storage` defaults to {@link custodyStorage}.
+   */
   magicOptions?: Omit<Partial<MagicOptions>, 'extensions'> | undefined
 }
 
@@ -66,6 +94,7 @@ export function createMagicSigner(
       options.getChainId(),
     ])
     const magic = new Magic(options.publishableKey, {
+      storage: custodyStorage(),
       ...options.magicOptions,
       extensions: [new OpenIdExtension()],
       network: { rpcUrl: options.rpcUrl, chainId },
