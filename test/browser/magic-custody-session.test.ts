@@ -2,11 +2,14 @@ import { type Address, type Hex, toHex } from 'viem'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import * as Storage from '../../src/core/Storage.js'
 import { Magic, MagicRPCError, type MagicSDK } from '../../src/magic/index.js'
+import { Passport } from '../../src/passport/index.js'
 import { custodyStore } from '../../src/passport/zkevm/custodySigner.js'
 import type { ZkEvmProvider } from '../../src/passport/zkevm/provider.js'
+import { appConfig } from './fixtures/passportApp.js'
 import { database, freshEmail, store } from './magicClient.js'
 import { loginHeadless } from './magicLogin.js'
-import { chain, connectPlayer, info } from './passportWallet.js'
+import { appOptions } from './passportLogin.js'
+import { chain, connectPlayer, info, overrides } from './passportWallet.js'
 
 /*
  * A dApp that uses both wallets on one page: the game wallet's custody
@@ -23,6 +26,18 @@ function dAppClient(): MagicSDK {
   const magic = new Magic(info.magic.apiKey, {
     endpoint: info.magic.endpoint,
     network: { rpcUrl: info.rpcUrl, chainId: info.chainId },
+    announceProvider: false,
+  })
+  clients.push(magic)
+  return magic
+}
+
+/** A client of the custody key on `storage`. */
+function custodyClient(storage: Storage.Storage): MagicSDK {
+  const magic = new Magic(overrides.magicPublishableApiKey, {
+    endpoint: overrides.magicEndpoint,
+    network: { rpcUrl: info.rpcUrl, chainId: info.chainId },
+    storage,
     announceProvider: false,
   })
   clients.push(magic)
@@ -98,4 +113,71 @@ describe("the game wallet's custody session and the iframe wallet's", () => {
     // And the game wallet still signs with its custody key.
     await personalSign(provider, wallet, 'second')
   })
+})
+
+/** The game wallet on this page, logging out by `mode`. */
+function createWallet(mode: 'redirect' | 'silent'): Passport {
+  const base = appConfig(location.origin, { ...appOptions, mode })
+  return new Passport({
+    ...base,
+    overrides: { ...base.overrides, ...overrides },
+  })
+}
+
+/**
+ * The custody store's session copied into memory: the same device key and
+ * refresh token, so that a client on the copy is logged in exactly while
+ * the provider keeps that session.
+ */
+async function copyOfCustodySession(): Promise<Storage.Storage> {
+  const custody = Storage.indexedDb(custodyStore)
+  const copy = Storage.memory()
+  for (const key of await custody.keys())
+    await copy.setItem(key, await custody.getItem(key))
+  return copy
+}
+
+type Navigation = EventTarget & {
+  addEventListener(
+    type: 'navigate',
+    listener: (event: Event & { destination: { url: string } }) => void,
+    options: { once: boolean },
+  ): void
+}
+
+/** Cancels this page's next navigation (a redirect logout's); its URL. */
+function stopNavigation(): Promise<string> {
+  const { navigation } = window as unknown as { navigation: Navigation }
+  return new Promise((resolve) => {
+    navigation.addEventListener(
+      'navigate',
+      (event) => {
+        event.preventDefault()
+        resolve(event.destination.url)
+      },
+      { once: true },
+    )
+  })
+}
+
+describe('passport.logout()', () => {
+  for (const mode of ['silent', 'redirect'] as const)
+    test(`behavior: logoutMode '${mode}' logs the custody key's session out too: the provider revokes it and the custody store forgets it`, async () => {
+      const passport = createWallet(mode)
+      const { provider, wallet } = await connectPlayer({
+        passport,
+        label: `custody-logout-${mode}`,
+      })
+      await personalSign(provider, wallet, 'before the logout')
+      const copy = await copyOfCustodySession()
+      expect(await custodyClient(copy).user.isLoggedIn()).toBe(true)
+
+      const navigated = mode === 'redirect' ? stopNavigation() : undefined
+      await passport.logout()
+      if (navigated)
+        expect(new URL(await navigated).pathname).toBe('/v2/logout')
+
+      expect(await Storage.indexedDb(custodyStore).getItem('rt')).toBe(null)
+      expect(await custodyClient(copy).user.isLoggedIn()).toBe(false)
+    })
 })
