@@ -127,6 +127,9 @@ describe('satisfies', () => {
     ['29.0.6', '^20.0.0 || ^29.0.0', true],
     ['25.0.0', '>=20.0.0 <25.0.0', false],
     ['24.1.0', '>=20.0.0 <25.0.0', true],
+    // Parts after a wildcard are ignored, as node-semver ignores them.
+    ['1.5.0', '1.x.2', true],
+    ['2.0.0', '1.*.9', false],
   ] as const)('%s in %s → %s', (version, range, expected) => {
     expect(satisfies(version, range)).toBe(expected)
   })
