@@ -76,6 +76,14 @@ describe('Extension', () => {
     )
   })
 
+  test('error: an extension initialised with something other than a Magic SDK instance throws EXTENSION_NOT_INITIALIZED, with its code', () => {
+    const extension = new HelloExtension()
+    extension.init({})
+    expect(() => extension.hello()).toThrowErrorMatchingInlineSnapshot(
+      `[MagicSDKError: Magic SDK Error: [EXTENSION_NOT_INITIALIZED] Extensions must be initialized with a Magic SDK instance before \`Extension.request\` can be accessed. Do not invoke \`Extension.request\` inside an extension constructor.]`,
+    )
+  })
+
   test('error: an incompatible extension makes the constructor throw INCOMPATIBLE_EXTENSIONS', () => {
     const old = new HelloExtension()
     old.compat = { 'magic-sdk': '>=30.0.0', '@magic-sdk/react-native': true }

@@ -79,7 +79,7 @@ abstract class BaseExtension<name extends string, config = unknown> {
   ) => Handle<result, names> {
     if (this.#sdk === notInitialized)
       throw createExtensionNotInitializedError('request')
-    const client = clientOf(this.#sdk)
+    const client = clientOf(this.#sdk, 'request')
     return (payload, options) => request(client, payload, options)
   }
 
@@ -121,7 +121,7 @@ abstract class BaseExtension<name extends string, config = unknown> {
   }
 
   #client() {
-    return clientOf(this.sdk)
+    return clientOf(this.sdk, 'utils.storage')
   }
 }
 
