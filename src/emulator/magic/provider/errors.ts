@@ -1,30 +1,17 @@
-import { BaseError } from '../../../core/Errors.js'
-import type * as Rpc from '../../../core/Rpc.js'
+import { RpcError } from '../../../core/RpcErrors.js'
 import { rpcCodes, userDeniedAccountAccess } from '../../../magic/wire/codes.js'
 
 /**
- * A JSON-RPC error the emulated backend answers with. Throw it from a flow;
- * the service turns it into the `error` of the final `response` line.
+ * A JSON-RPC error the emulated backend answers with: an
+ * `RpcErrors.RpcError` of the core model, with the provider's own codes
+ * (-10xxx) as well as the standard ones. Throw it (or any core RPC error)
+ * from a flow; the service turns it into the `error` of the final
+ * `response` line with `toObject()`.
  */
-export class RpcFailure extends BaseError<undefined> {
-  override readonly name = 'Magic.RpcFailure'
-  /** The JSON-RPC error code. */
-  readonly code: number
-  /** Optional `data` of the error object. */
-  readonly data: unknown
+export class RpcFailure extends RpcError {
+  override name = 'Magic.RpcFailure'
   constructor(code: number, message: string, data?: unknown) {
-    super(message)
-    this.code = code
-    this.data = data
-  }
-
-  /** The wire error object. */
-  toObject(): Rpc.ErrorObject {
-    return {
-      code: this.code,
-      message: this.shortMessage,
-      ...(this.data === undefined ? {} : { data: this.data }),
-    }
+    super(code, message, data === undefined ? {} : { data })
   }
 }
 
