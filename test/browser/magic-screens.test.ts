@@ -62,6 +62,8 @@ describe('emulated iframe screens', () => {
     await page.getByTestId('sms-otp-input').fill('111111')
     await page.getByTestId('sms-otp-submit').click()
     answered('sms-otp', 'verify-sms-otp', '111111')
+    await page.getByTestId('sms-otp-retry').click()
+    answered('sms-otp', 'retry')
 
     show('mfa-code', {})
     await page.getByTestId('mfa-code-input').fill('222222')
@@ -84,6 +86,8 @@ describe('emulated iframe screens', () => {
 
     show('magic-link-sent', { email: 'ada@example.com' })
     expect(text('magic-link-sent')).toContain('ada@example.com')
+    await page.getByTestId('magic-link-retry').click()
+    answered('magic-link-sent', 'retry')
   })
 
   test('update-email: new address, then its code', async () => {

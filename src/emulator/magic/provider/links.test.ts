@@ -59,6 +59,85 @@ describe('magic_auth_login_with_sms', () => {
   })
 })
 
+describe("the caller's retry", () => {
+  test('behavior: retry during an SMS login sends a new code: sms-otp-sent again, the old code is spent, the new one logs in', async () => {
+    const { app, mailbox } = setup()
+    const flow = await open(app, 'magic_auth_login_with_sms', [
+      { phoneNumber: '+15550100001', showUI: false },
+    ])
+    await flow.event('sms-otp-sent')
+    const old = codeOf(mailbox, '+15550100001', 'sms-otp')!
+    await flow.answer('retry')
+    await flow.event('sms-otp-sent')
+    expect(mailbox.list({ to: '+15550100001' })).toHaveLength(2)
+    const fresh = codeOf(mailbox, '+15550100001', 'sms-otp')!
+    if (old !== fresh) {
+      await flow.answer('verify-sms-otp', old)
+      await flow.event('invalid-sms-otp')
+    }
+    await flow.answer('verify-sms-otp', fresh)
+    expect(typeof (await flow.done()).response.result).toBe('string')
+  })
+
+  test('error: a retry beyond the send limit emits login-throttled and the code already sent still logs in', async () => {
+    const { app, mailbox } = setup()
+    const flow = await open(app, 'magic_auth_login_with_sms', [
+      { phoneNumber: '+15550100002', showUI: false },
+    ])
+    await flow.event('sms-otp-sent')
+    for (let sent = 1; sent < 5; sent++) {
+      await flow.answer('retry')
+      await flow.event('sms-otp-sent')
+    }
+    await flow.answer('retry')
+    await flow.event('login-throttled')
+    expect(mailbox.list({ to: '+15550100002' })).toHaveLength(5)
+    await flow.answer(
+      'verify-sms-otp',
+      codeOf(mailbox, '+15550100002', 'sms-otp'),
+    )
+    expect(typeof (await flow.done()).response.result).toBe('string')
+  })
+
+  test('behavior: retry during a magic-link login sends a new link: email-sent again, the old link no longer works, the new one logs in', async () => {
+    const { app, mailbox } = setup()
+    const flow = await open(app, 'magic_auth_login_with_magic_link', [
+      { email: 'retry@example.com', showUI: false },
+    ])
+    await flow.event('email-sent')
+    const old = mailbox.list({ to: 'retry@example.com' })[0]!.link!
+    await flow.answer('retry')
+    await flow.event('email-sent')
+    const fresh = mailbox.list({ to: 'retry@example.com' })[0]!.link!
+    expect(fresh).not.toBe(old)
+    expect((await app.request(old)).status).toBe(410)
+    expect((await app.request(fresh)).status).toBe(200)
+    expect(typeof (await flow.done()).response.result).toBe('string')
+    expect(names(flow.lines)).toEqual([
+      'email-sent',
+      'email-sent',
+      'Auth/id-token-created',
+    ])
+  })
+
+  test('error: a magic-link retry beyond the send limit ends with -10002', async () => {
+    const { app } = setup()
+    const flow = await open(app, 'magic_auth_login_with_magic_link', [
+      { email: 'many@example.com', showUI: false },
+    ])
+    await flow.event('email-sent')
+    for (let sent = 1; sent < 5; sent++) {
+      await flow.answer('retry')
+      await flow.event('email-sent')
+    }
+    await flow.answer('retry')
+    expect((await flow.done()).response.error).toEqual({
+      code: -10002,
+      message: 'Too many magic links were requested: try again later.',
+    })
+  })
+})
+
 describe('magic_auth_login_with_sms in test mode', () => {
   test('behavior: +1 555 555 0100 logs in without an SMS; +1 555 555 0199 fails with -10011', async () => {
     const { app, mailbox, registry } = setup()

@@ -53,6 +53,11 @@ export function createLink(
   return `${options.origin}/v1/${options.kind}/${token}`
 }
 
+/** Forgets a link made by {@link createLink}: opening it is then refused. */
+export function revokeLink(deps: Deps, link: string): void {
+  deps.links.delete(link.slice(link.lastIndexOf('/') + 1))
+}
+
 /**
  * Creates a one-time `magic_credential` for `email` (what a magic link
  * with a redirect URI hands to the dApp) and remembers it.

@@ -136,10 +136,13 @@ export type Screens = {
     data: { email: string; error?: 'invalid' | 'expired' | undefined }
     answers: { 'verify-email-otp': string; cancel: undefined }
   }
-  /** Ask for the 6-digit code sent by SMS (login, recovery, phone factor). */
+  /**
+   * Ask for the 6-digit code sent by SMS (login); `retry` sends a new
+   * code.
+   */
   'sms-otp': {
     data: { phoneNumber: string; error?: 'invalid' | 'expired' | undefined }
-    answers: { 'verify-sms-otp': string; cancel: undefined }
+    answers: { 'verify-sms-otp': string; retry: undefined; cancel: undefined }
   }
   /** Ask for the current TOTP code of the user's authenticator app. */
   'mfa-code': {
@@ -160,10 +163,10 @@ export type Screens = {
     data: { email: string; expired?: boolean | undefined }
     answers: { 'device-retry': undefined; cancel: undefined }
   }
-  /** Tell the user to open the magic link sent to them. */
+  /** Tell the user to open the magic link sent to them; `retry` resends it. */
   'magic-link-sent': {
     data: { email: string }
-    answers: { cancel: undefined }
+    answers: { retry: undefined; cancel: undefined }
   }
   /**
    * Update email. `step: 'new-email'`: ask for the new address

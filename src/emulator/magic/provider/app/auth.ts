@@ -69,6 +69,9 @@ export const smsOtp: Render<'sms-otp'> = (data, ctx) =>
         code: true,
         onSubmit: (code) => ctx.answer('verify-sms-otp', code),
       }),
+      actions([
+        button('Send a new code', 'sms-otp-retry', cancel(ctx, 'retry')),
+      ]),
     ],
     cancel(ctx),
   )
@@ -148,6 +151,9 @@ export const magicLinkSent: Render<'magic-link-sent'> = (data, ctx) =>
         'magic-link-sent',
       ),
       waiting(),
+      actions([
+        button('Send a new link', 'magic-link-retry', cancel(ctx, 'retry')),
+      ]),
     ],
     cancel(ctx),
   )

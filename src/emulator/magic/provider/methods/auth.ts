@@ -9,7 +9,7 @@ import { isLoopbackUrl } from '../../../loopback.js'
 import type { User } from '../../../registry/index.js'
 import type { Context, Handler } from '../context.js'
 import { failures, RpcFailure } from '../errors.js'
-import { createLink, linkAnswers } from '../links.js'
+import { createLink, linkAnswers, revokeLink } from '../links.js'
 import { login } from '../session.js'
 import { deviceApproval, secondFactor } from './factors.js'
 import { loginWithOidc } from './oidc.js'
@@ -65,6 +65,10 @@ async function testMode(ctx: Context, email: string) {
 
 /**
  * Sends a code and waits for the right one. Events are those of `kind`.
+ * SMS logins take the caller's `retry` (the published SDK's
+ * `LoginWithSmsOTPEventEmit.Retry`): a new code is sent, unless the send
+ * throttle refuses it (`login-throttled`; the code already sent still
+ * works).
  */
 export async function verifyCode(
   ctx: Context,
@@ -76,22 +80,32 @@ export async function verifyCode(
 ): Promise<void> {
   const { kind, to, verify } = options
   const key = `${kind}:${to}`
-  const code = ctx.deps.codes.issue(key)
-  if (code === undefined) {
-    ctx.emit('login-throttled')
-    throw failures.throttled()
+  const send = () => {
+    const code = ctx.deps.codes.issue(key)
+    if (code === undefined) {
+      ctx.emit('login-throttled')
+      return false
+    }
+    ctx.deps.mailbox.deliver({ to, kind, code })
+    ctx.emit(`${kind}-sent`)
+    return true
   }
-  ctx.deps.mailbox.deliver({ to, kind, code })
-  ctx.emit(`${kind}-sent`)
+  if (!send()) throw failures.throttled()
   const show = (error?: 'invalid' | 'expired') => {
     const extra = error ? { error } : {}
     if (kind === 'email-otp') ctx.screen('email-otp', { email: to, ...extra })
     else ctx.screen('sms-otp', { phoneNumber: to, ...extra })
   }
   show()
+  const answers = kind === 'sms-otp' ? [verify, 'retry'] : [verify]
   for (;;) {
-    const answer = await ctx.waitFor([verify, 'cancel'])
+    const answer = await ctx.waitFor([...answers, 'cancel'])
     if (answer.eventType === 'cancel') throw failures.cancelled()
+    if (answer.eventType === 'retry') {
+      send()
+      show()
+      continue
+    }
     const result = ctx.deps.codes.check(key, answer.args)
     if (result === 'ok') return
     if (result === 'max-attempts') {
@@ -154,6 +168,13 @@ const loginWithSms: Handler = async (ctx) => {
   return login(ctx, user, ctx.options.lifespan)
 }
 
+/** -10002: the magic links sent to one address are throttled. */
+const rateLimited = () =>
+  new RpcFailure(
+    rpcCodes.MagicLinkRateLimited,
+    'Too many magic links were requested: try again later.',
+  )
+
 const loginWithMagicLink: Handler = async (ctx) => {
   const email = requireEmail(ctx)
   const test = await testMode(ctx, email)
@@ -164,26 +185,42 @@ const loginWithMagicLink: Handler = async (ctx) => {
       rpcCodes.MagicLinkInvalidRedirectURL,
       "The redirect URI must be a loopback URL or on the dApp's own origin.",
     )
-  if (!ctx.deps.codes.throttle(`magic-link:${email}`))
-    throw new RpcFailure(
-      rpcCodes.MagicLinkRateLimited,
-      'Too many magic links were requested: try again later.',
-    )
-  const link = createLink(ctx.deps, {
-    kind: 'magic-link',
-    flowId: ctx.id,
-    email,
-    origin: ctx.origin,
-    redirectURI: redirectURI as string | undefined,
-  })
-  ctx.deps.mailbox.deliver({ to: email, kind: 'magic-link', link })
-  ctx.emit('email-sent')
-  ctx.screen('magic-link-sent', { email })
-  const answer = await ctx.waitFor([
+  if (!ctx.deps.codes.throttle(`magic-link:${email}`)) throw rateLimited()
+  let link: string | undefined
+  const send = () => {
+    // A new link replaces the one sent before.
+    if (link !== undefined) revokeLink(ctx.deps, link)
+    link = createLink(ctx.deps, {
+      kind: 'magic-link',
+      flowId: ctx.id,
+      email,
+      origin: ctx.origin,
+      redirectURI: redirectURI as string | undefined,
+    })
+    ctx.deps.mailbox.deliver({ to: email, kind: 'magic-link', link })
+    ctx.emit('email-sent')
+    ctx.screen('magic-link-sent', { email })
+  }
+  send()
+  let answer = await ctx.waitFor([
     linkAnswers.opened,
     linkAnswers.expired,
+    'retry',
     'cancel',
   ])
+  // The caller's `retry` (the published SDK's
+  // `LoginWithMagicLinkEventEmit.Retry`) sends a new link, within the
+  // same throttle as the first.
+  while (answer.eventType === 'retry') {
+    if (!ctx.deps.codes.throttle(`magic-link:${email}`)) throw rateLimited()
+    send()
+    answer = await ctx.waitFor([
+      linkAnswers.opened,
+      linkAnswers.expired,
+      'retry',
+      'cancel',
+    ])
+  }
   if (answer.eventType === 'cancel') throw failures.cancelled()
   if (answer.eventType === linkAnswers.expired)
     throw new RpcFailure(rpcCodes.MagicLinkExpired, 'The magic link expired.')
