@@ -4,14 +4,15 @@
  * player's smart-contract wallet belongs to another registry user, keyed by
  * the OIDC identity (the identity provider's issuer and the player's
  * `sub`). The key-custody API (the TEE) and the iframe wallet's OIDC login
- * (`magic_auth_login_with_oidc` with the player's id token, under the
- * provider id of ../apps.ts) both look that user up, so they see one key,
- * as the published SDK's custody provider does for an id token of a
- * registered OIDC provider.
+ * (`magic_auth_login_with_oidc` with the player's id token) both look that
+ * user up, so they see one key, as the published SDK's custody provider
+ * does for an id token of a registered OIDC provider.
  *
  * @packageDocumentation
  */
 import type { Identity, Registry, User } from '../registry/index.js'
+
+export { passportOidcProviderId } from '../constants.js'
 
 /**
  * The registry identity of a player's custody key.

@@ -80,7 +80,7 @@ export type IntermediaryRequest = { eventType: string; args?: unknown }
 export type IntermediaryResponse = { ok: true } | { error: string }
 
 /** The publishable API key the emulator accepts by default. */
-export const defaultApiKey = 'pk_live_EMULATOR0000000000'
+export { defaultApiKey } from '../../constants.js'
 
 /**
  * Error every request with an unknown API key gets (the iframe params'

@@ -9,12 +9,12 @@ import { rpcCodes } from '../../../magic/wire/codes.js'
 import { decodeParams, type Params } from '../../../magic/wire/messages.js'
 import { fromTestMode } from '../../../magic/wire/methods.js'
 import { paths as identityPaths } from '../../../passport/wire/identity.js'
+import { createCodes } from '../../codes.js'
 import {
   custodyApiKey,
-  passportClientId,
+  defaultClientId,
   passportOidcProviderId,
-} from '../../apps.js'
-import { createCodes } from '../../codes.js'
+} from '../../constants.js'
 import type * as Mailbox from '../../dev/mailbox.js'
 import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
@@ -396,7 +396,7 @@ export const service = defineService({
               [passportOidcProviderId]: {
                 issuer: identity,
                 jwksUri: new URL(identityPaths.jwks, identity).href,
-                audience: passportClientId,
+                audience: defaultClientId,
                 apiKeys: [custodyApiKey],
               },
             },

@@ -23,11 +23,11 @@ import { cors } from 'hono/cors'
 import { HTTPException } from 'hono/http-exception'
 import type { Address } from 'viem'
 import { sdkVersionHeader } from '../../../passport/wire/api.js'
-import { custodyApiKey, passportOidcProviderId } from '../../apps.js'
 import {
   type PlayerWalletContracts,
   playerWalletAddress,
 } from '../../chain/sequence.js'
+import { custodyApiKey, passportOidcProviderId } from '../../constants.js'
 import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
 import { type Chain, defineService } from '../../service.js'

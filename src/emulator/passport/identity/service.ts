@@ -20,8 +20,8 @@ import { cors } from 'hono/cors'
 import { createLocalJWKSet, type JWK, jwtVerify } from 'jose'
 import type Provider from 'oidc-provider'
 import { logoutParams, paths } from '../../../passport/wire/identity.js'
-import { passportClientId } from '../../apps.js'
 import { createCodes } from '../../codes.js'
+import { defaultClientId } from '../../constants.js'
 import type * as Mailbox from '../../dev/mailbox.js'
 import { isLoopbackOrigin, isLoopbackUrl } from '../../loopback.js'
 import type { Registry } from '../../registry/index.js'
@@ -32,6 +32,8 @@ import { errorPage } from './html.js'
 import { loginRoutes } from './login.js'
 import { createProvider, type Ttl } from './provider.js'
 
+/** The emulator's one client: public (no secret), PKCE. */
+export { defaultClientId }
 /** The playground's login callback page. */
 export const defaultRedirectUri = 'http://localhost:5173/passport/redirect'
 /** The playground's logout callback page. */
@@ -86,7 +88,7 @@ export async function createIdentityService(
     issuer,
     registry,
     mailbox,
-    clientId = passportClientId,
+    clientId = defaultClientId,
     redirectUri = defaultRedirectUri,
     logoutRedirectUri = defaultLogoutRedirectUri,
     deviceInterval = 5,
@@ -327,7 +329,7 @@ export const service = defineService({
       issuer: context.origin,
       registry: context.registry,
       mailbox: context.mailbox,
-      clientId: passportClientId,
+      clientId: defaultClientId,
       redirectUri,
       logoutRedirectUri,
       mailboxPage:

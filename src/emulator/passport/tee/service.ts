@@ -33,9 +33,9 @@ import {
 } from '../../../passport/wire/tee.js'
 import {
   custodyApiKey,
-  passportClientId,
+  defaultClientId,
   passportOidcProviderId,
-} from '../../apps.js'
+} from '../../constants.js'
 import { type Registry, RegistryFullError } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
 import { defineService } from '../../service.js'
@@ -70,7 +70,7 @@ export function createTeeService(
   const {
     issuer,
     registry,
-    audience = passportClientId,
+    audience = defaultClientId,
     apiKeys = [custodyApiKey],
     providerId = passportOidcProviderId,
   } = options
