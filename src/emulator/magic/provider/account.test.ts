@@ -168,6 +168,51 @@ describe('magic_auth_update_email', () => {
   })
 })
 
+describe('magic_auth_update_email to an address mail cannot reach', () => {
+  test('behavior: a new address under .invalid emits new-email-verification-email-not-deliverable and asks for another', async () => {
+    const env = await setup()
+    const flow = await open(
+      env.app,
+      'magic_auth_update_email',
+      [{ email: 'ada@gone.invalid', showUI: false }],
+      { device: env.device },
+    )
+    await flow.event('Recency/auth-factor-verification-email-sent')
+    await flow.answer(
+      'Recency/auth-factor-verify-email-otp',
+      codeOf(env.mailbox, 'ada@example.com'),
+    )
+    await flow.event('UpdateEmail/new-email-verification-email-not-deliverable')
+    expect(env.mailbox.list({ to: 'ada@gone.invalid' })).toEqual([])
+    await flow.answer('UpdateEmail/retry-with-new-email', 'ada3@example.com')
+    await flow.event('UpdateEmail/new-email-needs-verification')
+    await flow.answer(
+      'UpdateEmail/new-email-verify-otp',
+      codeOf(env.mailbox, 'ada3@example.com'),
+    )
+    expect((await flow.done()).response.result).toBe(true)
+  })
+
+  test('error: when the current address cannot be reached, the recency check emits auth-factor-verification-email-not-deliverable and ends with -10010', async () => {
+    const env = await setup()
+    env.registry.setEmail(env.user.id, 'ada@was.invalid')
+    const flow = await open(
+      env.app,
+      'magic_auth_update_email',
+      [{ email: 'ada4@example.com', showUI: false }],
+      { device: env.device },
+    )
+    expect((await flow.done()).response.error).toEqual({
+      code: -10010,
+      message: 'Mail cannot be delivered to this email address.',
+    })
+    expect(names(flow.lines)).toEqual([
+      'Recency/auth-factor-needs-verification',
+      'Recency/auth-factor-verification-email-not-deliverable',
+    ])
+  })
+})
+
 describe('MFA', () => {
   test('behavior: enable with a real TOTP code, then disable with a recovery code after an invalid TOTP', async () => {
     const env = await setup()

@@ -37,6 +37,12 @@ export const failures = {
       rpcCodes.RequestCancelled,
       'The request was cancelled: too many requests were waiting for an answer.',
     ),
+  /** -10010: the address cannot receive mail (see ./mail.ts). */
+  inactiveRecipient: () =>
+    new RpcFailure(
+      rpcCodes.InactiveRecipient,
+      'Mail cannot be delivered to this email address.',
+    ),
   notLoggedIn: () =>
     new RpcFailure(rpcCodes.AccessDeniedToUser, 'The user is not logged in.'),
   dpop: (reason: string) =>

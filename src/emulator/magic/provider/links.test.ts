@@ -138,6 +138,34 @@ describe("the caller's retry", () => {
   })
 })
 
+describe('an address mail cannot reach (under .invalid)', () => {
+  test('error: a magic link to it emits email-not-deliverable and ends with -10010, sending nothing', async () => {
+    const { app, mailbox } = setup()
+    const flow = await open(app, 'magic_auth_login_with_magic_link', [
+      { email: 'ada@bounce.invalid', showUI: false },
+    ])
+    expect((await flow.done()).response.error).toEqual({
+      code: -10010,
+      message: 'Mail cannot be delivered to this email address.',
+    })
+    expect(names(flow.lines)).toEqual(['email-not-deliverable'])
+    expect(mailbox.list()).toEqual([])
+  })
+
+  test('error: an email-OTP login to it ends with -10010 before any code is sent', async () => {
+    const { app, mailbox } = setup()
+    const flow = await open(app, 'magic_auth_login_with_email_otp', [
+      { email: 'ada@example.invalid', showUI: false },
+    ])
+    expect((await flow.done()).response.error).toEqual({
+      code: -10010,
+      message: 'Mail cannot be delivered to this email address.',
+    })
+    expect(names(flow.lines)).toEqual([])
+    expect(mailbox.list()).toEqual([])
+  })
+})
+
 describe('magic_auth_login_with_sms in test mode', () => {
   test('behavior: +1 555 555 0100 logs in without an SMS; +1 555 555 0199 fails with -10011', async () => {
     const { app, mailbox, registry } = setup()

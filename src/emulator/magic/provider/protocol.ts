@@ -27,6 +27,9 @@
  *   magic links) per address in 10 minutes → `login-throttled`, -10035
  *   (magic link: -10002); codes live 10 minutes, links 15.
  * - test mode `test+fail@…` → -10011.
+ * - an address under `.invalid` cannot receive mail (mail.ts): the flow's
+ *   `…not-deliverable` event where it has one, then -10010 unless the flow
+ *   can ask for another address.
  * - event types starting with `@` are internal (link opened / expired) and
  *   refused by the intermediary route (400); an answer is at most 64 KiB
  *   (413), and a flow keeps at most the latest 16 answers it is not yet
@@ -170,14 +173,20 @@ export type Screens = {
   }
   /**
    * Update email. `step: 'new-email'`: ask for the new address
-   * (`error: 'invalid' | 'already-exists'`); `step: 'verify'`: ask for the
-   * code sent to `email` (the new address; `error: 'invalid' | 'expired'`).
+   * (`error: 'invalid' | 'already-exists' | 'not-deliverable'`);
+   * `step: 'verify'`: ask for the code sent to `email` (the new address;
+   * `error: 'invalid' | 'expired'`).
    */
   'update-email': {
     data: {
       step: 'new-email' | 'verify'
       email?: string | undefined
-      error?: 'invalid' | 'expired' | 'already-exists' | undefined
+      error?:
+        | 'invalid'
+        | 'expired'
+        | 'already-exists'
+        | 'not-deliverable'
+        | undefined
     }
     answers: {
       'UpdateEmail/retry-with-new-email': string

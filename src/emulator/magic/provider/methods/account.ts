@@ -7,6 +7,7 @@ import { isEmailAddress, normalizeContact } from '../../../contact.js'
 import type { User } from '../../../registry/index.js'
 import type { Context, Handler } from '../context.js'
 import { failures, RpcFailure } from '../errors.js'
+import { isDeliverable } from '../mail.js'
 import { login, requireUser } from '../session.js'
 import { secondFactor } from './factors.js'
 import { mfaHandlers } from './mfa.js'
@@ -35,6 +36,10 @@ async function recency(ctx: Context, user: User) {
   if (email === undefined) return
   const key = `recency:${email}`
   ctx.emit('Recency/auth-factor-needs-verification')
+  if (!isDeliverable(email)) {
+    ctx.emit('Recency/auth-factor-verification-email-not-deliverable')
+    throw failures.inactiveRecipient()
+  }
   const send = () => {
     sendCode(ctx, 'email-otp', email, key)
     ctx.emit('Recency/auth-factor-verification-email-sent')
@@ -80,8 +85,13 @@ async function recency(ctx: Context, user: User) {
 /** Asks for (or checks) the new address, verifies it, updates it. */
 async function newEmail(ctx: Context, user: User, first: unknown) {
   let candidate = first
-  const retry = async () => {
-    ctx.screen('update-email', { step: 'new-email' })
+  const retry = async (
+    error?: 'invalid' | 'already-exists' | 'not-deliverable',
+  ) => {
+    ctx.screen('update-email', {
+      step: 'new-email',
+      ...(error ? { error } : {}),
+    })
     const answer = await ctx.waitFor([
       'UpdateEmail/retry-with-new-email',
       'UpdateEmail/new-email-verification-cancel',
@@ -97,12 +107,17 @@ async function newEmail(ctx: Context, user: User, first: unknown) {
       typeof candidate === 'string' ? normalizeContact(candidate) : ''
     if (!isEmailAddress(email)) {
       ctx.emit('UpdateEmail/new-email-invalid')
-      candidate = await retry()
+      candidate = await retry('invalid')
       continue
     }
     if (ctx.deps.registry.find({ email })) {
       ctx.emit('UpdateEmail/new-email-already-exists')
-      candidate = await retry()
+      candidate = await retry('already-exists')
+      continue
+    }
+    if (!isDeliverable(email)) {
+      ctx.emit('UpdateEmail/new-email-verification-email-not-deliverable')
+      candidate = await retry('not-deliverable')
       continue
     }
     const key = `update-email:${email}`

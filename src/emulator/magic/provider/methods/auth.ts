@@ -10,6 +10,7 @@ import type { User } from '../../../registry/index.js'
 import type { Context, Handler } from '../context.js'
 import { failures, RpcFailure } from '../errors.js'
 import { createLink, linkAnswers, revokeLink } from '../links.js'
+import { isDeliverable } from '../mail.js'
 import { login } from '../session.js'
 import { deviceApproval, secondFactor } from './factors.js'
 import { loginWithOidc } from './oidc.js'
@@ -79,6 +80,9 @@ export async function verifyCode(
   },
 ): Promise<void> {
   const { kind, to, verify } = options
+  // No code can reach it: the email-OTP flows have no event for that.
+  if (kind === 'email-otp' && !isDeliverable(to))
+    throw failures.inactiveRecipient()
   const key = `${kind}:${to}`
   const send = () => {
     const code = ctx.deps.codes.issue(key)
@@ -185,6 +189,10 @@ const loginWithMagicLink: Handler = async (ctx) => {
       rpcCodes.MagicLinkInvalidRedirectURL,
       "The redirect URI must be a loopback URL or on the dApp's own origin.",
     )
+  if (!isDeliverable(email)) {
+    ctx.emit('email-not-deliverable')
+    throw failures.inactiveRecipient()
+  }
   if (!ctx.deps.codes.throttle(`magic-link:${email}`)) throw rateLimited()
   let link: string | undefined
   const send = () => {
