@@ -105,6 +105,8 @@ describe('emulated iframe screens', () => {
     await page.getByTestId('update-email-otp-input').fill('333333')
     await page.getByTestId('update-email-otp-submit').click()
     answered('update-email', 'UpdateEmail/new-email-verify-otp', '333333')
+    await page.getByTestId('update-email-edit').click()
+    answered('update-email', 'edit-email')
     await page.getByTestId('close').click()
     answered('update-email', 'UpdateEmail/new-email-verification-cancel')
   })
@@ -206,6 +208,19 @@ describe('emulated iframe screens', () => {
     })
     await page.getByTestId('nft-checkout-confirm').click()
     answered('nft-checkout', 'confirm')
+    expect(text('nft-checkout-disconnect')).toBeUndefined()
+
+    const wallet = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+    show('nft-checkout', {
+      action: 'checkout',
+      contractAddress: '0x0000000000000000000000000000000000000001',
+      tokenId: '1',
+      quantity: '1',
+      wallet,
+    })
+    expect(text('nft-wallet')).toContain(wallet)
+    await page.getByTestId('nft-checkout-disconnect').click()
+    answered('nft-checkout', 'disconnect')
 
     show('reveal-key', { privateKey: '0xsecret' })
     expect(text('private-key')).toBe('')

@@ -15,6 +15,15 @@ export class RpcFailure extends RpcError {
   }
 }
 
+/** Whether `error` is the -10014 a flow throws on the user's `cancel`. */
+export function isUserCancel(error: unknown): boolean {
+  return (
+    error instanceof RpcFailure &&
+    error.code === rpcCodes.RequestCancelled &&
+    error.message === failures.cancelled().message
+  )
+}
+
 /** The error texts and codes this backend uses where the spec is silent. */
 export const failures = {
   cancelled: () =>

@@ -6,6 +6,7 @@ import {
   createDevice,
   createTestService,
   eventsOf,
+  loginByEmail,
   open,
 } from './testkit.js'
 
@@ -56,6 +57,46 @@ describe('magic_auth_login_with_sms', () => {
         }
       ).phoneNumber,
     ).toBe('+15550100000')
+  })
+})
+
+describe('magic_auth_login_with_magic_link on a logged-in device', () => {
+  test('error: another user is -10003; the same user gets a new token at once, with no link', async () => {
+    const { app, mailbox, now } = setup()
+    const device = await createDevice({ now })
+    await loginByEmail(app, mailbox, 'first@example.com', device)
+    const sent = mailbox.list().length
+    const other = await call(
+      app,
+      'magic_auth_login_with_magic_link',
+      [{ email: 'second@example.com', showUI: false }],
+      { device },
+    )
+    expect(other.error).toEqual({
+      code: -10003,
+      message:
+        'A user is already logged in: log out before another user logs in.',
+    })
+    const same = await call(
+      app,
+      'magic_auth_login_with_magic_link',
+      [{ email: 'First@Example.com', showUI: false }],
+      { device },
+    )
+    expect(decodeDidToken(same.result as string).parsed.iss).toMatch(
+      /^did:ethr:0x/,
+    )
+    expect(mailbox.list()).toHaveLength(sent)
+    await call(app, 'magic_auth_logout', [], { device })
+    const after = await open(
+      app,
+      'magic_auth_login_with_magic_link',
+      [{ email: 'second@example.com', showUI: false }],
+      { device },
+    )
+    await after.event('email-sent')
+    await after.answer('cancel')
+    await after.done()
   })
 })
 
@@ -247,7 +288,11 @@ describe('magic_auth_login_with_magic_link', () => {
     expect(target.origin + target.pathname).toBe(
       'http://127.0.0.1:5173/callback',
     )
-    await flow.done()
+    // The login goes on at the redirect: the waiting request ends, -10015.
+    expect((await flow.done()).response.error).toEqual({
+      code: -10015,
+      message: 'The login was completed on the redirect page.',
+    })
     const device = await createDevice({ now })
     const login = await call(
       app,

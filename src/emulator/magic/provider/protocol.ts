@@ -27,6 +27,12 @@
  *   magic links) per address in 10 minutes → `login-throttled`, -10035
  *   (magic link: -10002); codes live 10 minutes, links 15.
  * - test mode `test+fail@…` → -10011.
+ * - a magic link on a device logged in already: its own user gets a new
+ *   token at once, another user -10003; with a redirect URI, the waiting
+ *   request ends -10015 once the link is opened (the login goes on at the
+ *   redirect).
+ * - `magic_auth_update_email`: a cancel is -10004; the iframe's "use
+ *   another email" on the new address's code screen -10005.
  * - an address under `.invalid` cannot receive mail (mail.ts): the flow's
  *   `…not-deliverable` event where it has one, then -10010 unless the flow
  *   can ask for another address.
@@ -192,6 +198,8 @@ export type Screens = {
       'UpdateEmail/retry-with-new-email': string
       'UpdateEmail/new-email-verify-otp': string
       'UpdateEmail/new-email-verification-cancel': undefined
+      /** `step: 'verify'`: use another address (the request ends, -10005). */
+      'edit-email': undefined
     }
   }
   /**
@@ -322,7 +330,9 @@ export type Screens = {
   }
   /**
    * NFT purchase / checkout / transfer confirmation: `confirm` runs it,
-   * `close` cancels (result `{ status: 'cancelled' }`).
+   * `close` cancels (result `{ status: 'cancelled' }`). A checkout paid by
+   * the host's external wallet names it (`wallet`) and offers `disconnect`
+   * (the host is told, and the result is `cancelled`).
    */
   'nft-checkout': {
     data: {
@@ -331,8 +341,9 @@ export type Screens = {
       tokenId: string
       quantity: string
       recipient?: string | undefined
+      wallet?: string | undefined
     }
-    answers: { confirm: undefined; close: undefined }
+    answers: { confirm: undefined; close: undefined; disconnect: undefined }
   }
   /** Shows the user's private key (hex); `close` to finish. */
   'reveal-key': {

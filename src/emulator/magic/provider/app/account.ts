@@ -45,6 +45,13 @@ export const updateEmail: Render<'update-email'> = (data, ctx) => {
           onSubmit: (code) =>
             ctx.answer('UpdateEmail/new-email-verify-otp', code),
         }),
+        actions([
+          button(
+            'Use another email',
+            'update-email-edit',
+            cancel(ctx, 'edit-email'),
+          ),
+        ]),
       ],
       onCancel,
     )

@@ -181,6 +181,17 @@ const rateLimited = () =>
 
 const loginWithMagicLink: Handler = async (ctx) => {
   const email = requireEmail(ctx)
+  // This device is logged in already: its own user gets a new token at
+  // once; another must log out first (-10003, as the hosted provider
+  // answers).
+  if (ctx.user) {
+    if (ctx.user.email === email)
+      return login(ctx, ctx.user, ctx.options.lifespan)
+    throw new RpcFailure(
+      rpcCodes.UserAlreadyLoggedIn,
+      'A user is already logged in: log out before another user logs in.',
+    )
+  }
   const test = await testMode(ctx, email)
   if (test !== undefined) return test
   const { redirectURI } = ctx.options
@@ -210,28 +221,32 @@ const loginWithMagicLink: Handler = async (ctx) => {
     ctx.screen('magic-link-sent', { email })
   }
   send()
-  let answer = await ctx.waitFor([
+  const answers = [
     linkAnswers.opened,
+    linkAnswers.redirected,
     linkAnswers.expired,
     'retry',
     'cancel',
-  ])
+  ]
+  let answer = await ctx.waitFor(answers)
   // The caller's `retry` (the published SDK's
   // `LoginWithMagicLinkEventEmit.Retry`) sends a new link, within the
   // same throttle as the first.
   while (answer.eventType === 'retry') {
     if (!ctx.deps.codes.throttle(`magic-link:${email}`)) throw rateLimited()
     send()
-    answer = await ctx.waitFor([
-      linkAnswers.opened,
-      linkAnswers.expired,
-      'retry',
-      'cancel',
-    ])
+    answer = await ctx.waitFor(answers)
   }
   if (answer.eventType === 'cancel') throw failures.cancelled()
   if (answer.eventType === linkAnswers.expired)
     throw new RpcFailure(rpcCodes.MagicLinkExpired, 'The magic link expired.')
+  // With a redirect URI the session is opened where the redirect lands
+  // (its one-time credential): this request has nothing left to do.
+  if (answer.eventType === linkAnswers.redirected)
+    throw new RpcFailure(
+      rpcCodes.RedirectLoginComplete,
+      'The login was completed on the redirect page.',
+    )
   const user = await ctx.deps.registry.findOrCreate({ email })
   return login(ctx, user, ctx.options.lifespan)
 }

@@ -5,12 +5,11 @@
  * user-info consent.
  */
 import { type Address, isAddress, parseEther } from 'viem'
-import { rpcCodes } from '../../../../magic/wire/codes.js'
 import { methods } from '../../../../magic/wire/methods.js'
 import { isEmailAddress } from '../../../contact.js'
 import { balancesOf, nftsOf, sendAs } from '../chain.js'
 import type { Context, Handler } from '../context.js'
-import { failures, RpcFailure } from '../errors.js'
+import { failures, isUserCancel } from '../errors.js'
 import { login, requireSigner, requireUser } from '../session.js'
 import { emailCodeLogin } from './auth.js'
 import { rpcUrlOf } from './eth.js'
@@ -153,15 +152,6 @@ const connect: Handler = async (ctx) => {
   } catch (error) {
     throw isUserCancel(error) ? failures.userDenied() : error
   }
-}
-
-/** Whether `error` is the -10014 a flow throws on the user's `cancel`. */
-function isUserCancel(error: unknown): boolean {
-  return (
-    error instanceof RpcFailure &&
-    error.code === rpcCodes.RequestCancelled &&
-    error.shortMessage === failures.cancelled().shortMessage
-  )
 }
 
 /** The login screens of {@link connect}; resolves to `[address]`. */
