@@ -235,6 +235,12 @@ describe('emulated iframe screens', () => {
     await page.getByTestId('login-email-input').fill('ada@example.com')
     await page.getByTestId('login-email-submit').click()
     answered('login', 'submit-email', 'ada@example.com')
+    expect(text('login-connect-wallet')).toBeUndefined()
+    show('login', { wallets: ['web3modal'] })
+    await page.getByTestId('login-connect-wallet').click()
+    answered('login', 'connect-wallet')
+    show('login', { wallets: ['web3modal'], connecting: true })
+    expect(text('login-connecting')).toBe('Continue in your wallet.')
 
     show('user-info', { email: 'ada@example.com' })
     await page.getByTestId('user-info-share').click()

@@ -367,8 +367,21 @@ export type Screens = {
    * ask for an email, then the `email-otp` screen follows.
    */
   login: {
-    data: { error?: 'invalid' | undefined }
-    answers: { 'submit-email': string; cancel: undefined }
+    data: {
+      error?: 'invalid' | undefined
+      /**
+       * The external wallets offered beside the email (`web3modal`, when
+       * the app enabled it): `connect-wallet` picks it.
+       */
+      wallets?: readonly 'web3modal'[] | undefined
+      /** Waiting for the host to connect the wallet. */
+      connecting?: boolean | undefined
+    }
+    answers: {
+      'submit-email': string
+      'connect-wallet': undefined
+      cancel: undefined
+    }
   }
   /** `mc_request_user_info`: ask consent to share the email. */
   'user-info': {

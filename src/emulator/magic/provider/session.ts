@@ -4,6 +4,7 @@
  * (`jkt`) and a device share. The store, and what handlers do with it:
  * require a login, open a session, mint DID tokens, check the device share.
  */
+import * as Events from '../../../magic/wire/events.js'
 import type { User } from '../../registry/index.js'
 import { cap, maxSessions, sweep } from './bounds.js'
 import type { Context } from './context.js'
@@ -123,12 +124,15 @@ export function requireSigner(ctx: Context): User {
 
 /**
  * Opens a session for `user` bound to the request's DPoP key, puts `rt` and
- * `deviceShare` on the response, and returns a DID token.
+ * `deviceShare` on the response, and returns a DID token, announced by the
+ * logins' event (`Auth/id-token-created`, the token) or, for the UI login
+ * (`connect`), by `connectWithUI`'s (`id-token-created`, `{ idToken }`).
  */
 export async function login(
   ctx: Context,
   user: User,
   lifespan?: unknown,
+  options: { via?: 'auth' | 'connect' } = {},
 ): Promise<string> {
   // A new login replaces the session this device had.
   if (ctx.session) ctx.deps.sessions.revoke(ctx.session.rt)
@@ -142,7 +146,9 @@ export async function login(
   ctx.out.rt = session.rt
   ctx.out.deviceShare = session.deviceShare
   const token = await didToken(ctx, user, { lifespan })
-  ctx.emit('Auth/id-token-created', token)
+  if (options.via === 'connect')
+    ctx.emit(Events.connectIdTokenCreated, { idToken: token })
+  else ctx.emit(Events.idTokenCreated, token)
   return token
 }
 
