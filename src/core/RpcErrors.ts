@@ -399,38 +399,43 @@ type CodedClass = (new (
   readonly code: number
 }
 
-/** Every coded class, by code. */
-const classes: ReadonlyMap<number, CodedClass> = new Map(
-  (
-    [
-      ParseError,
-      InvalidRequestError,
-      MethodNotFoundError,
-      InvalidParamsError,
-      InternalError,
-      InvalidInputError,
-      ResourceNotFoundError,
-      ResourceUnavailableError,
-      TransactionRejectedError,
-      MethodNotSupportedError,
-      LimitExceededError,
-      JsonRpcVersionUnsupportedError,
-      UserRejectedRequestError,
-      UnauthorizedError,
-      UnsupportedMethodError,
-      DisconnectedError,
-      ChainDisconnectedError,
-      UnrecognizedChainError,
-      UnsupportedNonOptionalCapabilityError,
-      UnsupportedChainIdError,
-      DuplicateIdError,
-      UnknownBundleIdError,
-      BundleTooLargeError,
-      AtomicReadyWalletRejectedUpgradeError,
-      AtomicityNotSupportedError,
-    ] as const
-  ).map((type) => [type.code, type]),
-)
+/**
+ * Every coded class, by code: made on the first {@link fromCode}, so that a
+ * bundle that never calls it keeps only the classes it uses.
+ */
+let classes: ReadonlyMap<number, CodedClass> | undefined
+const codedClasses = (): ReadonlyMap<number, CodedClass> =>
+  new Map(
+    (
+      [
+        ParseError,
+        InvalidRequestError,
+        MethodNotFoundError,
+        InvalidParamsError,
+        InternalError,
+        InvalidInputError,
+        ResourceNotFoundError,
+        ResourceUnavailableError,
+        TransactionRejectedError,
+        MethodNotSupportedError,
+        LimitExceededError,
+        JsonRpcVersionUnsupportedError,
+        UserRejectedRequestError,
+        UnauthorizedError,
+        UnsupportedMethodError,
+        DisconnectedError,
+        ChainDisconnectedError,
+        UnrecognizedChainError,
+        UnsupportedNonOptionalCapabilityError,
+        UnsupportedChainIdError,
+        DuplicateIdError,
+        UnknownBundleIdError,
+        BundleTooLargeError,
+        AtomicReadyWalletRejectedUpgradeError,
+        AtomicityNotSupportedError,
+      ] as const
+    ).map((type) => [type.code, type]),
+  )
 
 /**
  * The error of `code`: an instance of its class when the code is a
@@ -447,6 +452,7 @@ const classes: ReadonlyMap<number, CodedClass> = new Map(
  * ```
  */
 export function fromCode(code: number, options: CodedOptions = {}): RpcError {
+  classes ??= codedClasses()
   const type = classes.get(code)
   if (type) return new type(options)
   const message = options.message ?? 'Unknown error'

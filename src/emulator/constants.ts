@@ -8,9 +8,8 @@
  */
 
 /**
- * The publishable API key the iframe wallet's provider accepts by default,
- * which the game wallet's overrides name (`magicPublishableApiKey`) and its
- * key-custody API expects in `X-Magic-API-Key`.
+ * The publishable API key the iframe wallet's provider accepts by default:
+ * the dApps' app (`magic.apiKey` on the JSON line).
  */
 export const defaultApiKey = 'pk_live_EMULATOR0000000000'
 
@@ -28,3 +27,14 @@ export const defaultClientId = 'emulator-passport-client'
  * prints.
  */
 export const passportOidcProviderId = 'emulator-passport-identity'
+
+/**
+ * The publishable key of the game wallet's key custody, its own app of the
+ * iframe wallet's provider (`passport.overrides.magicPublishableApiKey` on
+ * the JSON line, and what the key-custody API expects in
+ * `X-Magic-API-Key`). It is not the dApps' key ({@link defaultApiKey},
+ * `magic.apiKey`): the provider keeps sessions per app, so a dApp's own
+ * iframe-wallet client never sees the custody key's session, as with the
+ * hosted services, where the game platform's custody key is its own app.
+ */
+export const custodyApiKey = 'pk_live_EMULATORCUSTODY000'

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
+import { BaseError } from '../core/Errors.js'
+import * as RpcErrors from '../core/RpcErrors.js'
 import {
   createExtensionNotInitializedError,
   createIncompatibleExtensionsError,
@@ -12,6 +14,7 @@ import {
   MagicRPCError,
   MagicSDKError,
   MagicSDKWarning,
+  ProviderDisconnectedError,
 } from './errors.js'
 
 afterEach(() => {
@@ -21,7 +24,8 @@ afterEach(() => {
 describe('MagicSDKError', () => {
   test('default: message is "Magic SDK Error: [CODE] msg" with code and rawMessage', () => {
     const error = new MagicSDKError('MODAL_NOT_READY', 'Modal is not ready')
-    expect(error).toBeInstanceOf(Error)
+    expect(error).toBeInstanceOf(BaseError)
+    expect(error).not.toBeInstanceOf(RpcErrors.RpcError)
     expect(error.message).toBe(
       'Magic SDK Error: [MODAL_NOT_READY] Modal is not ready',
     )
@@ -122,10 +126,52 @@ describe('MagicRPCError', () => {
     )
   })
 
+  test("behavior: it is the core model's RpcError: RpcErrors.from keeps it, toObject gives the wire error, the cause is kept", () => {
+    const cause = new Error('underneath')
+    const error = new MagicRPCError(
+      { code: -32602, message: 'bad', data: [1] },
+      { cause },
+    )
+    expect(error).toBeInstanceOf(RpcErrors.RpcError)
+    expect(error).toBeInstanceOf(BaseError)
+    expect(error.name).toBe('MagicRPCError')
+    expect(RpcErrors.from(error)).toBe(error)
+    expect(error.toObject()).toEqual({
+      code: -32602,
+      message: 'Magic RPC Error: [-32602] bad',
+      data: [1],
+    })
+    expect(error.cause).toBe(cause)
+    expect(error.message).toBe('Magic RPC Error: [-32602] bad')
+  })
+
   test('behavior: a numeric string code is read as a number', () => {
     expect(
       new MagicRPCError({ code: '-32602', message: 'x' } as never).code,
     ).toBe(-32602)
+  })
+})
+
+describe('ProviderDisconnectedError', () => {
+  test("default: the core model's 4900 DisconnectedError, with viem's name and text, and why in details", () => {
+    const error = new ProviderDisconnectedError('The user logged out.')
+    expect(error).toBeInstanceOf(RpcErrors.DisconnectedError)
+    expect(RpcErrors.fromCode(error.code)).toBeInstanceOf(
+      RpcErrors.DisconnectedError,
+    )
+    expect({
+      name: error.name,
+      message: error.message,
+      code: error.code,
+      static: ProviderDisconnectedError.code,
+      details: error.details,
+    }).toEqual({
+      name: 'ProviderDisconnectedError',
+      message: 'The Provider is disconnected from all chains.',
+      code: 4900,
+      static: 4900,
+      details: 'The user logged out.',
+    })
   })
 })
 

@@ -1,10 +1,14 @@
 /**
  * The iframe wallet's errors and warnings, with the published SDK's message
- * formats and texts. The errors extend the core `BaseError` (no details or
+ * formats and texts. The RPC errors are the core model's
+ * (`RpcErrors.RpcError`, with a numeric `code`): {@link MagicRPCError} and
+ * {@link ProviderDisconnectedError}. The SDK and extension errors, whose
+ * published codes are strings, extend the core `BaseError` (no details or
  * docs are passed, so `message` is exactly the published one-line format).
  */
 import { BaseError } from '../core/Errors.js'
 import type * as Rpc from '../core/Rpc.js'
+import { DisconnectedError, RpcError } from '../core/RpcErrors.js'
 import * as Codes from './wire/codes.js'
 
 /**
@@ -62,10 +66,10 @@ export class MagicSDKError extends BaseError {
 }
 
 /**
- * An error answered by the iframe. The code is kept when it is a known RPC
- * code (standard JSON-RPC or provider-specific), otherwise it becomes -32603;
- * the message defaults to `Internal error`. `message` is
- * `Magic RPC Error: [code] rawMessage`.
+ * An error answered by the iframe: an `RpcErrors.RpcError` of the core
+ * model. The code is kept when it is a known RPC code (standard JSON-RPC or
+ * provider-specific), otherwise it becomes -32603; the message defaults to
+ * `Internal error`. `message` is `Magic RPC Error: [code] rawMessage`.
  *
  * @example
  * ```ts
@@ -75,14 +79,12 @@ export class MagicSDKError extends BaseError {
  * // 'Magic RPC Error: [-10003] Already logged in'
  * ```
  */
-export class MagicRPCError extends BaseError {
+export class MagicRPCError extends RpcError {
   override name = 'MagicRPCError'
-  /** A known RPC code, else -32603. */
-  code: number
   /** The message without the prefix. */
   rawMessage: string
   /** The wire error's `data`. */
-  data: unknown
+  override data: unknown
   constructor(
     source?: Partial<Rpc.ErrorObject> | null | undefined,
     options: { cause?: Error | undefined } = {},
@@ -90,14 +92,9 @@ export class MagicRPCError extends BaseError {
     const number = Number(source?.code)
     const code = Codes.isKnownRpcCode(number) ? number : Codes.InternalError
     const rawMessage = source?.message || 'Internal error'
-    super(`Magic RPC Error: [${code}] ${rawMessage}`, {
-      cause: options.cause,
-      details: '',
-      docsPath: '',
-    })
-    this.code = code
+    super(code, `Magic RPC Error: [${code}] ${rawMessage}`, options)
     this.rawMessage = rawMessage
-    this.data = source?.data ?? undefined
+    this.data = source?.data
   }
 }
 
@@ -165,17 +162,16 @@ export class MagicExtensionWarning {
 }
 
 /**
- * The error of `rpcProvider`'s EIP-1193 `disconnect` event: code 4900, with
- * the name and short message of viem's `ProviderDisconnectedError`. It is
- * our own class so that the client does not pull in viem's RPC error
- * classes (about 1.6 KiB gzipped, none of them tree-shakable).
+ * The error of `rpcProvider`'s EIP-1193 `disconnect` event: the core
+ * model's `RpcErrors.DisconnectedError` (4900, 'The Provider is
+ * disconnected from all chains.'), named as viem names it; `details` says
+ * why.
  */
-export class ProviderDisconnectedError extends BaseError {
+export class ProviderDisconnectedError extends DisconnectedError {
   override name = 'ProviderDisconnectedError'
-  static readonly code = 4900
-  readonly code = 4900
   constructor(details: string) {
-    super('The Provider is disconnected from all chains.', { details })
+    super()
+    this.details = details
   }
 }
 

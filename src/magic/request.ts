@@ -7,7 +7,11 @@
 import * as PromiEvent from '../core/PromiEvent.js'
 import * as Rpc from '../core/Rpc.js'
 import type * as Storage from '../core/Storage.js'
-import { createMalformedResponseError, MagicRPCError } from './errors.js'
+import {
+  createExtensionNotInitializedError,
+  createMalformedResponseError,
+  MagicRPCError,
+} from './errors.js'
 import type { Transport } from './transport/index.js'
 import * as Events from './wire/events.js'
 import * as Methods from './wire/methods.js'
@@ -72,10 +76,14 @@ export function register(sdk: object, client: Client): void {
   clients.set(sdk, client)
 }
 
-/** The client of an SDK instance registered with {@link register}. */
-export function clientOf(sdk: object): Client {
+/**
+ * The client of an SDK instance registered with {@link register}. An
+ * extension initialised with anything else was never initialised with a
+ * Magic SDK instance: `EXTENSION_NOT_INITIALIZED`, naming `member`.
+ */
+export function clientOf(sdk: object, member: string): Client {
   const client = clients.get(sdk)
-  if (!client) throw new TypeError('Not a Magic SDK instance.')
+  if (!client) throw createExtensionNotInitializedError(member)
   return client
 }
 

@@ -232,10 +232,10 @@ export class Passport {
   }
 
   /**
-   * Logs out by `logoutMode`: `'redirect'` revokes the refresh token, then
-   * navigates to the provider's logout; `'silent'` revokes and signs out of
-   * the provider in a hidden iframe at once. Both remove the stored user and
-   * emit `loggedOut`.
+   * Logs out by `logoutMode`: `'redirect'` logs the custody key's session
+   * out, revokes the refresh token, then navigates to the provider's
+   * logout; `'silent'` does all three at once (the provider's logout in a
+   * hidden iframe). Both remove the stored user and emit `loggedOut`.
    *
    * @throws {PassportError} `LOGOUT_ERROR` (redirect mode only).
    */
@@ -245,18 +245,47 @@ export class Passport {
       endSessionUrl: this.#client.endSessionUrl(),
       logoutRedirectUri: this.#config.oidcConfiguration.logoutRedirectUri,
     }
+    // As published: in parallel when silent; before the page leaves when
+    // redirecting.
     if (this.#config.oidcConfiguration.logoutMode === 'silent')
-      await Logout.logoutSilent(context)
-    else await Logout.logoutRedirect(context)
+      await Promise.all([Logout.logoutSilent(context), this.#logoutCustody()])
+    else {
+      await this.#logoutCustody()
+      await Logout.logoutRedirect(context)
+    }
   }
 
   /**
-   * Logs out locally (the user removed, `loggedOut` emitted) and returns the
-   * provider's logout URL, for the game to open in the browser it signed in
-   * with.
+   * Logs out locally (the user removed, `loggedOut` emitted, the custody
+   * key's session ended) and returns the provider's logout URL, for the
+   * game to open in the browser it signed in with.
    */
   async logoutDeviceFlow(): Promise<string> {
-    return this.#session.getLogoutUrl()
+    const [url] = await Promise.all([
+      this.#session.getLogoutUrl(),
+      this.#logoutCustody(),
+    ])
+    return url
+  }
+
+  /**
+   * Ends the custody key's session (see `logoutCustody`); never rejects.
+   * Its module loads here, with the iframe-wallet client only when a
+   * custody session is stored.
+   */
+  async #logoutCustody(): Promise<void> {
+    const config = this.#config
+    try {
+      const { logoutCustody } = await import('./zkevm/custodySigner.js')
+      await logoutCustody({
+        publishableKey: config.magicPublishableApiKey,
+        endpoint: config.magicEndpoint,
+        rpcUrl: config.zkEvmRpcUrl,
+        chainId: config.chainId,
+      })
+    } catch {
+      // The module could not load: nothing of the custody session is known.
+    }
   }
 
   /** Run by the `logoutRedirectUri` page inside the silent-logout iframe. */

@@ -219,6 +219,60 @@ describe('third-party wallet mode', () => {
     )
   })
 
+  describe('connectWithUI with the external wallet enabled (enabledWallets.web3modal)', () => {
+    const external = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+
+    /**
+     * A client whose 3PW listener answers `web3modal_selected` as a
+     * wallet kit would: `wallet_rejected` first when asked, then
+     * `wallet_connected` with the wallet's address.
+     */
+    function withWalletKit(options: { rejectFirst?: boolean } = {}) {
+      const magic = createMagic(emulator)
+      current = magic
+      const selected: (string | number)[] = []
+      magic.thirdPartyWallets.enabledWallets = { web3modal: true }
+      magic.thirdPartyWallets.eventListeners.push({
+        event: 'web3modal_selected',
+        callback: (payloadId) => {
+          selected.push(payloadId)
+          const rejected = options.rejectFirst && selected.length === 1
+          void magic.rpcProvider.request({
+            method: 'magic_intermediary_event',
+            params: [
+              {
+                payloadId,
+                eventType: rejected ? 'wallet_rejected' : 'wallet_connected',
+                args: rejected ? undefined : external,
+              },
+            ],
+          })
+        },
+      })
+      return { magic, selected }
+    }
+
+    test("behavior: the iframe's login offers the wallet; picking it emits web3modal_selected, and the wallet's answer is the account", async () => {
+      const { magic, selected } = withWalletKit({ rejectFirst: true })
+      const login = magic.wallet.connectWithUI()
+      const ui = page.frameLocator(page.elementLocator(await shownOverlay()))
+      await ui.getByTestId('login-connect-wallet').click()
+      // Rejected: the screen comes back, and the wallet is picked again.
+      await ui.getByTestId('login-connect-wallet').click()
+      expect(await login).toEqual([external])
+      expect(selected).toHaveLength(2)
+      expect(selected[0]).toBe(selected[1])
+    })
+
+    test('behavior: autoPromptThirdPartyWallets picks the wallet with no click', async () => {
+      const { magic, selected } = withWalletKit()
+      expect(
+        await magic.wallet.connectWithUI({ autoPromptThirdPartyWallets: true }),
+      ).toEqual([external])
+      expect(selected).toHaveLength(1)
+    })
+  })
+
   test('mc_login leaves third-party mode: the request goes to the iframe', async () => {
     const { magic, wallet } = await connected()
     const login = magic.wallet.connectWithUI()

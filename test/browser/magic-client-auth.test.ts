@@ -131,6 +131,44 @@ describe('Magic client against the emulator: login', () => {
     expect(claim.iss).toBe(info.issuer)
   })
 
+  test("magic link headless: the caller's retry sends a new link, and the new one logs in", async () => {
+    const magic = createMagic()
+    const email = freshEmail('link-retry')
+    const events: string[] = []
+    const login = magic.auth.loginWithMagicLink({ email, showUI: false })
+    const links: string[] = []
+    login.on('email-sent', async () => {
+      events.push('email-sent')
+      links.push(await waitForLink({ mailbox, to: email, kind: 'magic-link' }))
+      if (links.length === 1) login.emit('retry')
+      else await fetch(links[1] as string, { mode: 'no-cors' })
+    })
+    const didToken = await login
+    expect(events).toEqual(['email-sent', 'email-sent'])
+    expect(links[1]).not.toBe(links[0])
+    expect(decodeDidToken(didToken as string).claim.iss).toBe(
+      (await magic.user.getInfo()).issuer,
+    )
+  })
+
+  test('magic link to an address mail cannot reach: email-not-deliverable, then -10010', async () => {
+    const magic = createMagic()
+    const events: string[] = []
+    const login = magic.auth.loginWithMagicLink({
+      email: `${crypto.randomUUID()}@bounce.invalid`,
+      showUI: false,
+    })
+    login.on('email-not-deliverable', () =>
+      events.push('email-not-deliverable'),
+    )
+    await expect(login).rejects.toMatchObject({
+      code: -10010,
+      message:
+        'Magic RPC Error: [-10010] Mail cannot be delivered to this email address.',
+    })
+    expect(events).toEqual(['email-not-deliverable'])
+  })
+
   test('loginWithCredential: the magic_credential of the link redirect, read from the page URL and stripped from it, logs in another client', async () => {
     const magic = createMagic()
     const email = freshEmail('credential')
@@ -140,6 +178,8 @@ describe('Magic client against the emulator: login', () => {
       showUI: false,
       redirectURI,
     })
+    // It ends as the link opens, before this test looks at it.
+    const ended = login.catch((error: unknown) => error)
     const link = await waitForLink({ mailbox, to: email, kind: 'magic-link' })
     // The link redirects to our origin, so the landed URL is readable.
     const landing = document.createElement('iframe')
@@ -156,7 +196,12 @@ describe('Magic client against the emulator: login', () => {
     landing.remove()
     const search = new URL(href).search
     expect(search).toMatch(/^\?magic_credential=[\w-]+$/)
-    await login
+    // The login goes on at the redirect: this request ends with -10015.
+    expect(await ended).toMatchObject({
+      code: -10015,
+      message:
+        'Magic RPC Error: [-10015] The login was completed on the redirect page.',
+    })
 
     // With no argument, the client reads the credential from the page's URL
     // and strips the query from it.

@@ -7,6 +7,7 @@ import {
   verifyMessage,
 } from 'viem'
 import { describe, expect, inject, test } from 'vitest'
+import { page } from 'vitest/browser'
 import { waitForCode } from './mailbox.js'
 
 /**
@@ -66,5 +67,36 @@ describe('published magic-sdk against the emulator', () => {
 
     await magic.user.logout()
     expect(await magic.user.isLoggedIn()).toBe(false)
+  })
+
+  test('connectWithUI: the login typed into the iframe resolves the account, and id-token-created carries { idToken } as the SDK passes it on', async () => {
+    const magic = new Magic(apiKey, {
+      endpoint,
+      network: { rpcUrl, chainId },
+    })
+    const email = `compat-ui-${crypto.randomUUID()}@example.com`
+    const tokens: { idToken: string }[] = []
+    const connecting = magic.wallet
+      .connectWithUI()
+      .on('id-token-created', (params: { idToken: string }) =>
+        tokens.push(params),
+      )
+    const shown = () =>
+      [
+        ...document.querySelectorAll<HTMLIFrameElement>('iframe.magic-iframe'),
+      ].find((iframe) => iframe.style.display === 'block')
+    await expect.poll(shown).toBeTruthy()
+    const ui = page.frameLocator(page.elementLocator(shown() as HTMLElement))
+    await ui.getByTestId('login-email-input').fill(email)
+    await ui.getByTestId('login-email-submit').click()
+    await ui
+      .getByTestId('email-otp-input')
+      .fill(await waitForCode({ mailbox, to: email }))
+    await ui.getByTestId('email-otp-submit').click()
+    const [account] = await connecting
+    expect(tokens).toHaveLength(1)
+    const [, claim] = JSON.parse(atob(tokens[0]?.idToken ?? '')) as string[]
+    expect(JSON.parse(claim ?? '{}').iss).toBe(`did:ethr:${account}`)
+    await magic.user.logout()
   })
 })

@@ -62,6 +62,8 @@ describe('emulated iframe screens', () => {
     await page.getByTestId('sms-otp-input').fill('111111')
     await page.getByTestId('sms-otp-submit').click()
     answered('sms-otp', 'verify-sms-otp', '111111')
+    await page.getByTestId('sms-otp-retry').click()
+    answered('sms-otp', 'retry')
 
     show('mfa-code', {})
     await page.getByTestId('mfa-code-input').fill('222222')
@@ -84,6 +86,8 @@ describe('emulated iframe screens', () => {
 
     show('magic-link-sent', { email: 'ada@example.com' })
     expect(text('magic-link-sent')).toContain('ada@example.com')
+    await page.getByTestId('magic-link-retry').click()
+    answered('magic-link-sent', 'retry')
   })
 
   test('update-email: new address, then its code', async () => {
@@ -101,6 +105,8 @@ describe('emulated iframe screens', () => {
     await page.getByTestId('update-email-otp-input').fill('333333')
     await page.getByTestId('update-email-otp-submit').click()
     answered('update-email', 'UpdateEmail/new-email-verify-otp', '333333')
+    await page.getByTestId('update-email-edit').click()
+    answered('update-email', 'edit-email')
     await page.getByTestId('close').click()
     answered('update-email', 'UpdateEmail/new-email-verification-cancel')
   })
@@ -202,6 +208,19 @@ describe('emulated iframe screens', () => {
     })
     await page.getByTestId('nft-checkout-confirm').click()
     answered('nft-checkout', 'confirm')
+    expect(text('nft-checkout-disconnect')).toBeUndefined()
+
+    const wallet = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+    show('nft-checkout', {
+      action: 'checkout',
+      contractAddress: '0x0000000000000000000000000000000000000001',
+      tokenId: '1',
+      quantity: '1',
+      wallet,
+    })
+    expect(text('nft-wallet')).toContain(wallet)
+    await page.getByTestId('nft-checkout-disconnect').click()
+    answered('nft-checkout', 'disconnect')
 
     show('reveal-key', { privateKey: '0xsecret' })
     expect(text('private-key')).toBe('')
@@ -216,6 +235,12 @@ describe('emulated iframe screens', () => {
     await page.getByTestId('login-email-input').fill('ada@example.com')
     await page.getByTestId('login-email-submit').click()
     answered('login', 'submit-email', 'ada@example.com')
+    expect(text('login-connect-wallet')).toBeUndefined()
+    show('login', { wallets: ['web3modal'] })
+    await page.getByTestId('login-connect-wallet').click()
+    answered('login', 'connect-wallet')
+    show('login', { wallets: ['web3modal'], connecting: true })
+    expect(text('login-connecting')).toBe('Continue in your wallet.')
 
     show('user-info', { email: 'ada@example.com' })
     await page.getByTestId('user-info-share').click()

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { Magic } from '../../src/magic/index.js'
 import { PassportErrorType } from '../../src/passport/errors.js'
 import { linkWalletTypedData } from '../../src/passport/wire/api.js'
+import { custodyStorage } from '../../src/passport/zkevm/custodySigner.js'
 import type { ZkEvmProvider } from '../../src/passport/zkevm/provider.js'
 import {
   chain,
@@ -294,11 +295,13 @@ describe('custody session', () => {
     ).toBe(true)
 
     // The iframe wallet's session, logged out by another client of the
-    // same key on this page (the same stored session): revoked server-side.
+    // custody key on this page (the same stored session): revoked
+    // server-side.
     const client = () =>
       new Magic(overrides.magicPublishableApiKey, {
         endpoint: overrides.magicEndpoint,
         network: { rpcUrl: info.rpcUrl, chainId: info.chainId },
+        storage: custodyStorage(),
         announceProvider: false,
       })
     const other = client()

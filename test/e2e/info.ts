@@ -33,7 +33,7 @@ export function expectedInfo(options: {
       relayerUrl: origin(3),
       overrides: {
         authenticationDomain: origin(2),
-        magicPublishableApiKey: 'pk_live_EMULATOR0000000000',
+        magicPublishableApiKey: 'pk_live_EMULATORCUSTODY000',
         magicProviderId: 'emulator-passport-identity',
         passportDomain: origin(6),
         imxPublicApiDomain: origin(5),

@@ -70,7 +70,11 @@ describe('the game wallet backend', () => {
       },
       'magic_auth_login_with_oidc',
       [{ jwt: tokens.idToken, providerId: overrides.magicProviderId }],
-      { device: await createDevice() },
+      // The custody app's login: its OIDC provider logs no other app in.
+      {
+        device: await createDevice(),
+        apiKey: overrides.magicPublishableApiKey,
+      },
     )
     expect(decodeDidToken(login.result as string).parsed.iss).toBe(
       `did:ethr:${custody}`,

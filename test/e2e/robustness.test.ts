@@ -993,7 +993,7 @@ const anyRequest: fc.Arbitrary<Sent> = fc
         headers.authorization = `Bearer ${state.accessToken}`
       if (real && route.session === 'tee') {
         headers.authorization = `Bearer ${state.idToken}`
-        headers['x-magic-api-key'] = 'pk_live_EMULATOR0000000000'
+        headers['x-magic-api-key'] = 'pk_live_EMULATORCUSTODY000'
         headers['x-oidc-provider-id'] = 'emulator-passport-identity'
         headers['x-magic-chain'] = 'ETH'
       }
@@ -1323,7 +1323,7 @@ describe('the emulator, under hostile input', () => {
       method: 'POST',
       headers: {
         authorization: `Bearer ${state.idToken}`,
-        'x-magic-api-key': 'pk_live_EMULATOR0000000000',
+        'x-magic-api-key': 'pk_live_EMULATORCUSTODY000',
         'x-oidc-provider-id': 'emulator-passport-identity',
         'x-magic-chain': 'ETH',
       },

@@ -151,6 +151,23 @@ describe('layers', () => {
     ).toEqual([])
   })
 
+  test("no product's emulated services import another product's", () => {
+    // What both need (the custody app's key, the game wallet's OIDC
+    // provider) lives in a leaf outside both product folders.
+    for (const product of products)
+      expect(
+        violations(
+          `src/emulator/${product}`,
+          (target) =>
+            !products.some(
+              (other) =>
+                other !== product &&
+                target.startsWith(`src/emulator/${other}/`),
+            ),
+        ),
+      ).toEqual([])
+  })
+
   test('a wire imports nothing outside itself but viem', () => {
     for (const product of products)
       expect(violations(`src/${product}/wire`, wireMayImport(product))).toEqual(

@@ -76,6 +76,14 @@ describe('Extension', () => {
     )
   })
 
+  test('error: an extension initialised with something other than a Magic SDK instance throws EXTENSION_NOT_INITIALIZED, with its code', () => {
+    const extension = new HelloExtension()
+    extension.init({})
+    expect(() => extension.hello()).toThrowErrorMatchingInlineSnapshot(
+      `[MagicSDKError: Magic SDK Error: [EXTENSION_NOT_INITIALIZED] Extensions must be initialized with a Magic SDK instance before \`Extension.request\` can be accessed. Do not invoke \`Extension.request\` inside an extension constructor.]`,
+    )
+  })
+
   test('error: an incompatible extension makes the constructor throw INCOMPATIBLE_EXTENSIONS', () => {
     const old = new HelloExtension()
     old.compat = { 'magic-sdk': '>=30.0.0', '@magic-sdk/react-native': true }
@@ -127,6 +135,9 @@ describe('satisfies', () => {
     ['29.0.6', '^20.0.0 || ^29.0.0', true],
     ['25.0.0', '>=20.0.0 <25.0.0', false],
     ['24.1.0', '>=20.0.0 <25.0.0', true],
+    // Parts after a wildcard are ignored, as node-semver ignores them.
+    ['1.5.0', '1.x.2', true],
+    ['2.0.0', '1.*.9', false],
   ] as const)('%s in %s → %s', (version, range, expected) => {
     expect(satisfies(version, range)).toBe(expected)
   })

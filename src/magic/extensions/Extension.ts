@@ -79,7 +79,7 @@ abstract class BaseExtension<name extends string, config = unknown> {
   ) => Handle<result, names> {
     if (this.#sdk === notInitialized)
       throw createExtensionNotInitializedError('request')
-    const client = clientOf(this.#sdk)
+    const client = clientOf(this.#sdk, 'request')
     return (payload, options) => request(client, payload, options)
   }
 
@@ -121,7 +121,7 @@ abstract class BaseExtension<name extends string, config = unknown> {
   }
 
   #client() {
-    return clientOf(this.sdk)
+    return clientOf(this.sdk, 'utils.storage')
   }
 }
 
@@ -314,59 +314,52 @@ function compare(a: Version, b: Version): number {
 
 function test(version: Version, comparator: string): boolean {
   const match =
-    /^(\^|~|>=|<=|>|<|=)?v?(\*|x|\d+)(?:\.(\*|x|\d+))?(?:\.(\*|x|\d+))?/i.exec(
+    /^(\^|~|[<>]?=?)v?(\*|x|\d+)(?:\.(\*|x|\d+))?(?:\.(\*|x|\d+))?/i.exec(
       comparator,
     )
   if (!match) return false
   const [, operator = '', ...parts] = match
-  const numbers = parts.map((part) =>
-    part === undefined || /^[*x]$/i.test(part) ? undefined : Number(part),
-  )
-  const given = numbers.indexOf(undefined)
-  const precision = given === -1 ? 3 : given
-  const low: Version = [numbers[0] ?? 0, numbers[1] ?? 0, numbers[2] ?? 0]
-  if (precision === 0)
-    return (
-      operator === '' ||
-      operator === '=' ||
-      operator.includes('>') ||
-      operator === '^' ||
-      operator === '~'
-    )
+  // How many leading parts are numbers: 3 in `29.0.6`, 1 in `29.x`.
+  let precision = 0
+  while (precision < 3 && /^\d/.test(parts[precision] ?? '')) precision++
+  const low = [0, 1, 2].map((i) =>
+    i < precision ? Number(parts[i]) : 0,
+  ) as Version
+  // `*`: every version, but for `<` and `<=`.
+  if (precision === 0) return !operator.startsWith('<')
   const order = compare(version, low)
-  const bump = (index: number): Version => {
-    const next: Version = [...low]
-    next[index] = (next[index] ?? 0) + 1
-    for (let i = index + 1; i < 3; i++) next[i] = 0
-    return next
-  }
+  /** Whether `version` is below `low` with part `index` raised by one. */
+  const below = (index: number) =>
+    compare(
+      version,
+      low.map((part, i) =>
+        i < index ? part : i === index ? part + 1 : 0,
+      ) as Version,
+    ) < 0
+  const partial = precision < 3
   switch (operator) {
     case '>':
-      return precision === 3
-        ? order > 0
-        : compare(version, bump(precision - 1)) >= 0
+      return partial ? !below(precision - 1) : order > 0
     case '>=':
       return order >= 0
     case '<':
       return order < 0
     case '<=':
-      return precision === 3
-        ? order <= 0
-        : compare(version, bump(precision - 1)) < 0
-    case '^': {
-      const index =
-        low[0] > 0 || precision === 1
-          ? 0
-          : low[1] > 0 || precision === 2
-            ? 1
-            : 2
-      return order >= 0 && compare(version, bump(index)) < 0
-    }
+      return partial ? below(precision - 1) : order <= 0
+    case '^':
+      return (
+        order >= 0 &&
+        below(
+          low[0] > 0 || precision === 1
+            ? 0
+            : low[1] > 0 || precision === 2
+              ? 1
+              : 2,
+        )
+      )
     case '~':
-      return order >= 0 && compare(version, bump(precision === 1 ? 0 : 1)) < 0
+      return order >= 0 && below(precision === 1 ? 0 : 1)
     default:
-      return precision === 3
-        ? order === 0
-        : order >= 0 && compare(version, bump(precision - 1)) < 0
+      return partial ? order >= 0 && below(precision - 1) : order === 0
   }
 }

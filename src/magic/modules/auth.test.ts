@@ -179,6 +179,25 @@ describe('auth', () => {
     ])
   })
 
+  test("behavior: the caller's retry goes to the iframe for headless SMS and magic-link logins", async () => {
+    const { auth, fake } = setup()
+    const withUi = auth.loginWithMagicLink({ email: 'a@b.c' })
+    withUi.emit('retry')
+    const link = auth.loginWithMagicLink({ email: 'a@b.c', showUI: false })
+    link.emit('retry')
+    const sms = auth.loginWithSMS({ phoneNumber: '+1', showUI: false })
+    sms.emit('retry')
+    await Promise.all([withUi, link, sms])
+    expect(
+      fake.requests
+        .filter((r) => r.method === 'magic_intermediary_event')
+        .map((r) => (r.params as { eventType: string; args: unknown }[])[0]),
+    ).toEqual([
+      { payloadId: fake.requests[1]?.id, eventType: 'retry', args: undefined },
+      { payloadId: fake.requests[3]?.id, eventType: 'retry', args: undefined },
+    ])
+  })
+
   test('behavior: loginWithCredential on the web reads and strips the query string', async () => {
     const replaceState = vi.fn()
     vi.stubGlobal('window', {

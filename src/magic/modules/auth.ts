@@ -92,6 +92,7 @@ export function create(client: Client) {
         Rpc.createRequest(method(Methods.loginWithMagicLink), [
           { email, showUI, redirectURI, overrides, lifespan },
         ]),
+        { forward: showUI ? [] : Events.magicLink.emit },
       )
     },
 

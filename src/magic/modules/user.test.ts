@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
+import * as RpcErrors from '../../core/RpcErrors.js'
 import * as Storage from '../../core/Storage.js'
 import {
   createClient,
@@ -271,10 +272,19 @@ describe('user', () => {
     expect(rememberLogin(off, 'magic_auth_login_with_sms')).toBeUndefined()
   })
 
-  test('error: revealPrivateKey is decommissioned', () => {
+  test('error: revealPrivateKey is decommissioned: the published text, with code 4200', () => {
     const user = create(createClient(createFakeTransport()))
-    expect(() => user.revealPrivateKey()).toThrowErrorMatchingInlineSnapshot(
-      `[Error: revealPrivateKey() has been decommissioned. For EVM chains, use \`user.revealEVMPrivateKey()\` instead. For non-EVM chains, use \`[extension].revealPrivateKey()\` instead.]`,
-    )
+    let error: unknown
+    try {
+      user.revealPrivateKey()
+    } catch (thrown) {
+      error = thrown
+    }
+    expect(error).toBeInstanceOf(RpcErrors.ProviderRpcError)
+    expect(error).toMatchObject({
+      code: 4200,
+      message:
+        'revealPrivateKey() has been decommissioned. For EVM chains, use `user.revealEVMPrivateKey()` instead. For non-EVM chains, use `[extension].revealPrivateKey()` instead.',
+    })
   })
 })

@@ -4,6 +4,7 @@
  */
 import * as PromiEvent from '../../core/PromiEvent.js'
 import * as Rpc from '../../core/Rpc.js'
+import { ProviderRpcError } from '../../core/RpcErrors.js'
 import { type Client, type EventsOf, type Handle, request } from '../request.js'
 import * as Events from '../wire/events.js'
 import * as Methods from '../wire/methods.js'
@@ -242,9 +243,15 @@ export function create(client: Client) {
       )
     },
 
-    /** Decommissioned: always throws. */
+    /**
+     * Decommissioned: always throws, with the published text, as EIP-1193's
+     * 4200 (the provider does not support the method). A provider error of
+     * that code rather than its own class, which would be the only reason
+     * to ship that class with every page.
+     */
     revealPrivateKey(): never {
-      throw new Error(
+      throw new ProviderRpcError(
+        4200,
         'revealPrivateKey() has been decommissioned. For EVM chains, use `user.revealEVMPrivateKey()` instead. For non-EVM chains, use `[extension].revealPrivateKey()` instead.',
       )
     },

@@ -5,6 +5,7 @@
  */
 import * as Rpc from '../../core/Rpc.js'
 import { type Client, type Handle, request } from '../request.js'
+import type * as Events from '../wire/events.js'
 import * as Methods from '../wire/methods.js'
 
 /** `connectWithUI` options. */
@@ -81,10 +82,8 @@ export type GasApiResponse = {
 
 /** Events of `connectWithUI`. */
 export type ConnectWithUIEvents =
-  | 'id-token-created'
-  | 'wallet_connected'
-  | 'wallet_rejected'
-  | 'web3modal_selected'
+  | typeof Events.connectIdTokenCreated
+  | (typeof Events.connectWallet)[keyof typeof Events.connectWallet]
 
 /** The `wallet` module. */
 export type WalletModule = ReturnType<typeof create>

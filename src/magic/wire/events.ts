@@ -153,7 +153,26 @@ export type NftCheckout =
   | 'nft-checkout-initiated'
   | (typeof nftCheckout.emit)[number]
 
+/** The logins' token event (email, SMS, magic link…): the DID token. */
 export const idTokenCreated = 'Auth/id-token-created'
+
+/**
+ * The UI login's (`mc_login`) token event, with `{ idToken }`: the name the
+ * published SDK's `connectWithUI` listens for, not {@link idTokenCreated}.
+ */
+export const connectIdTokenCreated = 'id-token-created'
+
+/**
+ * The UI login's external-wallet exchange: when `enabledWallets.web3modal`
+ * is on and the user picks the external wallet, the iframe emits
+ * `selected`; the host connects its wallet and answers `connected` (the
+ * address) or `rejected`.
+ */
+export const connectWallet = {
+  selected: 'web3modal_selected',
+  connected: 'wallet_connected',
+  rejected: 'wallet_rejected',
+} as const
 /** Re-emitted by the client as `closed-by-user`. */
 export const closedByUserOnReceived = 'closed-by-user-on-received'
 export const closedByUser = 'closed-by-user'

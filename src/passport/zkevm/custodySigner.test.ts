@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest'
 import type * as Rpc from '../../core/Rpc.js'
 import * as Storage from '../../core/Storage.js'
 import { createFakeTransport } from '../../magic/_test/fakeTransport.js'
-import { createMagicSigner } from './custodySigner.js'
+import { createMagicSigner, logoutCustody } from './custodySigner.js'
 
 /**
  * The custody signer over this package's iframe-wallet client, with the
@@ -139,5 +139,100 @@ describe('createMagicSigner', () => {
     await expect(custody.getAddress()).rejects.toThrow(
       'Signer failed to initialise',
     )
+  })
+})
+
+describe('logoutCustody', () => {
+  /** A custody store holding a session, and the DPoP key pair. */
+  async function storedSession() {
+    const storage = Storage.memory()
+    await storage.setItem('rt', 'refresh-token')
+    await storage.setItem('ds_pk_test_eth_mainnet', 'sealed-share')
+    await storage.setItem('STORE_KEY_PUBLIC_JWK', { kty: 'EC' })
+    return storage
+  }
+
+  function logout(
+    fake: ReturnType<typeof createFakeTransport>,
+    storage: Storage.Storage,
+    timeoutMs?: number,
+  ) {
+    return logoutCustody({
+      publishableKey: 'pk_test',
+      rpcUrl: 'http://127.0.0.1:1',
+      chainId: 13473,
+      magicOptions: { transport: fake.transport, storage },
+      timeoutMs,
+    })
+  }
+
+  test('default: the provider is asked to end the session, then the refresh token and device shares leave the store', async () => {
+    const fake = createFakeTransport((request) => ({
+      jsonrpc: '2.0',
+      id: request.id,
+      result: true,
+    }))
+    const storage = await storedSession()
+    await logout(fake, storage)
+    expect(fake.sent()).toEqual([{ method: 'magic_auth_logout', params: [] }])
+    expect(fake.destroyed()).toBe(1)
+    // The device key stays, as after any logout of the client.
+    expect(await storage.keys()).toEqual(['STORE_KEY_PUBLIC_JWK'])
+  })
+
+  test("behavior: the signer notes the session's key and provider at login; the logout removes the note with the session", async () => {
+    const { fake } = custodyIframe()
+    const storage = Storage.memory()
+    const custody = createMagicSigner({
+      publishableKey: 'pk_custody',
+      providerId: 'provider-1',
+      endpoint: 'http://127.0.0.1:4401/ignored/path',
+      rpcUrl: 'http://127.0.0.1:1',
+      getChainId: async () => 13473,
+      getIdToken: async () => 'id-1',
+      magicOptions: { transport: fake.transport, storage, deferPreload: true },
+    })
+    await custody.getAddress()
+    expect(await storage.getItem('passport_custody_session')).toEqual({
+      publishableKey: 'pk_custody',
+      endpoint: 'http://127.0.0.1:4401',
+    })
+    await storage.setItem('rt', 'refresh-token')
+    custody.destroy()
+    const logoutFake = createFakeTransport((request) => ({
+      jsonrpc: '2.0',
+      id: request.id,
+      result: true,
+    }))
+    await logout(logoutFake, storage)
+    expect(logoutFake.sent().map((r) => r.method)).toEqual([
+      'magic_auth_logout',
+    ])
+    expect(await storage.getItem('passport_custody_session')).toBe(null)
+  })
+
+  test('behavior: with no custody session stored, nothing is sent', async () => {
+    const fake = createFakeTransport()
+    const storage = Storage.memory()
+    await storage.setItem('STORE_KEY_PUBLIC_JWK', { kty: 'EC' })
+    await logout(fake, storage)
+    expect(fake.sent()).toEqual([])
+  })
+
+  test('error: a provider that never answers, or answers an error: the session is still forgotten here, and the logout resolves', async () => {
+    const silent = createFakeTransport()
+    const first = await storedSession()
+    await logout(silent, first, 10)
+    expect(silent.sent().map((r) => r.method)).toEqual(['magic_auth_logout'])
+    expect(await first.keys()).toEqual(['STORE_KEY_PUBLIC_JWK'])
+
+    const failing = createFakeTransport((request) => ({
+      jsonrpc: '2.0',
+      id: request.id,
+      error: { code: -32603, message: 'Internal error' },
+    }))
+    const second = await storedSession()
+    await expect(logout(failing, second)).resolves.toBeUndefined()
+    expect(await second.keys()).toEqual(['STORE_KEY_PUBLIC_JWK'])
   })
 })

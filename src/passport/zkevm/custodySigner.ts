@@ -4,10 +4,35 @@
  * logged in with the player's id token through its OIDC extension. The
  * client is imported on first signer use, so signing in alone never loads
  * it, and is dropped on logout.
+ *
+ * Its session (refresh token, device key, device share) is kept in a store
+ * of its own ({@link custodyStore}), never in the one every iframe-wallet
+ * client of the page shares by default: a dApp that also uses the iframe
+ * wallet must never find the game wallet's custody key logged in there.
  */
 import type { Address, Hex } from 'viem'
+import { create as createStorage } from '../../core/internal/indexedDbStorage.js'
+import type * as Storage from '../../core/Storage.js'
 import type { MagicOptions } from '../../magic/index.js'
 import { describe, messages } from './errors.js'
+
+/**
+ * Where the custody client keeps its session: a database apart from the
+ * iframe wallet's default one (`MagicAuthLocalStorageDB`, which a dApp's
+ * own iframe-wallet clients use), with the same object store name.
+ */
+export const custodyStore = {
+  database: 'PassportCustodyLocalStorageDB',
+  store: 'MagicAuthLocalStorage',
+} as const
+
+/**
+ * The custody client's store: IndexedDB, else localStorage (under the
+ * database's own prefix), else memory.
+ */
+export function custodyStorage(): Storage.Storage {
+  return createStorage(custodyStore)
+}
 
 /** The custody key as the provider uses it. */
 export type CustodySigner = {
@@ -33,7 +58,10 @@ export type MagicSignerOptions = {
   getChainId: () => Promise<number>
   /** The player's current id token (refreshed when stale). */
   getIdToken: () => Promise<string | undefined>
-  /** Extra client options (tests inject a transport). */
+  /**
+   * Extra client options (tests inject a transport).
+   * `storage` defaults to {@link custodyStorage}.
+   */
   magicOptions?: Omit<Partial<MagicOptions>, 'extensions'> | undefined
 }
 
@@ -65,8 +93,10 @@ export function createMagicSigner(
       import('../../magic/index.js'),
       options.getChainId(),
     ])
+    const storage = options.magicOptions?.storage ?? custodyStorage()
     const magic = new Magic(options.publishableKey, {
       ...options.magicOptions,
+      storage,
       extensions: [new OpenIdExtension()],
       network: { rpcUrl: options.rpcUrl, chainId },
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
@@ -88,6 +118,11 @@ export function createMagicSigner(
             method: 'eth_accounts',
           })) as Address[]
           if (!accounts?.[0]) throw new Error(messages.signerFailed)
+          const origin: SessionOrigin = {
+            publishableKey: options.publishableKey,
+            endpoint: magic.endpoint,
+          }
+          await storage.setItem(sessionOriginKey, origin).catch(() => {})
           return accounts[0]
         } catch (error) {
           throw proxyError(error)
@@ -167,4 +202,95 @@ function proxyError(error: unknown): Error {
 function isRefusal(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code
   return code === 4001 || code === -10012
+}
+
+/** What {@link logoutCustody} needs: the custody client's settings. */
+export type CustodyLogoutOptions = Pick<
+  MagicSignerOptions,
+  'publishableKey' | 'endpoint' | 'rpcUrl' | 'magicOptions'
+> & {
+  /** The chain, when known (the signer's iframe is then reused). */
+  chainId?: number | undefined
+  /** How long the provider may take to answer, ms. @default 10_000 */
+  timeoutMs?: number | undefined
+}
+
+/**
+ * The store key under which the signer notes whose session the store holds
+ * (the key and the provider it logged in with), so that a logout ends it
+ * where it was opened, even after the game's configuration changed.
+ */
+const sessionOriginKey = 'passport_custody_session'
+
+/** What {@link sessionOriginKey} holds. */
+type SessionOrigin = { publishableKey: string; endpoint: string }
+
+/**
+ * The store keys of a custody session: the refresh token, the device
+ * shares and its origin (the device key stays, as after any logout).
+ */
+const isSessionKey = (key: string) =>
+  key === 'rt' || key === sessionOriginKey || key.startsWith('ds_')
+
+/**
+ * Logs the custody key's session out with the player, as the published
+ * SDK logs its custody client out: the provider revokes the session (the
+ * logout request carries its refresh token), and the refresh token and
+ * device shares leave the custody store. The iframe-wallet client loads
+ * only when the store holds a session. Never rejects: when the provider
+ * cannot be reached within `timeoutMs`, the session is still forgotten
+ * here (the provider's copy then lapses on its own).
+ *
+ * @example
+ * ```ts
+ * await logoutCustody({ publishableKey, endpoint, rpcUrl, chainId })
+ * ```
+ */
+export async function logoutCustody(
+  options: CustodyLogoutOptions,
+): Promise<void> {
+  const { timeoutMs = 10_000 } = options
+  const storage = options.magicOptions?.storage ?? custodyStorage()
+  const held = async () =>
+    (await storage.keys().catch(() => [] as string[])).filter(isSessionKey)
+  if ((await held()).length === 0) return
+  let magic: { destroy(): void } | undefined
+  let timer: ReturnType<typeof setTimeout> | undefined
+  try {
+    const origin = await storage
+      .getItem<Partial<SessionOrigin>>(sessionOriginKey)
+      .catch(() => null)
+    const publishableKey =
+      typeof origin?.publishableKey === 'string'
+        ? origin.publishableKey
+        : options.publishableKey
+    const endpoint =
+      typeof origin?.endpoint === 'string' ? origin.endpoint : options.endpoint
+    const { Magic, OpenIdExtension } = await import('../../magic/index.js')
+    const client = new Magic(publishableKey, {
+      ...options.magicOptions,
+      storage,
+      // The signer's extensions and network: the same iframe parameters,
+      // so a signer's iframe still on the page serves this request too.
+      extensions: [new OpenIdExtension()],
+      network: { rpcUrl: options.rpcUrl, chainId: options.chainId },
+      ...(endpoint ? { endpoint } : {}),
+      announceProvider: false,
+    })
+    magic = client
+    await Promise.race([
+      client.user.logout(),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, timeoutMs)
+      }),
+    ])
+  } catch {
+    // Whatever failed, the session is forgotten below.
+  } finally {
+    clearTimeout(timer)
+    magic?.destroy()
+    await Promise.allSettled(
+      (await held()).map((key) => storage.removeItem(key)),
+    )
+  }
 }

@@ -168,6 +168,114 @@ describe('magic_auth_update_email', () => {
   })
 })
 
+describe('magic_auth_update_email ends', () => {
+  test('error: a cancel at any step is -10004 (the update failed)', async () => {
+    const env = await setup()
+    const atRecency = await open(
+      env.app,
+      'magic_auth_update_email',
+      [{ email: 'ada5@example.com', showUI: false }],
+      { device: env.device },
+    )
+    await atRecency.event('Recency/auth-factor-verification-email-sent')
+    await atRecency.answer('Recency/auth-factor-verification-cancel')
+    const failed = {
+      code: -10004,
+      message: 'The email was not updated: the user cancelled.',
+    }
+    expect((await atRecency.done()).response.error).toEqual(failed)
+
+    const atNewEmail = await open(
+      env.app,
+      'magic_auth_update_email',
+      [{ email: 'ada6@example.com', showUI: false }],
+      { device: env.device },
+    )
+    await atNewEmail.event('Recency/auth-factor-verification-email-sent')
+    await atNewEmail.answer(
+      'Recency/auth-factor-verify-email-otp',
+      codeOf(env.mailbox, 'ada@example.com'),
+    )
+    await atNewEmail.event('UpdateEmail/new-email-needs-verification')
+    await atNewEmail.answer('UpdateEmail/new-email-verification-cancel')
+    expect((await atNewEmail.done()).response.error).toEqual(failed)
+    expect(env.user.email).toBe('ada@example.com')
+  })
+
+  test('error: the iframe\'s "use another email" on the new address\'s code screen is -10005', async () => {
+    const env = await setup()
+    const flow = await open(
+      env.app,
+      'magic_auth_update_email',
+      [{ email: 'ada7@example.com', showUI: true }],
+      { device: env.device },
+    )
+    await flow.event('Recency/auth-factor-verification-email-sent')
+    await flow.answer(
+      'Recency/auth-factor-verify-email-otp',
+      codeOf(env.mailbox, 'ada@example.com'),
+    )
+    const screen = await flow.until(
+      (line) =>
+        line.kind === 'screen' &&
+        line.screen === 'update-email' &&
+        line.data.step === 'verify',
+    )
+    expect(screen).toMatchObject({ data: { email: 'ada7@example.com' } })
+    await flow.answer('edit-email')
+    expect((await flow.done()).response.error).toEqual({
+      code: -10005,
+      message: 'The user wants to change the new email address.',
+    })
+    expect(env.user.email).toBe('ada@example.com')
+  })
+})
+
+describe('magic_auth_update_email to an address mail cannot reach', () => {
+  test('behavior: a new address under .invalid emits new-email-verification-email-not-deliverable and asks for another', async () => {
+    const env = await setup()
+    const flow = await open(
+      env.app,
+      'magic_auth_update_email',
+      [{ email: 'ada@gone.invalid', showUI: false }],
+      { device: env.device },
+    )
+    await flow.event('Recency/auth-factor-verification-email-sent')
+    await flow.answer(
+      'Recency/auth-factor-verify-email-otp',
+      codeOf(env.mailbox, 'ada@example.com'),
+    )
+    await flow.event('UpdateEmail/new-email-verification-email-not-deliverable')
+    expect(env.mailbox.list({ to: 'ada@gone.invalid' })).toEqual([])
+    await flow.answer('UpdateEmail/retry-with-new-email', 'ada3@example.com')
+    await flow.event('UpdateEmail/new-email-needs-verification')
+    await flow.answer(
+      'UpdateEmail/new-email-verify-otp',
+      codeOf(env.mailbox, 'ada3@example.com'),
+    )
+    expect((await flow.done()).response.result).toBe(true)
+  })
+
+  test('error: when the current address cannot be reached, the recency check emits auth-factor-verification-email-not-deliverable and ends with -10010', async () => {
+    const env = await setup()
+    env.registry.setEmail(env.user.id, 'ada@was.invalid')
+    const flow = await open(
+      env.app,
+      'magic_auth_update_email',
+      [{ email: 'ada4@example.com', showUI: false }],
+      { device: env.device },
+    )
+    expect((await flow.done()).response.error).toEqual({
+      code: -10010,
+      message: 'Mail cannot be delivered to this email address.',
+    })
+    expect(names(flow.lines)).toEqual([
+      'Recency/auth-factor-needs-verification',
+      'Recency/auth-factor-verification-email-not-deliverable',
+    ])
+  })
+})
+
 describe('MFA', () => {
   test('behavior: enable with a real TOTP code, then disable with a recovery code after an invalid TOTP', async () => {
     const env = await setup()

@@ -150,23 +150,23 @@ describe('links and credentials', () => {
 describe('sessions', () => {
   test('behavior: at most 10,000 sessions are kept; the oldest device is logged out', () => {
     const sessions = createSessions()
-    const first = sessions.create({ userId: 'u', jkt: undefined })
+    const first = sessions.create({ userId: 'u', apiKey: 'pk', jkt: undefined })
     for (let index = 1; index <= maxSessions; index++)
-      sessions.create({ userId: 'u', jkt: undefined })
+      sessions.create({ userId: 'u', apiKey: 'pk', jkt: undefined })
     expect(maxSessions).toBe(10_000)
     expect(sessions.size()).toBe(10_000)
-    expect(sessions.get(first.rt)).toBeUndefined()
+    expect(sessions.get(first.rt, 'pk')).toBeUndefined()
   })
 
   test('behavior: expired sessions are swept when a session is created', () => {
     const clock = { now: Date.parse('2026-01-01T00:00:00Z') }
     const sessions = createSessions({ now: () => new Date(clock.now) })
-    sessions.create({ userId: 'a', jkt: undefined })
-    sessions.create({ userId: 'b', jkt: undefined })
+    sessions.create({ userId: 'a', apiKey: 'pk', jkt: undefined })
+    sessions.create({ userId: 'b', apiKey: 'pk', jkt: undefined })
     clock.now += sessionLifetime
-    const live = sessions.create({ userId: 'c', jkt: undefined })
+    const live = sessions.create({ userId: 'c', apiKey: 'pk', jkt: undefined })
     expect(sessions.size()).toBe(1)
-    expect(sessions.get(live.rt)?.userId).toBe('c')
+    expect(sessions.get(live.rt, 'pk')?.userId).toBe('c')
   })
 })
 

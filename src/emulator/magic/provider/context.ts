@@ -16,6 +16,11 @@ export type OidcProvider = {
   issuer: string
   jwksUri: string
   audience?: string | undefined
+  /**
+   * The apps (API keys) whose clients may log in with it; any app when
+   * absent. A provider an app registered logs in that app's users only.
+   */
+  apiKeys?: readonly string[] | undefined
 }
 
 /**

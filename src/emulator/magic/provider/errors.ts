@@ -1,31 +1,27 @@
-import { BaseError } from '../../../core/Errors.js'
-import type * as Rpc from '../../../core/Rpc.js'
+import { RpcError } from '../../../core/RpcErrors.js'
 import { rpcCodes, userDeniedAccountAccess } from '../../../magic/wire/codes.js'
 
 /**
- * A JSON-RPC error the emulated backend answers with. Throw it from a flow;
- * the service turns it into the `error` of the final `response` line.
+ * A JSON-RPC error the emulated backend answers with: an
+ * `RpcErrors.RpcError` of the core model, with the provider's own codes
+ * (-10xxx) as well as the standard ones. Throw it (or any core RPC error)
+ * from a flow; the service turns it into the `error` of the final
+ * `response` line with `toObject()`.
  */
-export class RpcFailure extends BaseError<undefined> {
-  override readonly name = 'Magic.RpcFailure'
-  /** The JSON-RPC error code. */
-  readonly code: number
-  /** Optional `data` of the error object. */
-  readonly data: unknown
+export class RpcFailure extends RpcError {
+  override name = 'Magic.RpcFailure'
   constructor(code: number, message: string, data?: unknown) {
-    super(message)
-    this.code = code
-    this.data = data
+    super(code, message, data === undefined ? {} : { data })
   }
+}
 
-  /** The wire error object. */
-  toObject(): Rpc.ErrorObject {
-    return {
-      code: this.code,
-      message: this.shortMessage,
-      ...(this.data === undefined ? {} : { data: this.data }),
-    }
-  }
+/** Whether `error` is the -10014 a flow throws on the user's `cancel`. */
+export function isUserCancel(error: unknown): boolean {
+  return (
+    error instanceof RpcFailure &&
+    error.code === rpcCodes.RequestCancelled &&
+    error.message === failures.cancelled().message
+  )
 }
 
 /** The error texts and codes this backend uses where the spec is silent. */
@@ -49,6 +45,12 @@ export const failures = {
     new RpcFailure(
       rpcCodes.RequestCancelled,
       'The request was cancelled: too many requests were waiting for an answer.',
+    ),
+  /** -10010: the address cannot receive mail (see ./mail.ts). */
+  inactiveRecipient: () =>
+    new RpcFailure(
+      rpcCodes.InactiveRecipient,
+      'Mail cannot be delivered to this email address.',
     ),
   notLoggedIn: () =>
     new RpcFailure(rpcCodes.AccessDeniedToUser, 'The user is not logged in.'),

@@ -6,6 +6,7 @@ import {
   createDevice,
   createTestService,
   eventsOf,
+  loginByEmail,
   open,
 } from './testkit.js'
 
@@ -56,6 +57,153 @@ describe('magic_auth_login_with_sms', () => {
         }
       ).phoneNumber,
     ).toBe('+15550100000')
+  })
+})
+
+describe('magic_auth_login_with_magic_link on a logged-in device', () => {
+  test('error: another user is -10003; the same user gets a new token at once, with no link', async () => {
+    const { app, mailbox, now } = setup()
+    const device = await createDevice({ now })
+    await loginByEmail(app, mailbox, 'first@example.com', device)
+    const sent = mailbox.list().length
+    const other = await call(
+      app,
+      'magic_auth_login_with_magic_link',
+      [{ email: 'second@example.com', showUI: false }],
+      { device },
+    )
+    expect(other.error).toEqual({
+      code: -10003,
+      message:
+        'A user is already logged in: log out before another user logs in.',
+    })
+    const same = await call(
+      app,
+      'magic_auth_login_with_magic_link',
+      [{ email: 'First@Example.com', showUI: false }],
+      { device },
+    )
+    expect(decodeDidToken(same.result as string).parsed.iss).toMatch(
+      /^did:ethr:0x/,
+    )
+    expect(mailbox.list()).toHaveLength(sent)
+    await call(app, 'magic_auth_logout', [], { device })
+    const after = await open(
+      app,
+      'magic_auth_login_with_magic_link',
+      [{ email: 'second@example.com', showUI: false }],
+      { device },
+    )
+    await after.event('email-sent')
+    await after.answer('cancel')
+    await after.done()
+  })
+})
+
+describe("the caller's retry", () => {
+  test('behavior: retry during an SMS login sends a new code: sms-otp-sent again, the old code is spent, the new one logs in', async () => {
+    const { app, mailbox } = setup()
+    const flow = await open(app, 'magic_auth_login_with_sms', [
+      { phoneNumber: '+15550100001', showUI: false },
+    ])
+    await flow.event('sms-otp-sent')
+    const old = codeOf(mailbox, '+15550100001', 'sms-otp')!
+    await flow.answer('retry')
+    await flow.event('sms-otp-sent')
+    expect(mailbox.list({ to: '+15550100001' })).toHaveLength(2)
+    const fresh = codeOf(mailbox, '+15550100001', 'sms-otp')!
+    if (old !== fresh) {
+      await flow.answer('verify-sms-otp', old)
+      await flow.event('invalid-sms-otp')
+    }
+    await flow.answer('verify-sms-otp', fresh)
+    expect(typeof (await flow.done()).response.result).toBe('string')
+  })
+
+  test('error: a retry beyond the send limit emits login-throttled and the code already sent still logs in', async () => {
+    const { app, mailbox } = setup()
+    const flow = await open(app, 'magic_auth_login_with_sms', [
+      { phoneNumber: '+15550100002', showUI: false },
+    ])
+    await flow.event('sms-otp-sent')
+    for (let sent = 1; sent < 5; sent++) {
+      await flow.answer('retry')
+      await flow.event('sms-otp-sent')
+    }
+    await flow.answer('retry')
+    await flow.event('login-throttled')
+    expect(mailbox.list({ to: '+15550100002' })).toHaveLength(5)
+    await flow.answer(
+      'verify-sms-otp',
+      codeOf(mailbox, '+15550100002', 'sms-otp'),
+    )
+    expect(typeof (await flow.done()).response.result).toBe('string')
+  })
+
+  test('behavior: retry during a magic-link login sends a new link: email-sent again, the old link no longer works, the new one logs in', async () => {
+    const { app, mailbox } = setup()
+    const flow = await open(app, 'magic_auth_login_with_magic_link', [
+      { email: 'retry@example.com', showUI: false },
+    ])
+    await flow.event('email-sent')
+    const old = mailbox.list({ to: 'retry@example.com' })[0]!.link!
+    await flow.answer('retry')
+    await flow.event('email-sent')
+    const fresh = mailbox.list({ to: 'retry@example.com' })[0]!.link!
+    expect(fresh).not.toBe(old)
+    expect((await app.request(old)).status).toBe(410)
+    expect((await app.request(fresh)).status).toBe(200)
+    expect(typeof (await flow.done()).response.result).toBe('string')
+    expect(names(flow.lines)).toEqual([
+      'email-sent',
+      'email-sent',
+      'Auth/id-token-created',
+    ])
+  })
+
+  test('error: a magic-link retry beyond the send limit ends with -10002', async () => {
+    const { app } = setup()
+    const flow = await open(app, 'magic_auth_login_with_magic_link', [
+      { email: 'many@example.com', showUI: false },
+    ])
+    await flow.event('email-sent')
+    for (let sent = 1; sent < 5; sent++) {
+      await flow.answer('retry')
+      await flow.event('email-sent')
+    }
+    await flow.answer('retry')
+    expect((await flow.done()).response.error).toEqual({
+      code: -10002,
+      message: 'Too many magic links were requested: try again later.',
+    })
+  })
+})
+
+describe('an address mail cannot reach (under .invalid)', () => {
+  test('error: a magic link to it emits email-not-deliverable and ends with -10010, sending nothing', async () => {
+    const { app, mailbox } = setup()
+    const flow = await open(app, 'magic_auth_login_with_magic_link', [
+      { email: 'ada@bounce.invalid', showUI: false },
+    ])
+    expect((await flow.done()).response.error).toEqual({
+      code: -10010,
+      message: 'Mail cannot be delivered to this email address.',
+    })
+    expect(names(flow.lines)).toEqual(['email-not-deliverable'])
+    expect(mailbox.list()).toEqual([])
+  })
+
+  test('error: an email-OTP login to it ends with -10010 before any code is sent', async () => {
+    const { app, mailbox } = setup()
+    const flow = await open(app, 'magic_auth_login_with_email_otp', [
+      { email: 'ada@example.invalid', showUI: false },
+    ])
+    expect((await flow.done()).response.error).toEqual({
+      code: -10010,
+      message: 'Mail cannot be delivered to this email address.',
+    })
+    expect(names(flow.lines)).toEqual([])
+    expect(mailbox.list()).toEqual([])
   })
 })
 
@@ -140,7 +288,11 @@ describe('magic_auth_login_with_magic_link', () => {
     expect(target.origin + target.pathname).toBe(
       'http://127.0.0.1:5173/callback',
     )
-    await flow.done()
+    // The login goes on at the redirect: the waiting request ends, -10015.
+    expect((await flow.done()).response.error).toEqual({
+      code: -10015,
+      message: 'The login was completed on the redirect page.',
+    })
     const device = await createDevice({ now })
     const login = await call(
       app,

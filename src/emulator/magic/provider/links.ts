@@ -19,6 +19,8 @@ export const credentialLifetime = 10 * 60 * 1000
 /** Internal answers the link routes give a waiting flow. */
 export const linkAnswers = {
   opened: '@link-opened',
+  /** Opened, and the login goes on at the redirect URI. */
+  redirected: '@link-redirected',
   expired: '@link-expired',
 } as const
 
@@ -53,6 +55,11 @@ export function createLink(
   return `${options.origin}/v1/${options.kind}/${token}`
 }
 
+/** Forgets a link made by {@link createLink}: opening it is then refused. */
+export function revokeLink(deps: Deps, link: string): void {
+  deps.links.delete(link.slice(link.lastIndexOf('/') + 1))
+}
+
 /**
  * Creates a one-time `magic_credential` for `email` (what a magic link
  * with a redirect URI hands to the dApp) and remembers it.
@@ -79,7 +86,8 @@ export function createCredential(deps: Deps, email: string): string {
 /**
  * Mounts:
  * - `GET /v1/magic-link/:token` → completes the waiting login; with a
- *   `redirectURI`, redirects there with `?magic_credential=…`.
+ *   `redirectURI`, redirects there with `?magic_credential=…` instead, and
+ *   the waiting request ends with -10015 (the login goes on there).
  * - `GET /v1/device-approval/:token` → approves the waiting device.
  * - `POST /dev/users/device-approval` `{ email, required }`.
  * - `POST /dev/oidc-providers` `{ providerId, issuer, jwksUri, audience? }`.
@@ -106,7 +114,13 @@ export function linkRoutes(
         runner.answer(link.flowId, { eventType: linkAnswers.expired, args: {} })
         return c.html(page('This link has expired.'), 410)
       }
-      runner.answer(link.flowId, { eventType: linkAnswers.opened, args: {} })
+      runner.answer(link.flowId, {
+        eventType:
+          link.redirectURI === undefined
+            ? linkAnswers.opened
+            : linkAnswers.redirected,
+        args: {},
+      })
       if (link.redirectURI !== undefined) {
         const credential = createCredential(deps, link.email)
         const target = new URL(link.redirectURI)

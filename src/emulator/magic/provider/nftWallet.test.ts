@@ -72,6 +72,39 @@ describe('magic_nft_checkout with a third-party wallet (walletProvider web3modal
     })
   })
 
+  test('behavior: disconnecting the external wallet on the checkout screen, before or while it pays, emits disconnect and ends cancelled', async () => {
+    const before = await open(app, 'magic_nft_checkout', [
+      {
+        contractId: contracts.erc721,
+        walletAddress: wallet,
+        walletProvider: 'web3modal',
+      },
+    ])
+    const screen = await before.until((line) => line.kind === 'screen')
+    expect(screen).toMatchObject({
+      screen: 'nft-checkout',
+      data: { action: 'checkout', wallet },
+    })
+    await before.answer('disconnect')
+    expect((await before.done()).response.result).toEqual({
+      status: 'cancelled',
+    })
+    expect(
+      before.lines.filter((line) => line.kind === 'event').map((line) => line),
+    ).toEqual([{ kind: 'event', event: 'disconnect', params: [] }])
+
+    const paying = await initiated()
+    await paying.flow.answer('disconnect')
+    expect((await paying.flow.done()).response.result).toEqual({
+      status: 'cancelled',
+    })
+    expect(
+      paying.flow.lines.flatMap((line) =>
+        line.kind === 'event' ? [line.event] : [],
+      ),
+    ).toEqual(['nft-checkout-initiated', 'disconnect'])
+  })
+
   test('error: without walletAddress it is -32602', async () => {
     const { error } = await call(app, 'magic_nft_checkout', [
       { contractId: contracts.erc721, walletProvider: 'web3modal' },

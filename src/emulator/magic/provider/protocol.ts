@@ -18,6 +18,8 @@
  *   denied account access.' (the client then deletes its device shares).
  * - not logged in (user and signing methods) → -10011 'The user is not
  *   logged in.'; `eth_accounts` answers `[]` instead.
+ * - a session belongs to the API key (app) that opened it: the `rt` of
+ *   another app reads as no session at all.
  * - signing with a device share that is not the session's → -10011;
  *   without one (another network's client) it signs and returns the share.
  * - DPoP failures → -10019 'Invalid DPoP proof: <reason>'.
@@ -25,6 +27,15 @@
  *   magic links) per address in 10 minutes → `login-throttled`, -10035
  *   (magic link: -10002); codes live 10 minutes, links 15.
  * - test mode `test+fail@…` → -10011.
+ * - a magic link on a device logged in already: its own user gets a new
+ *   token at once, another user -10003; with a redirect URI, the waiting
+ *   request ends -10015 once the link is opened (the login goes on at the
+ *   redirect).
+ * - `magic_auth_update_email`: a cancel is -10004; the iframe's "use
+ *   another email" on the new address's code screen -10005.
+ * - an address under `.invalid` cannot receive mail (mail.ts): the flow's
+ *   `…not-deliverable` event where it has one, then -10010 unless the flow
+ *   can ask for another address.
  * - event types starting with `@` are internal (link opened / expired) and
  *   refused by the intermediary route (400); an answer is at most 64 KiB
  *   (413), and a flow keeps at most the latest 16 answers it is not yet
@@ -134,10 +145,13 @@ export type Screens = {
     data: { email: string; error?: 'invalid' | 'expired' | undefined }
     answers: { 'verify-email-otp': string; cancel: undefined }
   }
-  /** Ask for the 6-digit code sent by SMS (login, recovery, phone factor). */
+  /**
+   * Ask for the 6-digit code sent by SMS (login); `retry` sends a new
+   * code.
+   */
   'sms-otp': {
     data: { phoneNumber: string; error?: 'invalid' | 'expired' | undefined }
-    answers: { 'verify-sms-otp': string; cancel: undefined }
+    answers: { 'verify-sms-otp': string; retry: undefined; cancel: undefined }
   }
   /** Ask for the current TOTP code of the user's authenticator app. */
   'mfa-code': {
@@ -158,26 +172,34 @@ export type Screens = {
     data: { email: string; expired?: boolean | undefined }
     answers: { 'device-retry': undefined; cancel: undefined }
   }
-  /** Tell the user to open the magic link sent to them. */
+  /** Tell the user to open the magic link sent to them; `retry` resends it. */
   'magic-link-sent': {
     data: { email: string }
-    answers: { cancel: undefined }
+    answers: { retry: undefined; cancel: undefined }
   }
   /**
    * Update email. `step: 'new-email'`: ask for the new address
-   * (`error: 'invalid' | 'already-exists'`); `step: 'verify'`: ask for the
-   * code sent to `email` (the new address; `error: 'invalid' | 'expired'`).
+   * (`error: 'invalid' | 'already-exists' | 'not-deliverable'`);
+   * `step: 'verify'`: ask for the code sent to `email` (the new address;
+   * `error: 'invalid' | 'expired'`).
    */
   'update-email': {
     data: {
       step: 'new-email' | 'verify'
       email?: string | undefined
-      error?: 'invalid' | 'expired' | 'already-exists' | undefined
+      error?:
+        | 'invalid'
+        | 'expired'
+        | 'already-exists'
+        | 'not-deliverable'
+        | undefined
     }
     answers: {
       'UpdateEmail/retry-with-new-email': string
       'UpdateEmail/new-email-verify-otp': string
       'UpdateEmail/new-email-verification-cancel': undefined
+      /** `step: 'verify'`: use another address (the request ends, -10005). */
+      'edit-email': undefined
     }
   }
   /**
@@ -308,7 +330,9 @@ export type Screens = {
   }
   /**
    * NFT purchase / checkout / transfer confirmation: `confirm` runs it,
-   * `close` cancels (result `{ status: 'cancelled' }`).
+   * `close` cancels (result `{ status: 'cancelled' }`). A checkout paid by
+   * the host's external wallet names it (`wallet`) and offers `disconnect`
+   * (the host is told, and the result is `cancelled`).
    */
   'nft-checkout': {
     data: {
@@ -317,8 +341,9 @@ export type Screens = {
       tokenId: string
       quantity: string
       recipient?: string | undefined
+      wallet?: string | undefined
     }
-    answers: { confirm: undefined; close: undefined }
+    answers: { confirm: undefined; close: undefined; disconnect: undefined }
   }
   /** Shows the user's private key (hex); `close` to finish. */
   'reveal-key': {
@@ -342,8 +367,21 @@ export type Screens = {
    * ask for an email, then the `email-otp` screen follows.
    */
   login: {
-    data: { error?: 'invalid' | undefined }
-    answers: { 'submit-email': string; cancel: undefined }
+    data: {
+      error?: 'invalid' | undefined
+      /**
+       * The external wallets offered beside the email (`web3modal`, when
+       * the app enabled it): `connect-wallet` picks it.
+       */
+      wallets?: readonly 'web3modal'[] | undefined
+      /** Waiting for the host to connect the wallet. */
+      connecting?: boolean | undefined
+    }
+    answers: {
+      'submit-email': string
+      'connect-wallet': undefined
+      cancel: undefined
+    }
   }
   /** `mc_request_user_info`: ask consent to share the email. */
   'user-info': {

@@ -104,8 +104,8 @@ describe('magic_auth_update_email with MFA on', () => {
     await first.event('UpdateEmail/new-email-needs-verification')
     await first.answer('UpdateEmail/new-email-verification-cancel')
     expect((await first.done()).response.error).toEqual({
-      code: -10014,
-      message: 'User canceled the request.',
+      code: -10004,
+      message: 'The email was not updated: the user cancelled.',
     })
 
     const again = await passEmailCode(env, env.device)
@@ -114,8 +114,8 @@ describe('magic_auth_update_email with MFA on', () => {
     await again.event('invalid-mfa-otp')
     await again.answer('Recency/auth-factor-verification-cancel')
     expect((await again.done()).response.error).toEqual({
-      code: -10014,
-      message: 'User canceled the request.',
+      code: -10004,
+      message: 'The email was not updated: the user cancelled.',
     })
     expect(names(again.lines).slice(-2)).toEqual([
       'mfa-sent-handle',
@@ -144,6 +144,6 @@ describe('magic_auth_update_email with MFA on', () => {
       data: { error: 'invalid' },
     })
     await flow.answer('cancel')
-    expect((await flow.done()).response.error?.code).toBe(-10014)
+    expect((await flow.done()).response.error?.code).toBe(-10004)
   })
 })

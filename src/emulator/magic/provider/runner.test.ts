@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
+import * as RpcErrors from '../../../core/RpcErrors.js'
+import { RpcFailure } from './errors.js'
 import type { FlowLine } from './protocol.js'
-import { createRunner, maxBufferedAnswers, maxWaitingFlows } from './runner.js'
+import {
+  createRunner,
+  maxBufferedAnswers,
+  maxWaitingFlows,
+  toErrorObject,
+} from './runner.js'
 
 async function read(body: ReadableStream<Uint8Array>): Promise<FlowLine[]> {
   const text = await new Response(body).text()
@@ -279,5 +286,26 @@ describe('createRunner', () => {
     } finally {
       process.off('unhandledRejection', onRejection)
     }
+  })
+})
+
+describe('toErrorObject', () => {
+  test("behavior: the backend's RpcFailure and any core RPC error keep their code, message and data; anything else is -32603", () => {
+    const failure = new RpcFailure(-10003, 'The user is already logged in.', {
+      a: 1,
+    })
+    expect(failure).toBeInstanceOf(RpcErrors.RpcError)
+    expect(toErrorObject(failure)).toEqual({
+      code: -10003,
+      message: 'The user is already logged in.',
+      data: { a: 1 },
+    })
+    expect(
+      toErrorObject(new RpcErrors.InvalidParamsError({ message: 'no' })),
+    ).toEqual({ code: -32602, message: 'no' })
+    expect(toErrorObject('odd')).toEqual({
+      code: -32603,
+      message: 'Internal error: odd',
+    })
   })
 })

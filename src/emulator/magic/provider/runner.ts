@@ -9,7 +9,8 @@
  * serialised becomes a JSON-RPC error, a write after the stream closed
  * does nothing.
  */
-import { failures, RpcFailure } from './errors.js'
+import { RpcError } from '../../../core/RpcErrors.js'
+import { failures } from './errors.js'
 import type { FlowLine, Screen, ScreenData } from './protocol.js'
 
 /**
@@ -255,9 +256,12 @@ export function createRunner(
   }
 }
 
-/** Any thrown value as a JSON-RPC error object (-32603 unless RpcFailure). */
+/**
+ * Any thrown value as a JSON-RPC error object: a core RPC error (an
+ * RpcFailure among them) as it is, anything else -32603.
+ */
 export function toErrorObject(error: unknown) {
-  if (error instanceof RpcFailure) return error.toObject()
+  if (error instanceof RpcError) return error.toObject()
   const reason =
     error instanceof Error
       ? error.message

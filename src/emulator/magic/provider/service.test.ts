@@ -5,7 +5,7 @@ import { createRegistry } from '../../registry/index.js'
 import { clientIdOf, decodeDidToken } from './didToken.js'
 import { defaultApiKey } from './protocol.js'
 import { createMagicService } from './service.js'
-import { call, createDevice, eventsOf, open } from './testkit.js'
+import { call, createDevice, eventsOf, loginByEmail, open } from './testkit.js'
 
 function setup() {
   const mailbox = Mailbox.create()
@@ -149,6 +149,34 @@ describe('createMagicService', () => {
     )
     expect((await call(app, 'magic_is_logged_in', [], { device })).result).toBe(
       false,
+    )
+  })
+
+  test("behavior: a session is its app's: another API key's client holding the same rt, proof key and device share is not logged in, and its logout ends nothing", async () => {
+    const other = 'pk_live_OTHERAPP0000000000'
+    const mailbox = Mailbox.create()
+    const app = createMagicService({
+      mailbox,
+      registry: createRegistry(),
+      chain: { rpcUrl: 'http://127.0.0.1:1', chainId: 31337 },
+      apiKeys: [defaultApiKey, other],
+    })
+    const device = await createDevice()
+    await loginByEmail(app, mailbox, 'app@example.com', device)
+    const asOther = { device, apiKey: other }
+    expect((await call(app, 'magic_is_logged_in', [], asOther)).result).toBe(
+      false,
+    )
+    expect((await call(app, 'eth_accounts', [], asOther)).result).toEqual([])
+    expect((await call(app, 'magic_get_info', [], asOther)).error).toEqual({
+      code: -10011,
+      message: 'The user is not logged in.',
+    })
+    expect((await call(app, 'magic_auth_logout', [], asOther)).result).toBe(
+      true,
+    )
+    expect((await call(app, 'magic_is_logged_in', [], { device })).result).toBe(
+      true,
     )
   })
 })

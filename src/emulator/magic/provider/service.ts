@@ -10,7 +10,11 @@ import { decodeParams, type Params } from '../../../magic/wire/messages.js'
 import { fromTestMode } from '../../../magic/wire/methods.js'
 import { paths as identityPaths } from '../../../passport/wire/identity.js'
 import { createCodes } from '../../codes.js'
-import { defaultClientId, passportOidcProviderId } from '../../constants.js'
+import {
+  custodyApiKey,
+  defaultClientId,
+  passportOidcProviderId,
+} from '../../constants.js'
 import type * as Mailbox from '../../dev/mailbox.js'
 import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
@@ -201,7 +205,7 @@ export function createMagicService(options: createMagicService.Options): Hono {
     const jkt = body.jwt ? await verifier.verify(body.jwt) : undefined
     let session = undefined as Context['session']
     if (jkt !== undefined && body.rt) {
-      session = deps.sessions.get(body.rt)
+      session = deps.sessions.get(body.rt, params.API_KEY)
       if (session && session.jkt !== jkt)
         throw failures.dpop('the proof key is not the key of this session.')
     }
@@ -366,10 +370,12 @@ function firstObject(params: unknown): Record<string, unknown> {
 
 /**
  * The iframe wallet's emulated provider as a service of the emulator: its
- * control routes (`/dev/…`) answer loopback pages only. The game wallet's
- * identity provider is registered from the start as the OIDC provider
+ * control routes (`/dev/…`) answer loopback pages only. It serves two apps:
+ * the dApps' (`defaultApiKey`, printed as `magic.apiKey`) and the game
+ * wallet's key custody (`custodyApiKey`), whose OIDC provider is the game
+ * wallet's identity provider, registered from the start as
  * `passportOidcProviderId` (its JWKS, its client id as audience), so a
- * player's id token logs in to their custody key. Adds
+ * player's id token logs the custody app in to their custody key. Adds
  * `magic: { endpoint, apiKey }` to the JSON line.
  */
 export const service = defineService({
@@ -380,6 +386,7 @@ export const service = defineService({
     const identity = context.origins.identity
     const app = createMagicService({
       origin: context.origin,
+      apiKeys: [defaultApiKey, custodyApiKey],
       // The game wallet's id tokens log its players in to their custody
       // key, as the published SDK's key-custody provider accepts them.
       oidcProviders:
@@ -390,6 +397,7 @@ export const service = defineService({
                 issuer: identity,
                 jwksUri: new URL(identityPaths.jwks, identity).href,
                 audience: defaultClientId,
+                apiKeys: [custodyApiKey],
               },
             },
       mailbox: context.mailbox,

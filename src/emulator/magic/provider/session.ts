@@ -1,9 +1,10 @@
 /**
  * Sessions of the emulated provider: an opaque refresh token (`rt`) bound to
- * a user, the DPoP key that logged in (`jkt`) and a device share. The store,
- * and what handlers do with it: require a login, open a session, mint DID
- * tokens, check the device share.
+ * a user, the app (API key) it was opened for, the DPoP key that logged in
+ * (`jkt`) and a device share. The store, and what handlers do with it:
+ * require a login, open a session, mint DID tokens, check the device share.
  */
+import * as Events from '../../../magic/wire/events.js'
 import type { User } from '../../registry/index.js'
 import { cap, maxSessions, sweep } from './bounds.js'
 import type { Context } from './context.js'
@@ -14,6 +15,12 @@ import { failures } from './errors.js'
 export type Session = {
   readonly rt: string
   readonly userId: string
+  /**
+   * The publishable key of the app that opened it: the hosted provider keeps
+   * each app's sessions apart, so another app's client on the same page
+   * (which may hold this `rt`) is not logged in by it.
+   */
+  readonly apiKey: string
   /** RFC 7638 thumbprint of the DPoP key; `undefined` if none was used. */
   readonly jkt: string | undefined
   /** The device share handed out at login (base64). */
@@ -23,10 +30,14 @@ export type Session = {
 
 /** The session store. */
 export type Sessions = {
-  /** Opens a session for `userId`, bound to `jkt`. */
-  create(options: { userId: string; jkt: string | undefined }): Session
-  /** The live session of `rt`, if any. */
-  get(rt: string): Session | undefined
+  /** Opens a session of app `apiKey` for `userId`, bound to `jkt`. */
+  create(options: {
+    userId: string
+    apiKey: string
+    jkt: string | undefined
+  }): Session
+  /** The live session of `rt` opened for app `apiKey`, if any. */
+  get(rt: string, apiKey: string): Session | undefined
   /** Revokes a session. */
   revoke(rt: string): void
   /** How many sessions are kept (live or not yet swept). */
@@ -47,12 +58,13 @@ export function createSessions(
   const { now = () => new Date() } = options
   const sessions = new Map<string, Session>()
   return {
-    create({ userId, jkt }) {
+    create({ userId, apiKey, jkt }) {
       const at = now().getTime()
       sweep(sessions, (session) => session.expiresAt <= at)
       const session: Session = {
         rt: randomToken(32),
         userId,
+        apiKey,
         jkt,
         deviceShare: Buffer.from(
           crypto.getRandomValues(new Uint8Array(32)),
@@ -63,9 +75,11 @@ export function createSessions(
       cap(sessions, maxSessions)
       return session
     },
-    get(rt) {
+    get(rt, apiKey) {
       const session = sessions.get(rt)
-      if (!session) return undefined
+      // Another app's session reads as none, whatever its state: the
+      // caller learns nothing of it.
+      if (!session || session.apiKey !== apiKey) return undefined
       if (session.expiresAt <= now().getTime()) {
         sessions.delete(rt)
         return undefined
@@ -110,22 +124,31 @@ export function requireSigner(ctx: Context): User {
 
 /**
  * Opens a session for `user` bound to the request's DPoP key, puts `rt` and
- * `deviceShare` on the response, and returns a DID token.
+ * `deviceShare` on the response, and returns a DID token, announced by the
+ * logins' event (`Auth/id-token-created`, the token) or, for the UI login
+ * (`connect`), by `connectWithUI`'s (`id-token-created`, `{ idToken }`).
  */
 export async function login(
   ctx: Context,
   user: User,
   lifespan?: unknown,
+  options: { via?: 'auth' | 'connect' } = {},
 ): Promise<string> {
   // A new login replaces the session this device had.
   if (ctx.session) ctx.deps.sessions.revoke(ctx.session.rt)
-  const session = ctx.deps.sessions.create({ userId: user.id, jkt: ctx.jkt })
+  const session = ctx.deps.sessions.create({
+    userId: user.id,
+    apiKey: ctx.apiKey,
+    jkt: ctx.jkt,
+  })
   ctx.session = session
   ctx.user = user
   ctx.out.rt = session.rt
   ctx.out.deviceShare = session.deviceShare
   const token = await didToken(ctx, user, { lifespan })
-  ctx.emit('Auth/id-token-created', token)
+  if (options.via === 'connect')
+    ctx.emit(Events.connectIdTokenCreated, { idToken: token })
+  else ctx.emit(Events.idTokenCreated, token)
   return token
 }
 

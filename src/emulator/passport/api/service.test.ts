@@ -26,7 +26,7 @@ describe('overridesOf', () => {
   test('default: every domain of the emulator, the chain and the key-custody settings', () => {
     expect(overrides).toEqual({
       authenticationDomain: 'http://127.0.0.1:4402',
-      magicPublishableApiKey: 'pk_live_EMULATOR0000000000',
+      magicPublishableApiKey: 'pk_live_EMULATORCUSTODY000',
       magicProviderId: 'emulator-passport-identity',
       passportDomain: 'http://127.0.0.1:4406',
       imxPublicApiDomain: 'http://127.0.0.1:4405',

@@ -27,7 +27,7 @@ import {
   type PlayerWalletContracts,
   playerWalletAddress,
 } from '../../../passport/wire/sequence.js'
-import { defaultApiKey, passportOidcProviderId } from '../../constants.js'
+import { custodyApiKey, passportOidcProviderId } from '../../constants.js'
 import type { Guardian } from '../../guardian.js'
 import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
@@ -195,7 +195,7 @@ export function overridesOf(input: {
   const { api, origins, chain, contracts } = input
   return {
     authenticationDomain: origins.identity,
-    magicPublishableApiKey: defaultApiKey,
+    magicPublishableApiKey: custodyApiKey,
     magicProviderId: passportOidcProviderId,
     passportDomain: origins.passport,
     imxPublicApiDomain: api,

@@ -2,14 +2,16 @@ import { type Hex, hexToBytes, recoverMessageAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ethChain, headers, paths } from '../../../passport/wire/tee.js'
 import { predictContracts } from '../../chain/deploy.js'
+import { custodyApiKey, passportOidcProviderId } from '../../constants.js'
 import * as Mailbox from '../../dev/mailbox.js'
 import { createGuardian } from '../../guardian.js'
 import { decodeDidToken } from '../../magic/provider/didToken.js'
+import { defaultApiKey } from '../../magic/provider/protocol.js'
 import * as MagicProvider from '../../magic/provider/service.js'
 import { call, createDevice } from '../../magic/provider/testkit.js'
 import { findFreePort } from '../../net.js'
 import type { Context, Started } from '../../service.js'
-import { custodyIdentity, passportOidcProviderId } from '../custody.js'
+import { custodyIdentity } from '../custody.js'
 import { startIdentity, type Tokens, tokensFor } from '../identity/testkit.js'
 import * as Tee from './service.js'
 
@@ -54,7 +56,7 @@ afterAll(async () => {
 })
 
 const goodHeaders = (idToken: string) => ({
-  [headers.apiKey]: 'pk_live_EMULATOR0000000000',
+  [headers.apiKey]: custodyApiKey,
   [headers.providerId]: passportOidcProviderId,
   [headers.chain]: ethChain,
   authorization: `Bearer ${idToken}`,
@@ -73,6 +75,12 @@ async function post(
         : JSON.stringify(options.body ?? {}),
   })
   return { status: response.status, body: (await response.json()) as unknown }
+}
+
+/** The magic service, as the testkit reaches it. */
+const magicTarget = {
+  request: (path: string, init?: RequestInit) =>
+    fetch(`${magic.url}${path}`, init),
 }
 
 let count = 0
@@ -103,13 +111,13 @@ describe('POST /v1/wallet', () => {
     expect(await wallet(player)).toEqual(response)
   })
 
-  test("behavior: the iframe wallet's OIDC login with the same id token reaches the same key", async () => {
+  test("behavior: the custody app's OIDC login with the same id token reaches the same key", async () => {
     const player = await newPlayer()
     const login = await call(
-      { request: (path, init) => fetch(`${magic.url}${path}`, init) },
+      magicTarget,
       'magic_auth_login_with_oidc',
       [{ jwt: player.idToken, providerId: passportOidcProviderId }],
-      { device: await createDevice() },
+      { device: await createDevice(), apiKey: custodyApiKey },
     )
     const did = decodeDidToken(login.result as string).parsed
     const response = await wallet(player)
@@ -117,6 +125,38 @@ describe('POST /v1/wallet', () => {
     expect(did.iss).toBe(`did:ethr:${address}`)
     // The player keeps their email: the custody key does not take it.
     expect(identity.registry.find({ email: player.email })?.id).toBe(player.sub)
+  })
+
+  test("error: the dApps' iframe-wallet key is not the custody app's: the key-custody API refuses it, and its OIDC login does not know the game wallet's identity provider", async () => {
+    const player = await newPlayer()
+    expect(custodyApiKey).not.toBe(defaultApiKey)
+    expect(
+      await post(paths.wallet, {
+        headers: {
+          ...goodHeaders(player.idToken),
+          [headers.apiKey]: defaultApiKey,
+        },
+      }),
+    ).toEqual({
+      status: 401,
+      body: {
+        code: 'INVALID_API_KEY',
+        message: 'X-Magic-API-Key is not a known key.',
+      },
+    })
+    const login = await call(
+      magicTarget,
+      'magic_auth_login_with_oidc',
+      [{ jwt: player.idToken, providerId: passportOidcProviderId }],
+      { device: await createDevice(), apiKey: defaultApiKey },
+    )
+    expect(login.error).toEqual({
+      code: -32602,
+      message: `Unknown OIDC provider ${passportOidcProviderId}.`,
+    })
+    expect(
+      identity.registry.find(custodyIdentity(identity.issuer, player.sub)),
+    ).toBe(undefined)
   })
 
   test('error: a wrong key, provider id or chain is refused before the token is looked at', async () => {

@@ -32,7 +32,7 @@ import {
   type WalletResponse,
 } from '../../../passport/wire/tee.js'
 import {
-  defaultApiKey,
+  custodyApiKey,
   defaultClientId,
   passportOidcProviderId,
 } from '../../constants.js'
@@ -71,7 +71,7 @@ export function createTeeService(
     issuer,
     registry,
     audience = defaultClientId,
-    apiKeys = [defaultApiKey],
+    apiKeys = [custodyApiKey],
     providerId = passportOidcProviderId,
   } = options
   const verifier = createVerifier({ issuer, audience })
@@ -201,7 +201,7 @@ export declare namespace createTeeService {
     registry: Registry
     /** The id tokens' audience. @default the identity provider's client id */
     audience?: string | undefined
-    /** Accepted publishable keys. @default the iframe wallet provider's key */
+    /** Accepted publishable keys. @default the custody app's key ({@link custodyApiKey}) */
     apiKeys?: readonly string[] | undefined
     /** The accepted OIDC provider id. @default {@link passportOidcProviderId} */
     providerId?: string | undefined

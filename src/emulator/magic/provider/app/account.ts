@@ -25,6 +25,7 @@ const updateEmailErrors: Record<string, string> = {
   ...codeErrors,
   invalid: 'That is not valid. Check it and try again.',
   'already-exists': 'That email is already used by another account.',
+  'not-deliverable': 'Mail cannot be delivered to that email.',
 }
 
 /** `update-email`: the new address, then the code sent to it. */
@@ -44,6 +45,13 @@ export const updateEmail: Render<'update-email'> = (data, ctx) => {
           onSubmit: (code) =>
             ctx.answer('UpdateEmail/new-email-verify-otp', code),
         }),
+        actions([
+          button(
+            'Use another email',
+            'update-email-edit',
+            cancel(ctx, 'edit-email'),
+          ),
+        ]),
       ],
       onCancel,
     )

@@ -69,6 +69,9 @@ export const smsOtp: Render<'sms-otp'> = (data, ctx) =>
         code: true,
         onSubmit: (code) => ctx.answer('verify-sms-otp', code),
       }),
+      actions([
+        button('Send a new code', 'sms-otp-retry', cancel(ctx, 'retry')),
+      ]),
     ],
     cancel(ctx),
   )
@@ -148,13 +151,26 @@ export const magicLinkSent: Render<'magic-link-sent'> = (data, ctx) =>
         'magic-link-sent',
       ),
       waiting(),
+      actions([
+        button('Send a new link', 'magic-link-retry', cancel(ctx, 'retry')),
+      ]),
     ],
     cancel(ctx),
   )
 
-/** `login`: the email to log in with (the code screen follows). */
-export const login: Render<'login'> = (data, ctx) =>
-  card(
+/**
+ * `login`: the email to log in with (the code screen follows), and the
+ * app's external wallet when it enabled one.
+ */
+export const login: Render<'login'> = (data, ctx) => {
+  const external = Array.isArray(data.wallets) && data.wallets.length > 0
+  if (external && data.connecting)
+    return card(
+      'Connect your wallet',
+      [paragraph('Continue in your wallet.', 'login-connecting'), waiting()],
+      cancel(ctx),
+    )
+  return card(
     'Log in',
     [
       errorLine(
@@ -168,6 +184,16 @@ export const login: Render<'login'> = (data, ctx) =>
         submitLabel: 'Continue',
         onSubmit: (email) => ctx.answer('submit-email', email),
       }),
+      external
+        ? actions([
+            button(
+              'Connect a wallet',
+              'login-connect-wallet',
+              cancel(ctx, 'connect-wallet'),
+            ),
+          ])
+        : undefined,
     ],
     cancel(ctx),
   )
+}

@@ -179,7 +179,15 @@ export const nftCheckout: Render<'nft-checkout'> = (data, ctx) =>
       data.recipient
         ? value('Recipient', data.recipient, 'nft-recipient')
         : undefined,
+      data.wallet ? value('Paid by', data.wallet, 'nft-wallet') : undefined,
       actions([
+        data.wallet
+          ? button(
+              'Disconnect wallet',
+              'nft-checkout-disconnect',
+              close(ctx, 'disconnect'),
+            )
+          : undefined,
         button('Cancel', 'cancel', close(ctx)),
         button(
           'Confirm',

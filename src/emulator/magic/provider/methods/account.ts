@@ -2,11 +2,13 @@
  * Account methods: update email (recency check, then the new address),
  * settings pages, the phone recovery factor, and account recovery by SMS.
  */
+import { rpcCodes } from '../../../../magic/wire/codes.js'
 import { methods } from '../../../../magic/wire/methods.js'
 import { isEmailAddress, normalizeContact } from '../../../contact.js'
 import type { User } from '../../../registry/index.js'
 import type { Context, Handler } from '../context.js'
-import { failures, RpcFailure } from '../errors.js'
+import { failures, isUserCancel, RpcFailure } from '../errors.js'
+import { isDeliverable } from '../mail.js'
 import { login, requireUser } from '../session.js'
 import { secondFactor } from './factors.js'
 import { mfaHandlers } from './mfa.js'
@@ -35,6 +37,10 @@ async function recency(ctx: Context, user: User) {
   if (email === undefined) return
   const key = `recency:${email}`
   ctx.emit('Recency/auth-factor-needs-verification')
+  if (!isDeliverable(email)) {
+    ctx.emit('Recency/auth-factor-verification-email-not-deliverable')
+    throw failures.inactiveRecipient()
+  }
   const send = () => {
     sendCode(ctx, 'email-otp', email, key)
     ctx.emit('Recency/auth-factor-verification-email-sent')
@@ -80,8 +86,13 @@ async function recency(ctx: Context, user: User) {
 /** Asks for (or checks) the new address, verifies it, updates it. */
 async function newEmail(ctx: Context, user: User, first: unknown) {
   let candidate = first
-  const retry = async () => {
-    ctx.screen('update-email', { step: 'new-email' })
+  const retry = async (
+    error?: 'invalid' | 'already-exists' | 'not-deliverable',
+  ) => {
+    ctx.screen('update-email', {
+      step: 'new-email',
+      ...(error ? { error } : {}),
+    })
     const answer = await ctx.waitFor([
       'UpdateEmail/retry-with-new-email',
       'UpdateEmail/new-email-verification-cancel',
@@ -97,12 +108,17 @@ async function newEmail(ctx: Context, user: User, first: unknown) {
       typeof candidate === 'string' ? normalizeContact(candidate) : ''
     if (!isEmailAddress(email)) {
       ctx.emit('UpdateEmail/new-email-invalid')
-      candidate = await retry()
+      candidate = await retry('invalid')
       continue
     }
     if (ctx.deps.registry.find({ email })) {
       ctx.emit('UpdateEmail/new-email-already-exists')
-      candidate = await retry()
+      candidate = await retry('already-exists')
+      continue
+    }
+    if (!isDeliverable(email)) {
+      ctx.emit('UpdateEmail/new-email-verification-email-not-deliverable')
+      candidate = await retry('not-deliverable')
       continue
     }
     const key = `update-email:${email}`
@@ -115,9 +131,17 @@ async function newEmail(ctx: Context, user: User, first: unknown) {
         'UpdateEmail/new-email-verify-otp',
         'UpdateEmail/retry-with-new-email',
         'UpdateEmail/new-email-verification-cancel',
+        'edit-email',
       ])
       if (answer.eventType === 'UpdateEmail/new-email-verification-cancel')
         throw failures.cancelled()
+      // The iframe's "use another email": the address came from the app,
+      // so the request ends for the app to ask again (-10005).
+      if (answer.eventType === 'edit-email')
+        throw new RpcFailure(
+          rpcCodes.UserRequestEditEmail,
+          'The user wants to change the new email address.',
+        )
       if (answer.eventType === 'UpdateEmail/retry-with-new-email') {
         candidate = answer.args
         break
@@ -142,11 +166,23 @@ async function newEmail(ctx: Context, user: User, first: unknown) {
   }
 }
 
-/** `magic_auth_update_email` ({ email, showUI }): resolves `true`. */
+/**
+ * `magic_auth_update_email` ({ email, showUI }): resolves `true`. The user's
+ * cancel at any step is -10004 (the update failed), as the hosted provider
+ * answers this method, rather than the -10014 of other flows.
+ */
 const updateEmail: Handler = async (ctx) => {
   const user = requireUser(ctx)
-  await recency(ctx, user)
-  await newEmail(ctx, user, ctx.options.email)
+  try {
+    await recency(ctx, user)
+    await newEmail(ctx, user, ctx.options.email)
+  } catch (error) {
+    if (!isUserCancel(error)) throw error
+    throw new RpcFailure(
+      rpcCodes.UpdateEmailFailed,
+      'The email was not updated: the user cancelled.',
+    )
+  }
   return true
 }
 

@@ -9,7 +9,8 @@ import { isLoopbackUrl } from '../../../loopback.js'
 import type { User } from '../../../registry/index.js'
 import type { Context, Handler } from '../context.js'
 import { failures, RpcFailure } from '../errors.js'
-import { createLink, linkAnswers } from '../links.js'
+import { createLink, linkAnswers, revokeLink } from '../links.js'
+import { isDeliverable } from '../mail.js'
 import { login } from '../session.js'
 import { deviceApproval, secondFactor } from './factors.js'
 import { loginWithOidc } from './oidc.js'
@@ -65,6 +66,10 @@ async function testMode(ctx: Context, email: string) {
 
 /**
  * Sends a code and waits for the right one. Events are those of `kind`.
+ * SMS logins take the caller's `retry` (the published SDK's
+ * `LoginWithSmsOTPEventEmit.Retry`): a new code is sent, unless the send
+ * throttle refuses it (`login-throttled`; the code already sent still
+ * works).
  */
 export async function verifyCode(
   ctx: Context,
@@ -75,23 +80,36 @@ export async function verifyCode(
   },
 ): Promise<void> {
   const { kind, to, verify } = options
+  // No code can reach it: the email-OTP flows have no event for that.
+  if (kind === 'email-otp' && !isDeliverable(to))
+    throw failures.inactiveRecipient()
   const key = `${kind}:${to}`
-  const code = ctx.deps.codes.issue(key)
-  if (code === undefined) {
-    ctx.emit('login-throttled')
-    throw failures.throttled()
+  const send = () => {
+    const code = ctx.deps.codes.issue(key)
+    if (code === undefined) {
+      ctx.emit('login-throttled')
+      return false
+    }
+    ctx.deps.mailbox.deliver({ to, kind, code })
+    ctx.emit(`${kind}-sent`)
+    return true
   }
-  ctx.deps.mailbox.deliver({ to, kind, code })
-  ctx.emit(`${kind}-sent`)
+  if (!send()) throw failures.throttled()
   const show = (error?: 'invalid' | 'expired') => {
     const extra = error ? { error } : {}
     if (kind === 'email-otp') ctx.screen('email-otp', { email: to, ...extra })
     else ctx.screen('sms-otp', { phoneNumber: to, ...extra })
   }
   show()
+  const answers = kind === 'sms-otp' ? [verify, 'retry'] : [verify]
   for (;;) {
-    const answer = await ctx.waitFor([verify, 'cancel'])
+    const answer = await ctx.waitFor([...answers, 'cancel'])
     if (answer.eventType === 'cancel') throw failures.cancelled()
+    if (answer.eventType === 'retry') {
+      send()
+      show()
+      continue
+    }
     const result = ctx.deps.codes.check(key, answer.args)
     if (result === 'ok') return
     if (result === 'max-attempts') {
@@ -154,8 +172,26 @@ const loginWithSms: Handler = async (ctx) => {
   return login(ctx, user, ctx.options.lifespan)
 }
 
+/** -10002: the magic links sent to one address are throttled. */
+const rateLimited = () =>
+  new RpcFailure(
+    rpcCodes.MagicLinkRateLimited,
+    'Too many magic links were requested: try again later.',
+  )
+
 const loginWithMagicLink: Handler = async (ctx) => {
   const email = requireEmail(ctx)
+  // This device is logged in already: its own user gets a new token at
+  // once; another must log out first (-10003, as the hosted provider
+  // answers).
+  if (ctx.user) {
+    if (ctx.user.email === email)
+      return login(ctx, ctx.user, ctx.options.lifespan)
+    throw new RpcFailure(
+      rpcCodes.UserAlreadyLoggedIn,
+      'A user is already logged in: log out before another user logs in.',
+    )
+  }
   const test = await testMode(ctx, email)
   if (test !== undefined) return test
   const { redirectURI } = ctx.options
@@ -164,29 +200,53 @@ const loginWithMagicLink: Handler = async (ctx) => {
       rpcCodes.MagicLinkInvalidRedirectURL,
       "The redirect URI must be a loopback URL or on the dApp's own origin.",
     )
-  if (!ctx.deps.codes.throttle(`magic-link:${email}`))
-    throw new RpcFailure(
-      rpcCodes.MagicLinkRateLimited,
-      'Too many magic links were requested: try again later.',
-    )
-  const link = createLink(ctx.deps, {
-    kind: 'magic-link',
-    flowId: ctx.id,
-    email,
-    origin: ctx.origin,
-    redirectURI: redirectURI as string | undefined,
-  })
-  ctx.deps.mailbox.deliver({ to: email, kind: 'magic-link', link })
-  ctx.emit('email-sent')
-  ctx.screen('magic-link-sent', { email })
-  const answer = await ctx.waitFor([
+  if (!isDeliverable(email)) {
+    ctx.emit('email-not-deliverable')
+    throw failures.inactiveRecipient()
+  }
+  if (!ctx.deps.codes.throttle(`magic-link:${email}`)) throw rateLimited()
+  let link: string | undefined
+  const send = () => {
+    // A new link replaces the one sent before.
+    if (link !== undefined) revokeLink(ctx.deps, link)
+    link = createLink(ctx.deps, {
+      kind: 'magic-link',
+      flowId: ctx.id,
+      email,
+      origin: ctx.origin,
+      redirectURI: redirectURI as string | undefined,
+    })
+    ctx.deps.mailbox.deliver({ to: email, kind: 'magic-link', link })
+    ctx.emit('email-sent')
+    ctx.screen('magic-link-sent', { email })
+  }
+  send()
+  const answers = [
     linkAnswers.opened,
+    linkAnswers.redirected,
     linkAnswers.expired,
+    'retry',
     'cancel',
-  ])
+  ]
+  let answer = await ctx.waitFor(answers)
+  // The caller's `retry` (the published SDK's
+  // `LoginWithMagicLinkEventEmit.Retry`) sends a new link, within the
+  // same throttle as the first.
+  while (answer.eventType === 'retry') {
+    if (!ctx.deps.codes.throttle(`magic-link:${email}`)) throw rateLimited()
+    send()
+    answer = await ctx.waitFor(answers)
+  }
   if (answer.eventType === 'cancel') throw failures.cancelled()
   if (answer.eventType === linkAnswers.expired)
     throw new RpcFailure(rpcCodes.MagicLinkExpired, 'The magic link expired.')
+  // With a redirect URI the session is opened where the redirect lands
+  // (its one-time credential): this request has nothing left to do.
+  if (answer.eventType === linkAnswers.redirected)
+    throw new RpcFailure(
+      rpcCodes.RedirectLoginComplete,
+      'The login was completed on the redirect page.',
+    )
   const user = await ctx.deps.registry.findOrCreate({ email })
   return login(ctx, user, ctx.options.lifespan)
 }

@@ -141,7 +141,12 @@ const transfer: Handler = async (ctx) => {
   return { status: 'processed' }
 }
 
-/** Checkout paid by the host's external wallet (see the header). */
+/**
+ * Checkout paid by the host's external wallet (see the header). The user
+ * may disconnect that wallet on the checkout screen, before or while it
+ * pays: the flow emits `disconnect` (the host leaves third-party wallet
+ * mode) and ends `cancelled`.
+ */
 const checkoutWithWallet: Handler = async (ctx) => {
   const { walletAddress } = ctx.options
   if (typeof walletAddress !== 'string' || !isAddress(walletAddress))
@@ -149,7 +154,20 @@ const checkoutWithWallet: Handler = async (ctx) => {
       'magic_nft_checkout: a third-party wallet checkout needs the walletAddress.',
     )
   const target = targetOf(ctx, true)
-  if (!(await confirm(ctx, 'checkout', target))) return { status: 'cancelled' }
+  const disconnected = () => {
+    ctx.emit('disconnect')
+    return { status: 'cancelled' }
+  }
+  ctx.screen('nft-checkout', {
+    action: 'checkout',
+    contractAddress: target.contract,
+    tokenId: target.tokenId.toString(),
+    quantity: target.quantity.toString(),
+    wallet: walletAddress,
+  })
+  const choice = await ctx.waitFor(['confirm', 'close', 'disconnect'])
+  if (choice.eventType === 'disconnect') return disconnected()
+  if (choice.eventType === 'close') return { status: 'cancelled' }
   ctx.emit('nft-checkout-initiated', {
     from: walletAddress,
     to: target.contract,
@@ -161,7 +179,9 @@ const checkoutWithWallet: Handler = async (ctx) => {
   const answer = await ctx.waitFor([
     'nft-checkout-success',
     'nft-checkout-failure',
+    'disconnect',
   ])
+  if (answer.eventType === 'disconnect') return disconnected()
   if (answer.eventType === 'nft-checkout-failure') return { status: 'declined' }
   const receipt = await receiptOf(rpcUrlOf(ctx), answer.args)
   const paid =

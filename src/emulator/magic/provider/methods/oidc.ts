@@ -1,5 +1,6 @@
 /**
- * `magic_auth_login_with_oidc` ({ jwt, providerId }): the JWT is verified
+ * `magic_auth_login_with_oidc` ({ jwt, providerId }) with a provider of the
+ * caller's app: the JWT is verified
  * with jose against the provider's JWKS (issuer, audience if configured,
  * expiry); the user is keyed by issuer + subject. A JWKS that cannot be
  * fetched gives one sentence whatever the cause (see ../oidc.ts).
@@ -19,7 +20,8 @@ export const loginWithOidc: Handler = async (ctx) => {
       `${ctx.method}: expected params [{ jwt, providerId }].`,
     )
   const provider = ctx.deps.oidcProviders.get(providerId)
-  if (!provider)
+  // Another app's provider reads as unknown: its users are not this app's.
+  if (!provider || (provider.apiKeys && !provider.apiKeys.includes(ctx.apiKey)))
     throw failures.invalidParams(`Unknown OIDC provider ${providerId}.`)
   let payload: jose.JWTPayload
   try {

@@ -4,13 +4,14 @@
  * login inside the iframe (`mc_login`, `eth_requestAccounts`), and the
  * user-info consent.
  */
-import { type Address, isAddress, parseEther } from 'viem'
+import { type Address, getAddress, isAddress, parseEther } from 'viem'
 import { rpcCodes } from '../../../../magic/wire/codes.js'
+import * as Events from '../../../../magic/wire/events.js'
 import { methods } from '../../../../magic/wire/methods.js'
 import { isEmailAddress } from '../../../contact.js'
 import { balancesOf, nftsOf, sendAs } from '../chain.js'
 import type { Context, Handler } from '../context.js'
-import { failures, RpcFailure } from '../errors.js'
+import { failures, isUserCancel, RpcFailure } from '../errors.js'
 import { login, requireSigner, requireUser } from '../session.js'
 import { emailCodeLogin } from './auth.js'
 import { rpcUrlOf } from './eth.js'
@@ -155,31 +156,87 @@ const connect: Handler = async (ctx) => {
   }
 }
 
-/** Whether `error` is the -10014 a flow throws on the user's `cancel`. */
-function isUserCancel(error: unknown): boolean {
-  return (
-    error instanceof RpcFailure &&
-    error.code === rpcCodes.RequestCancelled &&
-    error.shortMessage === failures.cancelled().shortMessage
-  )
+/**
+ * The login screens of {@link connect}; resolves to `[address]`.
+ *
+ * With `enabledWallets.web3modal` on (the published SDK sends the app's
+ * `thirdPartyWallets.enabledWallets`), the screen also offers the host's
+ * external wallet, as the hosted login page does: picking it emits
+ * `web3modal_selected`, and the host answers `wallet_connected` with the
+ * wallet's address (the result: that address, with no session here; the
+ * host's wallet answers from then on) or `wallet_rejected` (back to the
+ * screen). `autoPromptThirdPartyWallets` picks it at once; a rejection then
+ * ends the request (-32603, as the hosted page answers it). Other
+ * `enabledWallets` entries are ignored: the hosted page offers only that
+ * one.
+ */
+async function loginInIframe(ctx: Context): Promise<[Address]> {
+  const enabled = ctx.options.enabledWallets
+  const external =
+    typeof enabled === 'object' &&
+    enabled !== null &&
+    (enabled as Record<string, unknown>).web3modal === true
+  const wallets = external ? { wallets: ['web3modal' as const] } : {}
+  let prompt = external && ctx.options.autoPromptThirdPartyWallets === true
+  let invalid = false
+  for (;;) {
+    if (prompt) {
+      prompt = false
+      const address = await connectWallet(ctx)
+      if (address) return [address]
+      if (ctx.options.autoPromptThirdPartyWallets === true)
+        throw new RpcFailure(
+          rpcCodes.InternalError,
+          'User canceled the action.',
+        )
+      continue
+    }
+    ctx.screen('login', {
+      ...(invalid ? { error: 'invalid' } : {}),
+      ...wallets,
+    })
+    const answer = await ctx.waitFor([
+      'submit-email',
+      'cancel',
+      ...(external ? (['connect-wallet'] as const) : []),
+    ])
+    if (answer.eventType === 'cancel') throw failures.cancelled()
+    if (answer.eventType === 'connect-wallet') {
+      prompt = true
+      continue
+    }
+    const email =
+      typeof answer.args === 'string' ? answer.args.trim().toLowerCase() : ''
+    if (!isEmailAddress(email)) {
+      invalid = true
+      continue
+    }
+    const user = await emailCodeLogin(ctx, email)
+    await login(ctx, user, undefined, { via: 'connect' })
+    return [user.address]
+  }
 }
 
-/** The login screens of {@link connect}; resolves to `[address]`. */
-async function loginInIframe(ctx: Context): Promise<[Address]> {
-  ctx.screen('login', {})
-  let email: string
-  for (;;) {
-    const answer = await ctx.waitFor(['submit-email', 'cancel'])
-    if (answer.eventType === 'cancel') throw failures.cancelled()
-    if (typeof answer.args === 'string' && isEmailAddress(answer.args.trim())) {
-      email = answer.args.trim().toLowerCase()
-      break
-    }
-    ctx.screen('login', { error: 'invalid' })
-  }
-  const user = await emailCodeLogin(ctx, email)
-  await login(ctx, user)
-  return [user.address]
+/**
+ * The external-wallet exchange of {@link loginInIframe}: the wallet's
+ * address once the host connected it, `undefined` when it rejected.
+ */
+async function connectWallet(ctx: Context): Promise<Address | undefined> {
+  ctx.screen('login', { wallets: ['web3modal'], connecting: true })
+  ctx.emit(Events.connectWallet.selected)
+  const answer = await ctx.waitFor([
+    Events.connectWallet.connected,
+    Events.connectWallet.rejected,
+    'cancel',
+  ])
+  if (answer.eventType === 'cancel') throw failures.cancelled()
+  if (
+    answer.eventType === Events.connectWallet.connected &&
+    typeof answer.args === 'string' &&
+    isAddress(answer.args)
+  )
+    return getAddress(answer.args)
+  return undefined
 }
 
 /** `mc_request_user_info`: asks consent, resolves `{ email }`. */
