@@ -6,8 +6,8 @@
  * @packageDocumentation
  */
 export type { DeviceConnectResponse } from './auth/device.js'
-export type {
-  DirectLoginOptions,
+export {
+  type DirectLoginOptions,
   MarketingConsentStatus,
 } from './auth/flows.js'
 export type { LoginOptions } from './auth/session.js'
@@ -46,6 +46,7 @@ export {
 } from './zkevm/errors.js'
 export type { LinkedWallet, LinkWalletParams } from './zkevm/linking.js'
 export type { ZkEvmProvider } from './zkevm/provider.js'
+export { ProviderEvent } from './zkevm/providerEvent.js'
 export type {
   SessionActivityError,
   SessionActivityErrorReason,

@@ -34,8 +34,19 @@ export type Context = {
   now?: (() => number) | undefined
 }
 
-/** The published `MarketingConsentStatus` values. */
-export type MarketingConsentStatus = 'opted_in' | 'unsubscribed' | 'subscribed'
+/**
+ * The published `MarketingConsentStatus` values, a runtime object as the
+ * published enum is, so `MarketingConsentStatus.OptedIn` keeps compiling.
+ */
+export const MarketingConsentStatus = {
+  OptedIn: 'opted_in',
+  Unsubscribed: 'unsubscribed',
+  Subscribed: 'subscribed',
+} as const
+
+/** One of the {@link MarketingConsentStatus} values. */
+export type MarketingConsentStatus =
+  (typeof MarketingConsentStatus)[keyof typeof MarketingConsentStatus]
 
 /** The published `DirectLoginOptions`: skip the provider's method picker. */
 export type DirectLoginOptions = {

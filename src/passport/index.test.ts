@@ -1,0 +1,48 @@
+import * as Published from '@imtbl/passport'
+import { describe, expect, test } from 'vitest'
+import * as Entry from './index.js'
+
+describe('embedded-wallets/passport', () => {
+  test('exports', () => {
+    expect(Object.keys(Entry).sort()).toMatchInlineSnapshot(`
+      [
+        "Environment",
+        "JsonRpcError",
+        "MarketingConsentStatus",
+        "Passport",
+        "PassportError",
+        "PassportErrorType",
+        "ProviderErrorCode",
+        "ProviderEvent",
+        "RpcErrorCode",
+        "linkWalletTypedData",
+        "withPassportError",
+      ]
+    `)
+  })
+
+  test('behavior: every value the published @imtbl/passport exports is exported, with its members', () => {
+    // Switching from the published SDK is an import change: each of its
+    // runtime names exists here, and its enums hold the same members (ours
+    // may add one, as RpcErrorCode's -32004 for wallet_sendTransaction).
+    const published = Object.keys(Published).sort()
+    expect(
+      published.filter((name) => !Object.keys(Entry).includes(name)),
+    ).toEqual([])
+    const enums = [
+      [Entry.MarketingConsentStatus, Published.MarketingConsentStatus],
+      [Entry.ProviderErrorCode, Published.ProviderErrorCode],
+      [Entry.ProviderEvent, Published.ProviderEvent],
+      [Entry.RpcErrorCode, Published.RpcErrorCode],
+    ] as const
+    for (const [ours, theirs] of enums)
+      expect({ ...ours }).toMatchObject(
+        Object.fromEntries(
+          Object.entries(theirs).filter(
+            // TypeScript numeric enums map values back to names too.
+            ([key]) => Number.isNaN(Number(key)),
+          ),
+        ),
+      )
+  })
+})
