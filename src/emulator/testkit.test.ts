@@ -99,4 +99,9 @@ describe('startTap', () => {
     controller.abort()
     await expect(stalled).rejects.toThrow('aborted')
   })
+
+  test("behavior: serving a service leaves the process's global Response alone", async () => {
+    // Clients in the same process (the tests' own) check `instanceof Response`.
+    expect(await fetch(`${tap.url}/host`)).toBeInstanceOf(Response)
+  })
 })
