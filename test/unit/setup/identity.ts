@@ -16,6 +16,7 @@ import {
   type TestIdentity,
   textOf,
 } from '../../../src/emulator/passport/identity/testkit.js'
+import type { Exchange } from '../../../src/emulator/testkit.js'
 import { type Client, create } from '../../../src/passport/auth/oidc.js'
 import {
   createUserStore,
@@ -34,6 +35,29 @@ export const audience = defaultAudience
 
 /** A running identity service (the identity testkit's). */
 export type Identity = TestIdentity
+
+/** The headers Node's fetch adds to every request by itself. */
+const transportHeaders = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'accept-encoding',
+  'accept-language',
+  'sec-fetch-mode',
+])
+
+/**
+ * The headers the client set on a request the service received, without
+ * those Node's fetch adds by itself. When the client sets no `accept`,
+ * fetch sends its own (any type).
+ */
+export function sentHeaders(exchange: Exchange): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(exchange.headers)
+      .filter(([name]) => !transportHeaders.has(name))
+      .map(([name, value]) => [name, String(value)]),
+  )
+}
 
 /** The device-code grant type. */
 export const deviceGrant = 'urn:ietf:params:oauth:grant-type:device_code'

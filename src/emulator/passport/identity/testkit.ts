@@ -103,9 +103,10 @@ export async function startIdentity(
         .map(tokenRequestOf)
     },
     /**
-     * Signs `claims` as the issuer signs its tokens (RS256, its `kid`;
-     * `typ` `JWT`, or `at+jwt` for an access token), or with a key outside
-     * its JWKS (`key: 'stranger'`). No claim is added.
+     * Signs `claims` as the issuer signs its tokens (RS256, its `kid`; no
+     * `typ`, or `at+jwt` for an access token), or under its `kid`
+     * with a key outside its JWKS (`key: 'stranger'`: a forged token). No
+     * claim is added.
      */
     async sign(
       claims: JWTPayload,
@@ -115,8 +116,8 @@ export async function startIdentity(
       return new SignJWT(claims)
         .setProtectedHeader({
           alg: 'RS256',
-          kid: String(jwk.kid),
-          typ: options.typ ?? 'JWT',
+          kid: String(own.kid),
+          ...(options.typ === undefined ? {} : { typ: options.typ }),
         })
         .sign(await importJWK(jwk, 'RS256'))
     },
