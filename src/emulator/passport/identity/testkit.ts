@@ -80,6 +80,11 @@ export async function startIdentity(
     provider: service.provider,
     /** Where the issuer's JWKS is served. */
     jwksUri: `${issuer}${paths.jwks}`,
+    /**
+     * The issuer's private signing key (a test key, RS256, with its
+     * `kid`), for tests that sign in another process (a browser page).
+     */
+    signingKey: own,
     /** Every request the service received (or the tap answered), oldest first. */
     requests: tap.requests,
     /** The requests to `path`. */
