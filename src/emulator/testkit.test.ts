@@ -82,7 +82,11 @@ describe('startTap', () => {
     ])
   })
 
-  test('behavior: always answers until cleared; a dropped connection fails the fetch; a stall waits for the client', async () => {
+  test('behavior: always answers until cleared or removed; a dropped connection fails the fetch; a stall waits for the client', async () => {
+    const remove = tap.always({ path: '/host' }, { status: 502 })
+    expect((await fetch(`${tap.url}/host`)).status).toBe(502)
+    remove()
+    expect((await fetch(`${tap.url}/host`)).status).toBe(200)
     tap.always({ path: '/host' }, { status: 500, body: { error: 'x' } })
     for (let i = 0; i < 2; i++)
       expect((await fetch(`${tap.url}/host`)).status).toBe(500)
@@ -98,6 +102,27 @@ describe('startTap', () => {
     await expect.poll(() => tap.to('/host').length).toBe(3)
     controller.abort()
     await expect(stalled).rejects.toThrow('aborted')
+  })
+
+  test("behavior: a rewrite changes the service's answer to the next matching request only", async () => {
+    tap.rewrite({ rpc: 'ask' }, (answer) => ({
+      ...(answer as object),
+      result: 'changed',
+    }))
+    expect(await rpc('ask')).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      result: 'changed',
+    })
+    expect(await rpc('ask')).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      result: 'ran ask',
+    })
+    expect(tap.calls().map((call) => call.exchange.scripted)).toEqual([
+      false,
+      false,
+    ])
   })
 
   test("behavior: serving a service leaves the process's global Response alone", async () => {

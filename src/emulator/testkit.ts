@@ -50,7 +50,8 @@ export type Exchange = {
  * JSON, a string as it is), `'drop'` (the connection is destroyed before
  * any answer: the client's fetch fails) or `'stall'` (never answered until
  * the tap stops or the client goes away). A function builds the answer
- * from the request (e.g. to echo a JSON-RPC id).
+ * from the request (e.g. to echo a JSON-RPC id), or holds it until the
+ * test resolves its promise.
  */
 export type Reply =
   | {
@@ -60,11 +61,11 @@ export type Reply =
     }
   | 'drop'
   | 'stall'
-  | ((exchange: Exchange) => Reply)
+  | ((exchange: Exchange) => Reply | Promise<Reply>)
 
 /**
  * Which requests a script answers: every field given must match. `rpc` is
- * the method of a JSON-RPC request (a batch never matches).
+ * the method of a JSON-RPC request sent alone (or alone in its batch).
  */
 export type Match =
   | {
@@ -73,6 +74,9 @@ export type Match =
       rpc?: string | undefined
     }
   | ((exchange: Exchange) => boolean)
+
+/** Turns a service's JSON answer into the one sent on. */
+export type Edit = (answer: unknown) => unknown
 
 /** A running tap. */
 export type Tap = {
@@ -85,8 +89,18 @@ export type Tap = {
    * in order; then they reach the service again.
    */
   answer(match: Match, ...replies: Reply[]): void
-  /** Answers every request matching `match` with `reply`, until `clear`. */
-  always(match: Match, reply: Reply): void
+  /**
+   * Answers every request matching `match` with `reply`, until `clear` or
+   * until the returned function is called.
+   */
+  always(match: Match, reply: Reply): () => void
+  /**
+   * Lets the next requests matching `match` reach the service and changes
+   * the service's JSON answers with `edits`, one each, in order: an answer
+   * the real service gives at another time (a relayer's SUBMITTED for a
+   * transaction it already reports as mined).
+   */
+  rewrite(match: Match, ...edits: Edit[]): void
   /** The requests to `path` (the path alone), oldest first. */
   to(path: string): Exchange[]
   /**
@@ -142,6 +156,7 @@ export async function startTap(options: startTap.Options): Promise<Tap> {
 
   const requests: Exchange[] = []
   const scripts: { match: Match; replies: Reply[]; forever: boolean }[] = []
+  const rewrites: { match: Match; edits: Edit[] }[] = []
   const stalled = new Set<ServerResponse>()
 
   const scriptFor = (exchange: Exchange): Reply | undefined => {
@@ -172,10 +187,16 @@ export async function startTap(options: startTap.Options): Promise<Tap> {
     const reply = scriptFor(exchange)
     if (reply !== undefined) {
       exchange.scripted = true
-      play(reply, exchange, res, stalled)
+      await play(reply, exchange, res, stalled)
       return
     }
-    await forward(target, req, body, res, exchange)
+    const index = rewrites.findIndex((rewrite) =>
+      matches(rewrite.match, exchange),
+    )
+    const rewrite = rewrites[index]
+    const edit = rewrite?.edits.shift()
+    if (rewrite && rewrite.edits.length === 0) rewrites.splice(index, 1)
+    await forward(target, req, body, res, exchange, edit)
   }
 
   const port = options.port ?? (await findFreePort())
@@ -196,13 +217,22 @@ export async function startTap(options: startTap.Options): Promise<Tap> {
       if (replies.length > 0) scripts.push({ match, replies, forever: false })
     },
     always(match, reply) {
-      scripts.push({ match, replies: [reply], forever: true })
+      const script = { match, replies: [reply], forever: true }
+      scripts.push(script)
+      return () => {
+        const index = scripts.indexOf(script)
+        if (index >= 0) scripts.splice(index, 1)
+      }
+    },
+    rewrite(match, ...edits) {
+      if (edits.length > 0) rewrites.push({ match, edits })
     },
     to: (path) => requests.filter((exchange) => exchange.path === path),
     calls: () => requests.flatMap(callsOf),
     clear() {
       requests.length = 0
       scripts.length = 0
+      rewrites.length = 0
     },
     stop() {
       stopping ??= (async () => {
@@ -252,31 +282,31 @@ export function formOf(exchange: Exchange): Record<string, string> {
 }
 
 /**
- * A JSON-RPC error answer to the request it answers (its id echoed), with
- * HTTP status 200, as JSON-RPC services send their errors.
+ * A JSON-RPC error answer to the request it answers (its id echoed; an
+ * array for a batch of one), with HTTP status 200, as JSON-RPC services
+ * send their errors.
  */
 export function rpcError(error: {
   code: number
   message: string
   data?: unknown
 }): Reply {
-  return (exchange) => ({
-    status: 200,
-    body: { jsonrpc: '2.0', id: idOf(exchange), error },
-  })
+  return (exchange) => rpcAnswer(exchange, { error })
 }
 
-/** A JSON-RPC result answer to the request it answers (its id echoed). */
+/** A JSON-RPC result answer to the request it answers (as {@link rpcError}). */
 export function rpcResult(result: unknown): Reply {
-  return (exchange) => ({
-    status: 200,
-    body: { jsonrpc: '2.0', id: idOf(exchange), result },
-  })
+  return (exchange) => rpcAnswer(exchange, { result })
 }
 
-function idOf(exchange: Exchange): unknown {
-  const body = jsonOf(exchange.body) as { id?: unknown } | undefined
-  return body?.id ?? null
+function rpcAnswer(
+  exchange: Exchange,
+  outcome: { result: unknown } | { error: unknown },
+): Reply {
+  const [call] = callsOf(exchange)
+  const answer = { jsonrpc: '2.0', id: call?.id ?? null, ...outcome }
+  const batch = Array.isArray(jsonOf(exchange.body))
+  return { status: 200, body: batch ? [answer] : answer }
 }
 
 function callsOf(exchange: Exchange): RpcCall[] {
@@ -310,21 +340,21 @@ function matches(match: Match, exchange: Exchange): boolean {
     if (!ok) return false
   }
   if (match.rpc !== undefined) {
-    const body = jsonOf(exchange.body) as { method?: unknown } | undefined
-    if (Array.isArray(body) || body?.method !== match.rpc) return false
+    const calls = callsOf(exchange)
+    if (calls.length !== 1 || calls[0]?.method !== match.rpc) return false
   }
   return true
 }
 
-function play(
+async function play(
   reply: Reply,
   exchange: Exchange,
   res: ServerResponse,
   stalled: Set<ServerResponse>,
-): void {
-  const answer = typeof reply === 'function' ? reply(exchange) : reply
+): Promise<void> {
+  const answer = typeof reply === 'function' ? await reply(exchange) : reply
   if (typeof answer === 'function') {
-    play(answer, exchange, res, stalled)
+    await play(answer, exchange, res, stalled)
     return
   }
   if (answer === 'drop') {
@@ -357,13 +387,17 @@ function play(
   res.end(text)
 }
 
-/** Sends the request on to the service and its answer back, recording it. */
+/**
+ * Sends the request on to the service and its answer back (changed by
+ * `edit` when given), recording it.
+ */
 function forward(
   target: URL,
   req: IncomingMessage,
   body: Buffer,
   res: ServerResponse,
   exchange: Exchange,
+  edit?: Edit | undefined,
 ): Promise<void> {
   return new Promise<void>((resolve) => {
     const upstream = nodeRequest(
@@ -376,14 +410,25 @@ function forward(
       },
       (answer) => {
         const chunks: Buffer[] = []
-        res.writeHead(answer.statusCode ?? 502, answer.rawHeaders)
+        const status = answer.statusCode ?? 502
+        if (!edit) res.writeHead(status, answer.rawHeaders)
         answer.on('data', (chunk: Buffer) => {
           chunks.push(chunk)
-          res.write(chunk)
+          if (!edit) res.write(chunk)
         })
         answer.on('end', () => {
-          exchange.status = answer.statusCode
-          exchange.response = Buffer.concat(chunks).toString('utf8')
+          let text = Buffer.concat(chunks).toString('utf8')
+          if (edit) {
+            text = JSON.stringify(edit(jsonOf(text)))
+            res.writeHead(status, {
+              'content-type': 'application/json',
+              'content-length': Buffer.byteLength(text),
+              'cache-control': 'no-store',
+            })
+            res.write(text)
+          }
+          exchange.status = status
+          exchange.response = text
           res.end()
           resolve()
         })
