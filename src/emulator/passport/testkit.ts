@@ -1,14 +1,16 @@
 /**
  * The game wallet's backends for the client's tests: the one test double of
- * each of them is the real emulated service. Anvil with the wallet
- * contracts, behind the emulator's chain gateway; the identity provider;
- * the platform API with the guardian; the relayer. They share one registry
- * and one guardian, as in the emulator, and each is served behind a tap
- * (src/emulator/testkit.ts) that records every request with its answer
- * and answers what a test scripts (a 500, a malformed body, a stall)
- * instead of the service. Chain state a test needs (a deployed wallet, a
- * balance, a wallet's nonce, code that reverts) is set on the real chain,
- * with Anvil's test methods. Used by the tests; not part of the emulator's
+ * each of them is the real emulated service. `startBackends`: Anvil with
+ * the wallet contracts, behind the emulator's chain gateway; the identity
+ * provider; the platform API with the guardian; the relayer.
+ * `startPlatform`: the API and the identity provider alone, for the API's
+ * clients that need no chain. They share one registry and one guardian, as
+ * in the emulator, and each is served behind a tap (src/emulator/
+ * testkit.ts) that records every request with its answer and answers what
+ * a test scripts (a 500, a malformed body, a stall) instead of the
+ * service. Chain state a test needs (a deployed wallet, a balance, a
+ * wallet's nonce, code that reverts) is set on the real chain, with
+ * Anvil's test methods. Used by the tests; not part of the emulator's
  * runtime.
  */
 import {
@@ -40,7 +42,11 @@ import {
 } from '../../passport/wire/sequence.js'
 import { AnvilStartError, startAnvil } from '../chain/anvil.js'
 import { Factory } from '../chain/artifacts.generated.js'
-import { deployContracts } from '../chain/deploy.js'
+import {
+  type Contracts,
+  deployContracts,
+  predictContracts,
+} from '../chain/deploy.js'
 import { createGateway } from '../chain/gateway.js'
 import { createGuardian } from '../guardian.js'
 import { findFreePort } from '../net.js'
@@ -85,55 +91,40 @@ export type Player = Tokens & {
 }
 
 /**
- * Starts the backends on free ports: Anvil (chain id `testChainId` unless
- * given) with the contracts, then the identity provider, the platform API
- * and the relayer. Start it once per test file: Anvil and the deployment
- * take a few seconds.
+ * The platform API with the guardian and the identity provider its tokens
+ * come from, sharing one registry, each behind a tap: what a test of the
+ * API's clients needs without a chain (the API only names the chain, and
+ * computes wallets from the contracts' addresses).
  */
-export async function startBackends(
+export async function startPlatform(
   options: {
     chainId?: number | undefined
-    /** How long the relayer holds a transaction whose nonce is ahead. */
-    holdMs?: number | undefined
+    /** The chain's public endpoint, as the API lists it. */
+    rpcUrl?: string | undefined
+    /** Anvil's endpoint, where the registry funds its users' keys. */
+    nodeUrl?: string | undefined
+    /** @default the addresses a fresh emulator chain gets */
+    contracts?: Contracts | undefined
   } = {},
 ) {
   const chainId = options.chainId ?? testChainId
+  const contracts = options.contracts ?? predictContracts()
   const stops: (() => Promise<unknown>)[] = []
   const stop = async () => {
     for (const step of stops.splice(0).toReversed()) await step()
   }
   try {
-    const anvil = await startFreeAnvil(chainId)
-    stops.push(() => anvil.stop())
-    const contracts = await deployContracts({ rpcUrl: anvil.rpcUrl, chainId })
-    const node = await startTap({
-      upstream: createGateway({ nodeUrl: anvil.rpcUrl }),
-      name: `chain ${chainId}`,
-    })
-    stops.push(() => node.stop())
-    const registry = createRegistry({ rpcUrl: anvil.rpcUrl })
+    const registry = createRegistry(
+      options.nodeUrl === undefined ? {} : { rpcUrl: options.nodeUrl },
+    )
     const identity = await startIdentity({ registry })
     stops.push(() => identity.stop())
     const guardian = createGuardian()
-    const relayerService = createRelayer({
-      issuer: identity.issuer,
-      registry,
-      chains: [{ chainId, nodeUrl: anvil.rpcUrl, contracts }],
-      guardian,
-      holdMs: options.holdMs,
-    })
-    stops.push(async () => relayerService.stop())
-    const relayer = await startTap({
-      upstream: toNodeHandler(relayerService.fetch, { name: 'relayer' }),
-      name: 'relayer',
-      localOnly: ['/dev/'],
-    })
-    stops.push(() => relayer.stop())
     const apiApp = createApiService({
       issuer: identity.issuer,
       registry,
       guardian,
-      chains: [{ chainId, rpcUrl: node.url }],
+      chains: [{ chainId, rpcUrl: options.rpcUrl ?? 'http://127.0.0.1:8545' }],
       walletAddress: (custody) => playerWalletAddress({ custody, contracts }),
     })
     const api = await startTap({
@@ -142,39 +133,17 @@ export async function startBackends(
       localOnly: ['/dev/'],
     })
     stops.push(() => api.stop())
-
-    const chain = defineChain({
-      ...anvilChain,
-      id: chainId,
-      rpcUrls: { default: { http: [anvil.rpcUrl] } },
-    })
-    const transport = http(anvil.rpcUrl)
-    const publicClient: PublicClient = createPublicClient({
-      chain,
-      transport,
-      pollingInterval: 50,
-    })
-    const testClient = createTestClient({ chain, transport, mode: 'anvil' })
     let players = 0
 
-    const backends = {
+    const platform = {
       chainId,
       /** The chain's name at the platform API. */
       chainName: chainNameOf(chainId),
       contracts,
-      /** Anvil's own JSON-RPC endpoint (the tests' viem clients use it). */
-      nodeUrl: anvil.rpcUrl,
-      /** The chain as the wallet reaches it: the gateway, behind its tap. */
-      node,
       identity,
       api,
-      relayer,
-      /** The relayer's test controls: its fee, the outcome of the next sends. */
-      relayerControls: relayerService.controls,
       guardian,
       registry,
-      publicClient,
-      testClient,
 
       /**
        * A new player signed in at the identity provider (by its pages),
@@ -204,7 +173,7 @@ export async function startBackends(
         })
         const v = Number.parseInt(signature.slice(130), 16) - 27
         const response = await fetch(
-          `${api.url}${counterfactualAddressPath(backends.chainName)}`,
+          `${api.url}${counterfactualAddressPath(chainNameOf(chainId))}`,
           {
             method: 'POST',
             headers: {
@@ -246,6 +215,98 @@ export async function startBackends(
           refreshToken: String(body.refresh_token ?? player.refreshToken),
         }
       },
+
+      /** Forgets the taps' records and scripts. */
+      reset() {
+        identity.clear()
+        api.clear()
+      },
+
+      stop,
+    }
+    return platform
+  } catch (error) {
+    await stop()
+    throw error
+  }
+}
+
+/** A started platform API and identity provider. */
+export type Platform = Awaited<ReturnType<typeof startPlatform>>
+
+/**
+ * Starts the backends on free ports: Anvil (chain id `testChainId` unless
+ * given) with the contracts behind the chain gateway, the platform API and
+ * the identity provider ({@link startPlatform}), and the relayer. Start it
+ * once per test file: Anvil and the deployment take a moment.
+ */
+export async function startBackends(
+  options: {
+    chainId?: number | undefined
+    /** How long the relayer holds a transaction whose nonce is ahead. */
+    holdMs?: number | undefined
+  } = {},
+) {
+  const chainId = options.chainId ?? testChainId
+  const stops: (() => Promise<unknown>)[] = []
+  const stop = async () => {
+    for (const step of stops.splice(0).toReversed()) await step()
+  }
+  try {
+    const anvil = await startFreeAnvil(chainId)
+    stops.push(() => anvil.stop())
+    const contracts = await deployContracts({ rpcUrl: anvil.rpcUrl, chainId })
+    const node = await startTap({
+      upstream: createGateway({ nodeUrl: anvil.rpcUrl }),
+      name: `chain ${chainId}`,
+    })
+    stops.push(() => node.stop())
+    const platform = await startPlatform({
+      chainId,
+      rpcUrl: node.url,
+      nodeUrl: anvil.rpcUrl,
+      contracts,
+    })
+    stops.push(() => platform.stop())
+    const relayerService = createRelayer({
+      issuer: platform.identity.issuer,
+      registry: platform.registry,
+      chains: [{ chainId, nodeUrl: anvil.rpcUrl, contracts }],
+      guardian: platform.guardian,
+      holdMs: options.holdMs,
+    })
+    stops.push(async () => relayerService.stop())
+    const relayer = await startTap({
+      upstream: toNodeHandler(relayerService.fetch, { name: 'relayer' }),
+      name: 'relayer',
+      localOnly: ['/dev/'],
+    })
+    stops.push(() => relayer.stop())
+
+    const chain = defineChain({
+      ...anvilChain,
+      id: chainId,
+      rpcUrls: { default: { http: [anvil.rpcUrl] } },
+    })
+    const transport = http(anvil.rpcUrl)
+    const publicClient: PublicClient = createPublicClient({
+      chain,
+      transport,
+      pollingInterval: 50,
+    })
+    const testClient = createTestClient({ chain, transport, mode: 'anvil' })
+
+    return {
+      ...platform,
+      /** Anvil's own JSON-RPC endpoint (the tests' viem clients use it). */
+      nodeUrl: anvil.rpcUrl,
+      /** The chain as the wallet reaches it: the gateway, behind its tap. */
+      node,
+      relayer,
+      /** The relayer's test controls: its fee, the outcome of the next sends. */
+      relayerControls: relayerService.controls,
+      publicClient,
+      testClient,
 
       /**
        * Deploys the player's wallet through the Factory, from a funded
@@ -300,16 +361,14 @@ export async function startBackends(
 
       /** Forgets the taps' records and scripts and the relayer's plans. */
       reset() {
+        platform.reset()
         node.clear()
-        identity.clear()
-        api.clear()
         relayer.clear()
         relayerService.controls.reset()
       },
 
       stop,
     }
-    return backends
   } catch (error) {
     await stop()
     throw error

@@ -1,7 +1,7 @@
 import type { Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { fileBackends, userOf } from '../../../test/unit/setup/zkevm.js'
+import { filePlatform, userOf } from '../../../test/unit/setup/zkevm.js'
 import { claimsOf } from '../../emulator/passport/identity/testkit.js'
 import type { Player } from '../../emulator/passport/testkit.js'
 import { jsonOf } from '../../emulator/testkit.js'
@@ -12,7 +12,7 @@ import { linkWalletTypedData, paths } from '../wire/api.js'
 import { getLinkedAddresses, linkExternalWallet } from './linking.js'
 
 /** The platform API (with the identity provider that signs its players in). */
-const b = fileBackends()
+const b = filePlatform()
 
 /** A registered player and the session's user of them. */
 async function registered(): Promise<{ player: Player; user: User }> {

@@ -1,5 +1,5 @@
 import { describe, expect, test, vi } from 'vitest'
-import { fileBackends } from '../../../test/unit/setup/zkevm.js'
+import { filePlatform } from '../../../test/unit/setup/zkevm.js'
 import * as Storage from '../../core/Storage.js'
 import type { SessionActivityRule } from '../../emulator/index.js'
 import type { Exchange, Reply } from '../../emulator/testkit.js'
@@ -13,7 +13,7 @@ import {
 } from './sessionActivity.js'
 
 /** The platform API, whose session-activity checks the wallet makes. */
-const b = fileBackends()
+const b = filePlatform()
 
 const wallet = '0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf'
 const contract = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'

@@ -15,8 +15,10 @@ import { afterAll, beforeAll, beforeEach } from 'vitest'
 import * as Emitter from '../../../src/core/Emitter.js'
 import {
   type Backends,
+  type Platform,
   type Player,
   startBackends,
+  startPlatform,
 } from '../../../src/emulator/passport/testkit.js'
 import { jsonOf } from '../../../src/emulator/testkit.js'
 import type { User } from '../../../src/passport/auth/user.js'
@@ -42,15 +44,31 @@ import type {
 export function fileBackends(
   options: Parameters<typeof startBackends>[0] = {},
 ): () => Backends {
-  let backends: Backends | undefined
+  return perFile(() => startBackends(options))
+}
+
+/**
+ * As {@link fileBackends}, for tests of the platform API's clients that
+ * need no chain: the API and the identity provider only.
+ */
+export function filePlatform(
+  options: Parameters<typeof startPlatform>[0] = {},
+): () => Platform {
+  return perFile(() => startPlatform(options))
+}
+
+function perFile<running extends { reset(): void; stop(): Promise<void> }>(
+  start: () => Promise<running>,
+): () => running {
+  let started: running | undefined
   beforeAll(async () => {
-    backends = await startBackends(options)
+    started = await start()
   }, 120_000)
-  afterAll(() => backends?.stop())
-  beforeEach(() => backends?.reset())
+  afterAll(() => started?.stop())
+  beforeEach(() => started?.reset())
   return () => {
-    if (!backends) throw new Error('The backends did not start.')
-    return backends
+    if (!started) throw new Error('The backends did not start.')
+    return started
   }
 }
 
