@@ -406,7 +406,7 @@ function forward(
         port: target.port,
         method: req.method,
         path: req.url,
-        headers: { ...req.headers, 'content-length': String(body.length) },
+        headers: wholeBodyHeaders(req.headers, body.length),
       },
       (answer) => {
         const chunks: Buffer[] = []
@@ -449,4 +449,13 @@ function forward(
     })
     upstream.end(body)
   })
+}
+
+/** The request's headers for a body sent whole: its length, never chunked. */
+function wholeBodyHeaders(
+  headers: IncomingHttpHeaders,
+  length: number,
+): IncomingHttpHeaders {
+  const { 'transfer-encoding': _, ...rest } = headers
+  return { ...rest, 'content-length': String(length) }
 }
