@@ -223,6 +223,11 @@ export function toNodeHandler(
   const { name, hostname } = options
   return getRequestListener(answerOf(fetch), {
     ...(hostname === undefined ? {} : { hostname }),
+    // The emulator runs inside its host's process (a test run, a dApp's
+    // script): the adapter must not swap the global Request and Response
+    // for its own classes, or a Response from Node's fetch stops being
+    // `instanceof Response` for every other library there.
+    overrideGlobalObjects: false,
     // Hono answers its own errors (see createApp); this catches what fails
     // while the adapter builds the Request (a malformed URL), a handler
     // that rejects (Hono hands only Errors to onError) and one that answers

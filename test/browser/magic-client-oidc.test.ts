@@ -6,15 +6,14 @@ import { createMagic } from './magicLogin.js'
 
 /**
  * The OIDC extension of our client: a provider registered through the
- * emulator's dev route (its JWKS served on a loopback port by the test
- * issuer of the global setup), a JWT signed with jose in the browser, and
- * `magic.openid.loginWithOIDC`.
+ * emulator's dev route (the emulated identity provider the global setup
+ * starts, whose JWKS is on a loopback port), a JWT signed with its key by
+ * jose in the browser, and `magic.openid.loginWithOIDC`.
  */
 describe('OpenIdExtension: loginWithOIDC', () => {
   const emulator = inject('magicEmulator')
   const { endpoint } = emulator
-  const { jwksUri, privateJwk, kid } = inject('oidcIssuer')
-  const issuer = 'https://idp.example.test'
+  const { issuer, jwksUri, privateJwk, kid } = inject('oidcIssuer')
   const audience = 'embedded-wallets-tests'
   let current: Magic | undefined
 
@@ -25,7 +24,7 @@ describe('OpenIdExtension: loginWithOIDC', () => {
 
   /** Registers a fresh provider id for the test issuer's key. */
   async function provider() {
-    const privateKey = (await jose.importJWK(privateJwk, 'ES256')) as CryptoKey
+    const privateKey = (await jose.importJWK(privateJwk, 'RS256')) as CryptoKey
     const providerId = `idp-${crypto.randomUUID()}`
     const response = await fetch(`${endpoint}/dev/oidc-providers`, {
       method: 'POST',
@@ -35,7 +34,7 @@ describe('OpenIdExtension: loginWithOIDC', () => {
     expect(response.status).toBe(200)
     const sign = (claims: jose.JWTPayload, key: CryptoKey = privateKey) =>
       new jose.SignJWT(claims)
-        .setProtectedHeader({ alg: 'ES256', kid })
+        .setProtectedHeader({ alg: 'RS256', kid })
         .setIssuer(issuer)
         .setIssuedAt()
         .setExpirationTime('5m')
@@ -76,7 +75,7 @@ describe('OpenIdExtension: loginWithOIDC', () => {
       message:
         'Magic RPC Error: [-10011] The OIDC token was refused: unexpected "aud" claim value',
     })
-    const other = await jose.generateKeyPair('ES256')
+    const other = await jose.generateKeyPair('RS256')
     const forged = await sign(
       { sub: 'user-1', aud: audience },
       other.privateKey,

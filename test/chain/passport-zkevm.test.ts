@@ -1,76 +1,61 @@
 /**
  * The game wallet's zkEVM provider against real Sequence v1 wallet
- * contracts on Anvil. The relayer and API are the unit tests' HTTP fakes
- * (the relayer's co-signer is a real key, the wallet's second signer); the
- * chain node is Anvil. This proves the provider's signatures are the ones
- * the contracts accept: a not-yet-deployed wallet's message signature
- * verifies through ERC-6492 with viem, and through ERC-1271 once deployed;
- * a transaction signed by the provider and completed with the co-signer's
- * part, as a relayer does, executes.
+ * contracts on Anvil, through the real relayer and platform API (the game
+ * wallet testkit). This proves the provider's signatures are the ones the
+ * contracts accept: a not-yet-deployed wallet's message signature verifies
+ * through ERC-6492 with viem, and through ERC-1271 once deployed; a
+ * transaction signed by the provider, completed by the relayer with the
+ * co-signer's part, executes with the provider's nonce.
  */
-import { decodeFunctionData, type Hex, parseEther, slice } from 'viem'
-import { afterEach, describe, expect, inject, test } from 'vitest'
-import { MainModule } from '../../src/emulator/chain/artifacts.generated.js'
+import { type Hex, parseEther, recoverMessageAddress, slice } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { afterEach, describe, expect, test } from 'vitest'
 import {
-  type Execute,
-  encodeSignedParts,
-  eoaSignature,
-  playerWalletAddress,
-  playerWalletConfig,
-  signatureTypes,
+  decodeExecute,
+  decodeSignature,
   subDigest,
   transactionsDigest,
-  walletAbi,
 } from '../../src/passport/wire/sequence.js'
-import { setup } from '../../src/passport/zkevm/_test/harness.js'
-import { getClients } from './clients.js'
-import { deployWallet, randomAccount } from './wallets.js'
+import { fileBackends, type Harness, setup } from '../unit/setup/zkevm.js'
 
-const contracts = inject('contracts')
-const chain = { rpcUrl: inject('rpcUrl'), id: inject('chainId') }
-const { publicClient, testClient, walletClient, fundedAccount } = getClients()
+const b = fileBackends()
 
-let current: Awaited<ReturnType<typeof setup>> | undefined
-afterEach(async () => {
-  await current?.close()
+let current: Harness | undefined
+afterEach(() => {
+  current?.close()
   current = undefined
 })
 
 async function start() {
-  current = await setup({
-    chain,
-    wallet: (coSigner, custody) =>
-      playerWalletAddress({ custody, contracts: { ...contracts, coSigner } }),
-    config: ({ coSigner }) => ({
-      walletContracts: {
-        factory: contracts.factory,
-        mainModule: contracts.mainModule,
-        coSigner,
-      },
-    }),
+  const { factory, mainModule, coSigner } = b().contracts
+  current = await setup(b(), {
+    config: { walletContracts: { factory, mainModule, coSigner } },
   })
   return current
 }
 
-const typedData = {
-  types: {
-    EIP712Domain: [
-      { name: 'name', type: 'string' },
-      { name: 'chainId', type: 'uint256' },
-    ],
-    Move: [
-      { name: 'piece', type: 'string' },
-      { name: 'to', type: 'uint8' },
-    ],
-  },
-  primaryType: 'Move',
-  domain: { name: 'Chess', chainId: chain.id },
-  message: { piece: 'knight', to: 42 },
-} as const
+const typedData = (chainId: number) =>
+  ({
+    types: {
+      EIP712Domain: [
+        { name: 'name', type: 'string' },
+        { name: 'chainId', type: 'uint256' },
+      ],
+      Move: [
+        { name: 'piece', type: 'string' },
+        { name: 'to', type: 'uint8' },
+      ],
+    },
+    primaryType: 'Move',
+    domain: { name: 'Chess', chainId },
+    message: { piece: 'knight', to: 42 },
+  }) as const
 
 describe('zkEVM provider on Sequence v1 contracts', () => {
   test('behavior: an undeployed wallet’s signatures verify with viem (ERC-6492), then after deployment (ERC-1271)', async () => {
-    const { provider, wallet, relayer, custody } = await start()
+    const { publicClient, chainId } = b()
+    const harness = await start()
+    const { provider, wallet } = harness
     expect(await publicClient.getCode({ address: wallet })).toBeUndefined()
 
     const message = 'gm from the game'
@@ -94,29 +79,23 @@ describe('zkEVM provider on Sequence v1 contracts', () => {
       }),
     ).toBe(false)
 
+    const data = typedData(chainId)
     const typed = (await provider.request({
       method: 'eth_signTypedData_v4',
-      params: [wallet, JSON.stringify(typedData)],
+      params: [wallet, JSON.stringify(data)],
     } as never)) as Hex
-    const { EIP712Domain: _, ...types } = typedData.types
+    const { EIP712Domain: _, ...types } = data.types
     expect(
       await publicClient.verifyTypedData({
         address: wallet,
-        ...typedData,
+        ...data,
         types,
         signature: typed,
       }),
     ).toBe(true)
 
     // Deployed: the same provider returns plain ERC-1271 signatures.
-    expect(
-      await deployWallet(
-        playerWalletConfig({
-          custody: custody.address,
-          coSigner: relayer.coSigner.address,
-        }),
-      ),
-    ).toBe(wallet)
+    await b().deploy(harness.player)
     const plain = (await provider.request({
       method: 'personal_sign',
       params: [message, wallet],
@@ -131,59 +110,48 @@ describe('zkEVM provider on Sequence v1 contracts', () => {
     ).toBe(true)
   })
 
-  test('behavior: a sent transaction, completed with the co-signer’s part, executes with the provider’s nonce', async () => {
-    const { provider, wallet, relayer, custody } = await start()
-    const config = playerWalletConfig({
-      custody: custody.address,
-      coSigner: relayer.coSigner.address,
-    })
-    expect(await deployWallet(config)).toBe(wallet)
-    await testClient.setBalance({ address: wallet, value: parseEther('2') })
-    const recipient = randomAccount().address
+  test('behavior: a sent transaction, completed by the relayer with the co-signer’s part, executes with the provider’s nonce', async () => {
+    const { publicClient, chainId, contracts } = b()
+    const harness = await start()
+    const { provider, wallet, custody } = harness
+    await b().deploy(harness.player)
+    await b().fund(wallet, parseEther('2'))
+    const recipient = privateKeyToAccount(generatePrivateKey()).address
 
     for (const round of [0n, 1n]) {
-      await provider.request({
+      const hash = (await provider.request({
         method: 'eth_sendTransaction',
         params: [{ to: recipient, value: '0x100' }],
-      } as never)
-      const sent = relayer.sent[Number(round)]!
-      expect(sent.nonce).toBe(round)
-      // What a relayer does: add the co-signer's part to the user's.
-      const { args } = decodeFunctionData({ abi: walletAbi, data: sent.data })
-      const [txs, nonce] = args as unknown as [Execute['transactions'], bigint]
-      const digest = subDigest({
-        chainId: chain.id,
-        wallet,
-        digest: transactionsDigest(nonce, txs),
-      })
-      const ethSign = (signature: Hex) =>
-        ({
-          type: 'eoa',
-          weight: 1,
-          signature: eoaSignature(signature, signatureTypes.ethSign),
-        }) as const
-      const signature = encodeSignedParts(2, [
-        {
-          address: custody.address,
-          part: ethSign(slice(sent.signature, 4, 69)),
-        },
-        {
-          address: relayer.coSigner.address,
-          part: ethSign(
-            await relayer.coSigner.signMessage({ message: { raw: digest } }),
-          ),
-        },
-      ])
-      const submitter = await fundedAccount()
-      const hash = await walletClient(submitter).writeContract({
-        address: wallet,
-        abi: MainModule.abi,
-        functionName: 'execute',
-        args: [txs, nonce, signature],
-        gas: 500_000n,
-      })
+      } as never)) as Hex
+      expect(harness.sent()[Number(round)]?.nonce).toBe(round)
       const receipt = await publicClient.waitForTransactionReceipt({ hash })
       expect(receipt.status).toBe('success')
+      // What ran on chain: the wallet's execute with the provider's nonce,
+      // signed by the custody key and the co-signer (threshold 2).
+      const { input, to } = await publicClient.getTransaction({ hash })
+      expect(to).toBe(wallet.toLowerCase())
+      const { transactions, nonce, signature } = decodeExecute(input)
+      expect(nonce).toBe(round)
+      const digest = subDigest({
+        chainId,
+        wallet,
+        digest: transactionsDigest(nonce, transactions),
+      })
+      const { threshold, parts } = decodeSignature(signature)
+      expect(threshold).toBe(2)
+      const signers = await Promise.all(
+        parts.map((part) =>
+          part.type === 'eoa'
+            ? recoverMessageAddress({
+                message: { raw: digest },
+                signature: slice(part.signature, 0, 65),
+              })
+            : part.address,
+        ),
+      )
+      expect(signers.toSorted()).toEqual(
+        [custody.address, contracts.coSigner].toSorted(),
+      )
     }
     expect(await publicClient.getBalance({ address: recipient })).toBe(0x200n)
   })

@@ -276,6 +276,27 @@ describe('layers', () => {
     expect(offending).toEqual([])
   })
 
+  test("the game wallet's tests reach its backends only through the emulator's testkits", () => {
+    // One test double per emulated service: the real service, started by
+    // its testkit, with what it never answers scripted at its tap. A fake
+    // beside it (a server of its own, a stubbed fetch) in a test or a test
+    // helper is a second copy of the wire that a change must also reach.
+    const files = (dir: string): string[] =>
+      readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory()
+          ? files(join(dir, entry.name))
+          : [join(dir, entry.name)],
+      )
+    const offending = files('src/passport').filter(
+      (file) =>
+        (file.endsWith('.test.ts') || file.includes('/_test/')) &&
+        /\bcreateServer\(|stubGlobal\(\s*'fetch'|new Hono\(/.test(
+          readFileSync(join(root, file), 'utf8'),
+        ),
+    )
+    expect(offending).toEqual([])
+  })
+
   test('behavior: the check sees imports (the emulator does use both wires)', () => {
     const targets = sources('src/emulator').flatMap(importsOf)
     expect(targets.some((t) => t.startsWith('src/magic/wire/'))).toBe(true)

@@ -13,15 +13,11 @@ import {
   loginWithDeviceFlow,
   loginWithDeviceFlowCallback,
 } from '../../src/passport/auth/device.js'
-import { create } from '../../src/passport/auth/oidc.js'
 import {
-  audience,
   createEnv,
   decideDevice,
   deviceGrant,
   type Identity,
-  redirectUri,
-  scope,
   startIdentity,
   virtualClock,
 } from './setup/identity.js'
@@ -106,23 +102,19 @@ describe('device flow against the emulated identity provider', () => {
 
   test("error: an id token that the emulator's JWKS does not verify is refused", async () => {
     // The JWKS is swapped for a foreign key under the emulator's own kid.
-    const { keys } = (await (
-      await fetch(`${identity.issuer}/.well-known/jwks.json`)
-    ).json()) as { keys: { kid: string }[] }
+    const { keys } = (await (await fetch(identity.jwksUri)).json()) as {
+      keys: { kid: string }[]
+    }
     const { publicKey } = await generateKeyPair('RS256')
     const foreign = { ...(await exportJWK(publicKey)), kid: keys[0]?.kid }
     const { context, users } = setup()
-    context.client = create({
-      authenticationDomain: identity.issuer,
-      clientId: identity.clientId,
-      redirectUri,
-      scope,
-      audience,
-      fetch: async (input, init) =>
-        String(input).endsWith('/.well-known/jwks.json')
-          ? Response.json({ keys: [{ ...foreign, alg: 'RS256', use: 'sig' }] })
-          : fetch(input, init),
-    })
+    identity.answer(
+      { path: '/.well-known/jwks.json' },
+      {
+        status: 200,
+        body: { keys: [{ ...foreign, alg: 'RS256', use: 'sig' }] },
+      },
+    )
     const device = await loginWithDeviceFlow(context)
     await decideDevice(identity, device.url, {
       approveAs: 'device-player@example.com',
@@ -136,6 +128,7 @@ describe('device flow against the emulated identity provider', () => {
       message: 'Invalid ID token: signature verification failed',
     })
     expect(await users.get()).toBeNull()
+    expect(identity.to('/.well-known/jwks.json').at(-1)?.scripted).toBe(true)
   })
 
   test('behavior: polling faster than the interval gets slow_down, the client adds 5 s and still completes', async () => {

@@ -1,33 +1,37 @@
 import * as oauth from 'oauth4webapi'
-import { beforeEach, describe, expect, test } from 'vitest'
-import { PassportError } from '../errors.js'
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { authorize, sentHeaders } from '../../../test/unit/setup/identity.js'
 import {
-  clientId,
-  createIdp,
-  type Idp,
-  json,
+  claimsOf,
   redirectUri,
-} from './_test/idp.js'
+  startIdentity,
+  type TestIdentity,
+  type Tokens,
+  tokensFor,
+} from '../../emulator/passport/identity/testkit.js'
+import { formOf, jsonOf } from '../../emulator/testkit.js'
+import { PassportError } from '../errors.js'
 import { create, isLoopbackHttp, type Options, staticMetadata } from './oidc.js'
 
-let idp: Idp
-beforeEach(async () => {
-  idp = await createIdp()
+let identity: TestIdentity
+beforeAll(async () => {
+  identity = await startIdentity()
 })
+afterAll(() => identity.stop())
+beforeEach(() => identity.clear())
 
 /**
- * A client of the fake provider with the published defaults (scope,
- * audience) and a logout page; `overrides` replace any option.
+ * A client of the emulated identity provider with the published defaults
+ * (scope, audience) and a logout page; `overrides` replace any option.
  */
 const client = (overrides: Partial<Options> = {}) =>
   create({
-    authenticationDomain: 'https://auth.immutable.com',
-    clientId,
+    authenticationDomain: identity.issuer,
+    clientId: identity.clientId,
     redirectUri,
     scope: 'openid profile email offline_access transact',
     audience: 'platform_api',
     logoutRedirectUri: 'https://game.example/logged-out',
-    fetch: idp.fetch,
     ...overrides,
   })
 
@@ -40,30 +44,33 @@ const formHeaders = {
   'user-agent': userAgent,
 }
 
+/** A player signed in at the provider, for token answers to start from. */
+async function player(): Promise<Tokens> {
+  return tokensFor(identity, `oidc-${crypto.randomUUID()}@example.com`)
+}
+
 describe('authorizationServer', () => {
   test('default: discovers once from /.well-known/openid-configuration', async () => {
     const oidc = client()
     const as = await oidc.authorizationServer()
     await oidc.authorizationServer()
-    expect(as.token_endpoint).toBe('https://auth.immutable.com/oauth/token')
+    expect(as.token_endpoint).toBe(`${identity.issuer}/oauth/token`)
     expect(
-      idp.requests.map((r) => [r.method, r.url, r.headers.accept]),
+      identity.requests.map((r) => [r.method, r.path, r.headers.accept]),
     ).toEqual([
-      [
-        'GET',
-        'https://auth.immutable.com/.well-known/openid-configuration',
-        'application/json',
-      ],
+      ['GET', '/.well-known/openid-configuration', 'application/json'],
     ])
   })
 
   test('error: a discovery document naming another issuer is refused', async () => {
-    const oidc = client({ authenticationDomain: 'https://login.example' })
-    const other = await createIdp({
-      base: 'https://login.example',
-      issuer: 'https://evil.example/',
-    })
-    const error = await create({ ...oidc.options, fetch: other.fetch })
+    const document = (await (
+      await fetch(`${identity.issuer}/.well-known/openid-configuration`)
+    ).json()) as Record<string, unknown>
+    identity.answer(
+      { path: '/.well-known/openid-configuration' },
+      { status: 200, body: { ...document, issuer: 'https://evil.example/' } },
+    )
+    const error = await client()
       .authorizationServer()
       .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(oauth.OperationProcessingError)
@@ -79,30 +86,22 @@ describe('authorizationServer', () => {
     expect(isLoopbackHttp(new URL('http://auth.example'))).toBe(false)
     expect(isLoopbackHttp(new URL('https://127.0.0.1'))).toBe(false)
 
-    const local = await createIdp({
-      base: 'http://127.0.0.1:4402',
-      issuer: 'http://127.0.0.1:4402',
-    })
-    const as = await create({
-      ...client().options,
-      authenticationDomain: 'http://127.0.0.1:4402',
-      fetch: local.fetch,
-    }).authorizationServer()
-    expect(as.issuer).toBe('http://127.0.0.1:4402')
+    // The emulated provider is plain HTTP on 127.0.0.1.
+    expect((await client().authorizationServer()).issuer).toBe(identity.issuer)
 
-    const remote = await createIdp({
-      base: 'http://auth.example',
-      issuer: 'http://auth.example/',
-    })
-    const error = await create({
-      ...client().options,
+    // Another host over plain HTTP is refused before any request.
+    const attempts: string[] = []
+    const error = await client({
       authenticationDomain: 'http://auth.example',
-      fetch: remote.fetch,
+      fetch: async (input) => {
+        attempts.push(String(input))
+        throw new TypeError('fetch failed')
+      },
     })
       .authorizationServer()
       .catch((e: unknown) => e)
     expect((error as { code?: string }).code).toBe(oauth.HTTP_REQUEST_FORBIDDEN)
-    expect(remote.requests).toEqual([])
+    expect(attempts).toEqual([])
   })
 
   test('behavior: static metadata uses the published fixed paths', async () => {
@@ -116,8 +115,12 @@ describe('authorizationServer', () => {
         'https://auth.immutable.com/oauth/device/code',
       jwks_uri: 'https://auth.immutable.com/.well-known/jwks.json',
     })
-    await client({ metadata: 'static' }).authorizationServer()
-    expect(idp.requests).toEqual([])
+    const fixed = await client({ metadata: 'static' }).authorizationServer()
+    expect(identity.requests).toEqual([])
+    // The provider serves every endpoint at the fixed path.
+    const { issuer: _, ...discovered } = await client().authorizationServer()
+    const { issuer: __, ...endpoints } = fixed
+    expect(discovered).toMatchObject(endpoints)
   })
 })
 
@@ -125,12 +128,10 @@ describe('authorizationUrl', () => {
   test('default: PKCE S256, state, nonce, scope, audience', async () => {
     const { url, state, codeVerifier, nonce } =
       await client().authorizationUrl()
-    expect(url.origin + url.pathname).toBe(
-      'https://auth.immutable.com/authorize',
-    )
+    expect(url.origin + url.pathname).toBe(`${identity.issuer}/authorize`)
     expect(Object.fromEntries(url.searchParams)).toEqual({
       response_type: 'code',
-      client_id: clientId,
+      client_id: identity.clientId,
       redirect_uri: redirectUri,
       scope: 'openid profile email offline_access transact',
       audience: 'platform_api',
@@ -160,37 +161,45 @@ describe('authorizationUrl', () => {
 
 describe('exchangeCode', () => {
   test('default: form POST to the token endpoint, id token verified', async () => {
-    const body = await idp.tokenResponse({ idClaims: { nonce: 'n-1' } })
-    idp.onToken(() => json(200, body))
-    const tokens = await client().exchangeCode({
-      code: 'code-1',
-      state: 's-1',
-      codeVerifier: 'v-1',
-      nonce: 'n-1',
+    const oidc = client()
+    const request = await oidc.authorizationUrl()
+    const callback = await authorize(
+      identity,
+      request.url.href,
+      'exchange@example.com',
+    )
+    const code = callback.searchParams.get('code') ?? ''
+    const tokens = await oidc.exchangeCode({
+      code,
+      state: callback.searchParams.get('state') ?? undefined,
+      iss: callback.searchParams.get('iss') ?? undefined,
+      codeVerifier: request.codeVerifier,
+      nonce: request.nonce,
     })
+    const [exchange] = identity.to('/oauth/token')
+    const answered = jsonOf(exchange?.response) as Record<string, string>
     expect(tokens).toMatchObject({
-      access_token: body.access_token,
-      id_token: body.id_token,
+      access_token: answered.access_token,
+      id_token: answered.id_token,
       token_type: 'bearer',
     })
-    const [request] = idp.to('/oauth/token')
-    expect(request?.method).toBe('POST')
-    expect(request?.headers).toEqual(formHeaders)
-    expect(Object.fromEntries(request!.body!)).toEqual({
-      client_id: clientId,
+    expect(exchange?.method).toBe('POST')
+    expect(sentHeaders(exchange!)).toEqual(formHeaders)
+    expect(formOf(exchange!)).toEqual({
+      client_id: identity.clientId,
       grant_type: 'authorization_code',
-      code: 'code-1',
-      code_verifier: 'v-1',
+      code,
+      code_verifier: request.codeVerifier,
       redirect_uri: redirectUri,
     })
-    expect(idp.to('/.well-known/jwks.json')).toHaveLength(1)
+    expect(identity.to('/.well-known/jwks.json')).toHaveLength(1)
   })
 
   const refusals = [
     [
       'a bad signature',
       {},
-      'other',
+      'stranger',
       'Invalid ID token: signature verification failed',
     ],
     [
@@ -212,11 +221,25 @@ describe('exchangeCode', () => {
       'Invalid ID token: unexpected "nonce" claim value',
     ],
   ] as const
-  for (const [name, claims, sign, message] of refusals)
+  for (const [name, claims, key, message] of refusals)
     test(`error: ${name} is refused`, async () => {
-      const idToken = await idp.idToken({ nonce: 'n-1', ...claims }, { sign })
-      idp.onToken(async () =>
-        json(200, await idp.tokenResponse({ id_token: idToken })),
+      const tokens = await player()
+      const idToken = await identity.sign(
+        claimsOf(tokens.idToken, { nonce: 'n-1', ...claims }),
+        { key },
+      )
+      identity.answer(
+        { path: '/oauth/token' },
+        {
+          status: 200,
+          body: {
+            access_token: tokens.accessToken,
+            id_token: idToken,
+            refresh_token: tokens.refreshToken,
+            token_type: 'Bearer',
+            expires_in: 86_400,
+          },
+        },
       )
       const error = await client()
         .exchangeCode({ code: 'c', codeVerifier: 'v', nonce: 'n-1' })
@@ -226,30 +249,35 @@ describe('exchangeCode', () => {
     })
 
   test('error: an OAuth error body is thrown as ResponseBodyError', async () => {
-    idp.onToken(() =>
-      json(400, {
-        error: 'invalid_grant',
-        error_description: 'Invalid authorization code',
-      }),
-    )
     const error = await client()
       .exchangeCode({ code: 'c', codeVerifier: 'v' })
       .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(oauth.ResponseBodyError)
-    expect(error).toMatchObject({ error: 'invalid_grant', status: 400 })
+    expect(error).toMatchObject({
+      error: 'invalid_grant',
+      error_description: 'grant request is invalid',
+      status: 400,
+    })
   })
 })
 
 describe('refresh', () => {
   test('default: grant refresh_token', async () => {
-    const tokens = await client().refresh('refresh-1')
-    expect(tokens.refresh_token).toBe('refresh-token-2')
-    const [request] = idp.to('/oauth/token')
-    expect(request?.headers).toEqual(formHeaders)
-    expect(Object.fromEntries(request!.body!)).toEqual({
-      client_id: clientId,
+    const { refreshToken } = await player()
+    const since = identity.requests.length
+    const tokens = await client().refresh(refreshToken)
+    const [exchange] = identity
+      .to('/oauth/token')
+      .filter((r) => identity.requests.indexOf(r) >= since)
+    expect(tokens.refresh_token).toBe(
+      (jsonOf(exchange?.response) as { refresh_token: string }).refresh_token,
+    )
+    expect(tokens.refresh_token).toMatch(/\S/)
+    expect(sentHeaders(exchange!)).toEqual(formHeaders)
+    expect(formOf(exchange!)).toEqual({
+      client_id: identity.clientId,
       grant_type: 'refresh_token',
-      refresh_token: 'refresh-1',
+      refresh_token: refreshToken,
     })
   })
 })
@@ -257,31 +285,52 @@ describe('refresh', () => {
 describe('device', () => {
   test('default: device authorization with scope and audience', async () => {
     const response = await client().deviceAuthorization()
-    expect(response).toMatchObject(idp.deviceResponse())
-    const [request] = idp.to('/oauth/device/code')
-    expect(request?.headers).toEqual(formHeaders)
-    expect(Object.fromEntries(request!.body!)).toEqual({
-      client_id: clientId,
+    const [exchange] = identity.to('/oauth/device/code')
+    expect(response).toMatchObject(jsonOf(exchange?.response) as object)
+    expect(response).toMatchObject({
+      device_code: expect.any(String),
+      user_code: expect.any(String),
+      verification_uri: `${identity.issuer}/device`,
+      verification_uri_complete: `${identity.issuer}/device?user_code=${response.user_code}`,
+      interval: 5,
+    })
+    expect(sentHeaders(exchange!)).toEqual(formHeaders)
+    expect(formOf(exchange!)).toEqual({
+      client_id: identity.clientId,
       scope: 'openid profile email offline_access transact',
       audience: 'platform_api',
     })
   })
 
   test('default: device token poll', async () => {
-    await client().deviceToken('device-code-1')
-    const [request] = idp.to('/oauth/token')
-    expect(Object.fromEntries(request!.body!)).toEqual({
-      client_id: clientId,
+    const oidc = client()
+    const { device_code } = await oidc.deviceAuthorization()
+    // Not approved yet: the provider answers authorization_pending.
+    await expect(oidc.deviceToken(device_code)).rejects.toMatchObject({
+      error: 'authorization_pending',
+    })
+    const [exchange] = identity.to('/oauth/token')
+    expect(formOf(exchange!)).toEqual({
+      client_id: identity.clientId,
       grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
-      device_code: 'device-code-1',
+      device_code,
     })
   })
 
   test('error: a device token response without id_token is refused', async () => {
-    idp.onToken(async () => {
-      const { id_token: _, ...rest } = await idp.tokenResponse()
-      return json(200, rest)
-    })
+    const tokens = await player()
+    identity.answer(
+      { path: '/oauth/token' },
+      {
+        status: 200,
+        body: {
+          access_token: tokens.accessToken,
+          refresh_token: tokens.refreshToken,
+          token_type: 'Bearer',
+          expires_in: 86_400,
+        },
+      },
+    )
     await expect(client().deviceToken('d')).rejects.toMatchObject({
       message: 'Invalid ID token: the token response has no id_token',
       type: 'AUTHENTICATION_ERROR',
@@ -291,22 +340,34 @@ describe('device', () => {
 
 describe('revoke and end session', () => {
   test('default: revokes the refresh token', async () => {
-    await client().revoke('refresh-1')
-    const [request] = idp.to('/oauth/revoke')
-    expect(request?.method).toBe('POST')
-    expect(request?.headers).toEqual({
+    const { refreshToken } = await player()
+    const since = identity.requests.length
+    await client().revoke(refreshToken)
+    const [exchange] = identity.to('/oauth/revoke')
+    expect(identity.requests.indexOf(exchange!)).toBeGreaterThanOrEqual(since)
+    expect(exchange?.method).toBe('POST')
+    expect(exchange?.status).toBe(200)
+    expect(sentHeaders(exchange!)).toEqual({
+      accept: '*/*',
       'content-type': 'application/x-www-form-urlencoded;charset=UTF-8',
       'user-agent': userAgent,
     })
-    expect(Object.fromEntries(request!.body!)).toEqual({
-      client_id: clientId,
-      token: 'refresh-1',
+    expect(formOf(exchange!)).toEqual({
+      client_id: identity.clientId,
+      token: refreshToken,
       token_type_hint: 'refresh_token',
+    })
+    // Revoked: the provider no longer refreshes with it.
+    await expect(client().refresh(refreshToken)).rejects.toMatchObject({
+      error: 'invalid_grant',
     })
   })
 
   test('error: a failed revocation throws', async () => {
-    idp.onRevoke(() => json(400, { error: 'invalid_request' }))
+    identity.answer(
+      { path: '/oauth/revoke' },
+      { status: 400, body: { error: 'invalid_request' } },
+    )
     await expect(client().revoke('r')).rejects.toBeInstanceOf(
       oauth.ResponseBodyError,
     )
@@ -314,17 +375,17 @@ describe('revoke and end session', () => {
 
   test('default: {auth}/v2/logout?client_id=&returnTo=', () => {
     expect(client().endSessionUrl()).toBe(
-      `https://auth.immutable.com/v2/logout?client_id=${clientId}&returnTo=https%3A%2F%2Fgame.example%2Flogged-out`,
+      `${identity.issuer}/v2/logout?client_id=${identity.clientId}&returnTo=https%3A%2F%2Fgame.example%2Flogged-out`,
     )
     expect(client({ logoutRedirectUri: undefined }).endSessionUrl()).toBe(
-      `https://auth.immutable.com/v2/logout?client_id=${clientId}`,
+      `${identity.issuer}/v2/logout?client_id=${identity.clientId}`,
     )
     expect(
       client({ authenticationDomain: 'auth.immutable.com' }).endSessionUrl({
         returnTo: 'x',
       }),
     ).toBe(
-      `https://auth.immutable.com/v2/logout?client_id=${clientId}&returnTo=x`,
+      `https://auth.immutable.com/v2/logout?client_id=${identity.clientId}&returnTo=x`,
     )
   })
 })

@@ -1,14 +1,16 @@
 import * as oauth from 'oauth4webapi'
-import { beforeEach, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { authorize } from '../../../test/unit/setup/identity.js'
 import * as Storage from '../../core/Storage.js'
-import { PassportError } from '../errors.js'
 import {
-  clientId,
-  createIdp,
-  type Idp,
-  json,
+  claimsOf,
   redirectUri,
-} from './_test/idp.js'
+  startIdentity,
+  type TestIdentity,
+  tokensFor,
+} from '../../emulator/passport/identity/testkit.js'
+import { formOf, jsonOf } from '../../emulator/testkit.js'
+import { PassportError } from '../errors.js'
 import { create } from './oidc.js'
 import {
   type Context,
@@ -18,24 +20,28 @@ import {
 } from './pkce.js'
 import { createUserStore } from './user.js'
 
-let idp: Idp
+let identity: TestIdentity
+beforeAll(async () => {
+  identity = await startIdentity()
+})
+afterAll(() => identity.stop())
+
 let context: Context
-beforeEach(async () => {
-  idp = await createIdp()
+beforeEach(() => {
+  identity.clear()
   const storage = Storage.memory()
   context = {
     client: create({
-      authenticationDomain: 'https://auth.immutable.com',
-      clientId,
+      authenticationDomain: identity.issuer,
+      clientId: identity.clientId,
       redirectUri,
       scope: 'openid profile email offline_access transact',
       audience: 'platform_api',
-      fetch: idp.fetch,
     }),
     storage,
     users: createUserStore({
-      authority: 'https://auth.immutable.com',
-      clientId,
+      authority: identity.issuer,
+      clientId: identity.clientId,
       storage,
     }),
   }
@@ -48,14 +54,12 @@ describe('loginWithPKCEFlow', () => {
     const verifier = await context.storage.getItem<string>('pkce_verifier')
     const nonce = await context.storage.getItem<string>('pkce_nonce')
     expect(state && verifier && nonce).toBeTruthy()
-    expect(`${url.origin}${url.pathname}`).toBe(
-      'https://auth.immutable.com/authorize',
-    )
+    expect(`${url.origin}${url.pathname}`).toBe(`${identity.issuer}/authorize`)
     expect(Object.fromEntries(url.searchParams)).toEqual({
       response_type: 'code',
       code_challenge: await oauth.calculatePKCECodeChallenge(verifier!),
       code_challenge_method: 'S256',
-      client_id: clientId,
+      client_id: identity.clientId,
       redirect_uri: redirectUri,
       state,
       scope: 'openid profile email offline_access transact',
@@ -99,41 +103,47 @@ describe('loginWithPKCEFlowCallback', () => {
     ).rejects.toMatchObject({
       message: 'No code verifier or state for PKCE',
     })
-    expect(idp.requests).toEqual([])
+    expect(identity.requests).toEqual([])
   })
 
   test('error: another state', async () => {
     await loginWithPKCEFlow(context)
-    const before = idp.requests.length
+    const before = identity.requests.length
     await expect(
       loginWithPKCEFlowCallback(context, 'code', 'forged'),
     ).rejects.toMatchObject({
       message: 'Provided state does not match stored state',
       type: 'AUTHENTICATION_ERROR',
     })
-    expect(idp.requests.length).toBe(before)
+    expect(identity.requests.length).toBe(before)
   })
 
   test('default: exchanges the code, stores the user, clears the PKCE keys', async () => {
-    const url = new URL(await loginWithPKCEFlow(context))
-    const state = url.searchParams.get('state')!
-    const nonce = url.searchParams.get('nonce')!
+    const authorizationUrl = await loginWithPKCEFlow(context)
     const verifier = await context.storage.getItem<string>('pkce_verifier')
-    idp.onToken(async () =>
-      json(200, await idp.tokenResponse({ idClaims: { nonce } })),
+    const callback = await authorize(
+      identity,
+      authorizationUrl,
+      'pkce@example.com',
     )
-    const user = await loginWithPKCEFlowCallback(context, 'auth-code', state)
+    const code = callback.searchParams.get('code') ?? ''
+    const state = callback.searchParams.get('state') ?? ''
+    expect(state).toBe(new URL(authorizationUrl).searchParams.get('state'))
+    const user = await loginWithPKCEFlowCallback(context, code, state)
+    const registered = identity.registry.find({ email: 'pkce@example.com' })
     expect(user.profile).toEqual({
-      sub: 'email|user-1',
-      email: 'player@example.com',
-      nickname: 'player',
+      sub: registered?.id,
+      email: 'pkce@example.com',
+      nickname: 'pkce',
     })
-    expect(user.refreshToken).toBe('refresh-token-2')
-    const [request] = idp.to('/oauth/token')
-    expect(Object.fromEntries(request!.body!)).toEqual({
-      client_id: clientId,
+    const [request] = identity.to('/oauth/token')
+    expect(user.refreshToken).toBe(
+      (jsonOf(request?.response) as { refresh_token: string }).refresh_token,
+    )
+    expect(formOf(request!)).toEqual({
+      client_id: identity.clientId,
       grant_type: 'authorization_code',
-      code: 'auth-code',
+      code,
       code_verifier: verifier,
       redirect_uri: redirectUri,
     })
@@ -146,8 +156,21 @@ describe('loginWithPKCEFlowCallback', () => {
     const state = new URL(await loginWithPKCEFlow(context)).searchParams.get(
       'state',
     )!
-    idp.onToken(async () =>
-      json(200, await idp.tokenResponse({ idClaims: { nonce: 'replayed' } })),
+    const tokens = await tokensFor(identity, 'replay@example.com')
+    identity.answer(
+      { path: '/oauth/token' },
+      {
+        status: 200,
+        body: {
+          access_token: tokens.accessToken,
+          id_token: await identity.sign(
+            claimsOf(tokens.idToken, { nonce: 'replayed' }),
+          ),
+          refresh_token: tokens.refreshToken,
+          token_type: 'Bearer',
+          expires_in: 86_400,
+        },
+      },
     )
     await expect(
       loginWithPKCEFlowCallback(context, 'auth-code', state),
@@ -162,17 +185,13 @@ describe('loginWithPKCEFlowCallback', () => {
     const state = new URL(await loginWithPKCEFlow(context)).searchParams.get(
       'state',
     )!
-    idp.onToken(() =>
-      json(403, {
-        error: 'invalid_grant',
-        error_description: 'Invalid authorization code',
-      }),
-    )
+    // A code the provider never issued.
     await expect(
       loginWithPKCEFlowCallback(context, 'auth-code', state),
     ).rejects.toMatchObject({
-      message: 'Invalid authorization code',
+      message: 'grant request is invalid',
       type: 'AUTHENTICATION_ERROR',
     })
+    expect(identity.to('/oauth/token').map((r) => r.status)).toEqual([400])
   })
 })

@@ -1,14 +1,24 @@
 import * as oauth from 'oauth4webapi'
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import * as Storage from '../../core/Storage.js'
-import { PassportError } from '../errors.js'
 import {
-  clientId,
-  createIdp,
-  type Idp,
-  json,
+  afterAll,
+  afterEach,
+  beforeAll,
+  beforeEach,
+  describe,
+  expect,
+  test,
+  vi,
+} from 'vitest'
+import * as Storage from '../../core/Storage.js'
+import {
+  claimsOf,
   redirectUri,
-} from './_test/idp.js'
+  startIdentity,
+  type TestIdentity,
+  tokensFor,
+} from '../../emulator/passport/identity/testkit.js'
+import { type Exchange, formOf, jsonOf } from '../../emulator/testkit.js'
+import { PassportError } from '../errors.js'
 import { create as createClient } from './oidc.js'
 import {
   classify,
@@ -20,48 +30,57 @@ import {
 import {
   createUserStore,
   fromTokenResponse,
+  type TokenResponse,
   type User,
   type UserStore,
 } from './user.js'
 
+let identity: TestIdentity
+beforeAll(async () => {
+  identity = await startIdentity()
+})
+afterAll(() => identity.stop())
+
 /** What a session test works with; refreshed before each test. */
 type SessionFixture = {
-  idp: Idp
   users: UserStore
   events: { name: keyof Events; args: unknown[] }[]
-  /** A session over the fake provider (no retries unless given). */
+  /** A session over the emulated provider (no retries unless given). */
   session(options?: Partial<Options>): ReturnType<typeof create>
-  /** Stores a signed-in user whose tokens expire `seconds` from now. */
+  /**
+   * Signs a new player in at the provider and stores them, their tokens
+   * re-signed by the issuer to expire `seconds` from now; `refresh: false`
+   * stores no refresh token, `refresh: 'revoked'` one the provider has
+   * revoked. The provider's request log starts afresh after it.
+   */
   seed(
     seconds: number,
-    fields?: { refresh_token?: string },
-  ): ReturnType<Idp['tokenResponse']>
+    options?: { refresh?: true | false | 'revoked' },
+  ): Promise<TokenResponse>
   /** The requests to the token endpoint so far. */
-  tokenRequests(): ReturnType<Idp['to']>
+  tokenRequests(): Exchange[]
 }
 
 /** Registers a `beforeEach` that rebuilds the fixture; returns it. */
 function sessionFixture(): SessionFixture {
   const fx = {} as SessionFixture
-  beforeEach(async () => {
-    fx.idp = await createIdp()
+  beforeEach(() => {
+    identity.clear()
     fx.users = createUserStore({
-      authority: 'https://auth.immutable.com',
-      clientId,
+      authority: identity.issuer,
+      clientId: identity.clientId,
       storage: Storage.memory(),
     })
     fx.events = []
   })
   fx.session = (options = {}) => {
     const client = createClient({
-      authenticationDomain: 'https://auth.immutable.com',
-      clientId,
+      authenticationDomain: identity.issuer,
+      clientId: identity.clientId,
       redirectUri,
       scope: 'openid profile email offline_access transact',
       audience: 'platform_api',
       logoutRedirectUri: 'https://game.example/bye',
-      fetch: fx.idp.fetch,
-      metadata: 'static',
     })
     const created = create({ client, users: fx.users, retries: 0, ...options })
     for (const name of [
@@ -75,23 +94,62 @@ function sessionFixture(): SessionFixture {
       )
     return created
   }
-  fx.seed = async (seconds, fields = { refresh_token: 'refresh-1' }) => {
+  fx.seed = async (seconds, { refresh = true } = {}) => {
+    const tokens = await tokensFor(
+      identity,
+      `session-${crypto.randomUUID()}@example.com`,
+    )
+    if (refresh === 'revoked') await revoke(tokens.refreshToken)
     const exp = Math.floor(Date.now() / 1000) + seconds
-    const response = await fx.idp.tokenResponse({
-      idClaims: { exp },
-      accessClaims: { exp },
+    const response: TokenResponse = {
+      access_token: await identity.sign(claimsOf(tokens.accessToken, { exp }), {
+        typ: 'at+jwt',
+      }),
+      id_token: await identity.sign(claimsOf(tokens.idToken, { exp })),
+      token_type: 'Bearer',
+      scope: 'openid profile email offline_access transact',
       expires_in: seconds,
-      refresh_token: undefined,
-      ...fields,
-    })
+      ...(refresh === false ? {} : { refresh_token: tokens.refreshToken }),
+    }
     await fx.users.set(fromTokenResponse(response, { now: Date.now() }))
+    identity.clear()
     return response
   }
-  fx.tokenRequests = () => fx.idp.to('/oauth/token')
+  fx.tokenRequests = () => identity.to('/oauth/token')
   return fx
 }
 
+/** Revokes a refresh token at the provider, as a logout elsewhere would. */
+async function revoke(token: string) {
+  const response = await fetch(`${identity.issuer}/oauth/revoke`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      client_id: identity.clientId,
+      token,
+      token_type_hint: 'refresh_token',
+    }),
+  })
+  if (response.status !== 200) throw new Error(`Revoke: ${response.status}`)
+}
+
+/** What the provider answered to a token request. */
+const answerOf = (request: Exchange | undefined) =>
+  jsonOf(request?.response) as Record<string, string>
+
 const fx = sessionFixture()
+
+/**
+ * Lets the HTTP round trips run (real I/O, under fake timers) until the
+ * `attempt`-th token request was answered and the client waits on a timer.
+ */
+async function waitingAfter(attempt: number) {
+  for (let turn = 0; turn < 10_000; turn++) {
+    const answered = fx.tokenRequests()[attempt - 1]?.status !== undefined
+    if (answered && vi.getTimerCount() > 0) return
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  throw new Error(`Token request ${attempt} never came.`)
+}
 
 afterEach(() => {
   vi.useRealTimers()
@@ -102,30 +160,32 @@ describe('getUser', () => {
     const seeded = await fx.seed(7200)
     const user = await fx.session().getUser()
     expect(user?.accessToken).toBe(seeded.access_token)
-    expect(user?.refreshToken).toBe('refresh-1')
-    expect(fx.idp.requests).toEqual([])
+    expect(user?.refreshToken).toBe(seeded.refresh_token)
+    expect(identity.requests).toEqual([])
   })
 
   test('behavior: no stored user gives null', async () => {
     expect(await fx.session().getUser()).toBeNull()
-    expect(fx.idp.requests).toEqual([])
+    expect(identity.requests).toEqual([])
   })
 
   test('behavior: concurrent callers during expiry share exactly one refresh', async () => {
-    await fx.seed(20) // inside the one-hour margin
+    const seeded = await fx.seed(20) // inside the one-hour margin
     const manager = fx.session()
     const results = await Promise.all(
       Array.from({ length: 5 }, () => manager.getUser()),
     )
     expect(fx.tokenRequests()).toHaveLength(1)
-    expect(Object.fromEntries(fx.tokenRequests()[0]!.body!)).toEqual({
-      client_id: clientId,
+    expect(formOf(fx.tokenRequests()[0]!)).toEqual({
+      client_id: identity.clientId,
       grant_type: 'refresh_token',
-      refresh_token: 'refresh-1',
+      refresh_token: seeded.refresh_token,
     })
     const [first] = results
     for (const user of results) expect(user).toBe(first)
-    expect(first?.refreshToken).toBe('refresh-token-2')
+    expect(first?.refreshToken).toBe(
+      answerOf(fx.tokenRequests()[0]).refresh_token,
+    )
     expect((await fx.users.get())?.access_token).toBe(first?.accessToken)
     expect(fx.events.map((e) => e.name)).toEqual(['tokenRefreshed'])
     expect(fx.events[0]?.args).toEqual([first])
@@ -135,9 +195,9 @@ describe('getUser', () => {
   })
 
   test('behavior: an expired user without refresh token gives null', async () => {
-    await fx.seed(-10, {})
+    await fx.seed(-10, { refresh: false })
     expect(await fx.session().getUser()).toBeNull()
-    expect(fx.idp.requests).toEqual([])
+    expect(identity.requests).toEqual([])
   })
 
   test('behavior: a type assertion failing counts as no user', async () => {
@@ -151,10 +211,10 @@ describe('getUser', () => {
 
 describe('login', () => {
   test('default: a cached session is used and loggedIn emitted', async () => {
-    await fx.seed(7200)
+    const seeded = await fx.seed(7200)
     const loginInteractively = vi.fn()
     const user = await fx.session({ loginInteractively }).login()
-    expect(user?.refreshToken).toBe('refresh-1')
+    expect(user?.refreshToken).toBe(seeded.refresh_token)
     expect(loginInteractively).not.toHaveBeenCalled()
     expect(fx.events).toEqual([{ name: 'loggedIn', args: [user] }])
   })
@@ -183,13 +243,15 @@ describe('login', () => {
   })
 
   test('behavior: useSilentLogin forces a refresh instead of prompting', async () => {
-    await fx.seed(7200, { refresh_token: 'refresh-1' })
+    await fx.seed(7200)
     await fx.users.set({ ...(await fx.users.get())!, id_token: undefined }) // no usable cached session
     const loginInteractively = vi.fn()
     const user = await fx.session({ loginInteractively }).login({
       useSilentLogin: true,
     })
-    expect(user?.refreshToken).toBe('refresh-token-2')
+    expect(user?.refreshToken).toBe(
+      answerOf(fx.tokenRequests()[0]).refresh_token,
+    )
     expect(fx.tokenRequests()).toHaveLength(1)
     expect(loginInteractively).not.toHaveBeenCalled()
     expect(fx.events.map((e) => e.name)).toEqual(['tokenRefreshed', 'loggedIn'])
@@ -217,24 +279,17 @@ describe('login', () => {
   })
 
   test('error: useCachedSession rethrows a failure to read the session', async () => {
-    await fx.seed(-10)
-    fx.idp.onToken(() =>
-      json(400, {
-        error: 'invalid_grant',
-        error_description: 'Unknown or invalid refresh token.',
-      }),
-    )
+    await fx.seed(-10, { refresh: 'revoked' })
     await expect(
       fx.session().login({ useCachedSession: true }),
     ).rejects.toMatchObject({
-      message: 'Failed to refresh token: Unknown or invalid refresh token.',
+      message: 'Failed to refresh token: grant request is invalid',
       type: 'NOT_LOGGED_IN_ERROR',
     })
   })
 
   test('behavior: without useCachedSession a failed session read falls through to the popup', async () => {
-    await fx.seed(-10)
-    fx.idp.onToken(() => json(400, { error: 'invalid_grant' }))
+    await fx.seed(-10, { refresh: 'revoked' })
     const popupUser = { accessToken: 'a', profile: { sub: 's' } } satisfies User
     const loginInteractively = vi.fn(async () => popupUser)
     expect(await fx.session({ loginInteractively }).login()).toBe(popupUser)
@@ -256,22 +311,30 @@ describe('login', () => {
 
 describe('storeTokens and logout', () => {
   test('default: storeTokens persists and emits loggedIn', async () => {
-    const response = await fx.idp.tokenResponse()
+    const tokens = await tokensFor(identity, 'store@example.com')
+    const response: TokenResponse = {
+      access_token: tokens.accessToken,
+      id_token: tokens.idToken,
+      refresh_token: tokens.refreshToken,
+      token_type: 'Bearer',
+      expires_in: 86_400,
+    }
     const user = await fx.session().storeTokens(response)
     expect((await fx.users.get())?.access_token).toBe(response.access_token)
     expect(fx.events).toEqual([{ name: 'loggedIn', args: [user] }])
   })
 
   test('default: logout revokes the refresh token, removes the user, emits loggedOut', async () => {
-    await fx.seed(7200)
+    const seeded = await fx.seed(7200)
     const url = await fx.session().logout()
     expect(url).toBe(
-      `https://auth.immutable.com/v2/logout?client_id=${clientId}&returnTo=https%3A%2F%2Fgame.example%2Fbye`,
+      `${identity.issuer}/v2/logout?client_id=${identity.clientId}&returnTo=https%3A%2F%2Fgame.example%2Fbye`,
     )
-    const [request] = fx.idp.to('/oauth/revoke')
-    expect(Object.fromEntries(request!.body!)).toEqual({
-      client_id: clientId,
-      token: 'refresh-1',
+    const [request] = identity.to('/oauth/revoke')
+    expect(request?.status).toBe(200)
+    expect(formOf(request!)).toEqual({
+      client_id: identity.clientId,
+      token: seeded.refresh_token,
       token_type_hint: 'refresh_token',
     })
     expect(await fx.users.get()).toBeNull()
@@ -280,11 +343,15 @@ describe('storeTokens and logout', () => {
 
   test('error: a failed revocation is a LOGOUT_ERROR and keeps the user', async () => {
     await fx.seed(7200)
-    fx.idp.onRevoke(() =>
-      json(400, {
-        error: 'invalid_request',
-        error_description: 'revocation refused',
-      }),
+    identity.answer(
+      { path: '/oauth/revoke' },
+      {
+        status: 400,
+        body: {
+          error: 'invalid_request',
+          error_description: 'revocation refused',
+        },
+      },
     )
     await expect(fx.session().logout()).rejects.toMatchObject({
       message: 'revocation refused',
@@ -298,25 +365,19 @@ describe('storeTokens and logout', () => {
     await fx.seed(7200)
     expect(await fx.session().getLogoutUrl()).toContain('/v2/logout?client_id=')
     expect(await fx.users.get()).toBeNull()
-    expect(fx.idp.requests).toEqual([])
+    expect(identity.requests).toEqual([])
     expect(fx.events.map((e) => e.name)).toEqual(['loggedOut'])
   })
 })
 
 describe('refresh failures', () => {
   test('error: a permanent OAuth error removes the user and throws NOT_LOGGED_IN_ERROR', async () => {
-    await fx.seed(-10)
-    fx.idp.onToken(() =>
-      json(403, {
-        error: 'invalid_grant',
-        error_description: 'Unknown or invalid refresh token.',
-      }),
-    )
+    await fx.seed(-10, { refresh: 'revoked' })
     const manager = fx.session({ retries: 3 })
     const error = await manager.getUser().catch((e: unknown) => e)
     expect(error).toBeInstanceOf(PassportError)
     expect(error).toMatchObject({
-      message: 'Failed to refresh token: Unknown or invalid refresh token.',
+      message: 'Failed to refresh token: grant request is invalid',
       type: 'NOT_LOGGED_IN_ERROR',
     })
     expect((error as PassportError).cause).toBeInstanceOf(
@@ -330,7 +391,7 @@ describe('refresh failures', () => {
         args: [
           {
             reason: 'refresh_failed',
-            error: 'Failed to refresh token: Unknown or invalid refresh token.',
+            error: 'Failed to refresh token: grant request is invalid',
           },
         ],
       },
@@ -338,10 +399,25 @@ describe('refresh failures', () => {
   })
 
   test('error: an invalid refresh answer (bad signature) removes the user', async () => {
-    await fx.seed(-10)
-    const forged = await fx.idp.idToken({}, { sign: 'other' })
-    fx.idp.onToken(async () =>
-      json(200, await fx.idp.tokenResponse({ id_token: forged })),
+    const seeded = await fx.seed(-10)
+    const forged = await identity.sign(
+      claimsOf(seeded.id_token ?? '', {
+        exp: Math.floor(Date.now() / 1000) + 86_400,
+      }),
+      { key: 'stranger' },
+    )
+    identity.answer(
+      { path: '/oauth/token' },
+      {
+        status: 200,
+        body: {
+          access_token: seeded.access_token,
+          id_token: forged,
+          refresh_token: seeded.refresh_token,
+          token_type: 'Bearer',
+          expires_in: 86_400,
+        },
+      },
     )
     await expect(fx.session().getUser()).rejects.toMatchObject({
       message:
@@ -355,43 +431,56 @@ describe('refresh failures', () => {
   test('error: transient failures are retried, then SILENT_LOGIN_ERROR keeps the user', async () => {
     await fx.seed(-10)
     const stored = await fx.users.get()
-    fx.idp.onToken(
-      ...Array.from(
-        { length: 4 },
-        () => () => new Response('upstream down', { status: 503 }),
-      ),
+    identity.answer(
+      { path: '/oauth/token' },
+      ...Array.from({ length: 4 }, () => ({
+        status: 503,
+        body: 'upstream down',
+      })),
     )
-    vi.useFakeTimers()
+    // Only the client's waits are on a fake clock; the HTTP round trips run.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const manager = fx.session({ retries: 3, random: () => 0.25 })
     const failure = manager.getUser().catch((error: unknown) => error)
-    await vi.runAllTimersAsync()
+    // The waits between the attempts: 1000 ms × (0.5 + 0.25).
+    for (let attempt = 1; attempt < 4; attempt++) {
+      await waitingAfter(attempt)
+      await vi.advanceTimersByTimeAsync(749)
+      expect(fx.tokenRequests()).toHaveLength(attempt)
+      await vi.advanceTimersByTimeAsync(1)
+    }
     expect(await failure).toMatchObject({
       message:
         'Failed to refresh token: "response" is not a conform Token Endpoint response (unexpected HTTP status code)',
       type: 'SILENT_LOGIN_ERROR',
     })
-    expect(fx.tokenRequests()).toHaveLength(4)
-    // The waits between the attempts: 1000 ms × (0.5 + 0.25).
-    const times = fx.tokenRequests().map((request) => request.at)
-    const sleeps = times.slice(1).map((at, index) => at - times[index]!)
-    expect(sleeps).toEqual([750, 750, 750])
+    expect(fx.tokenRequests().map((request) => request.status)).toEqual(
+      Array(4).fill(503),
+    )
     expect(await fx.users.get()).toEqual(stored)
     expect(fx.events).toEqual([])
   })
 
   test('behavior: a transient OAuth error then success', async () => {
     await fx.seed(-10)
-    fx.idp.onToken(() =>
-      json(500, { error: 'server_error', error_description: 'try later' }),
+    identity.answer(
+      { path: '/oauth/token' },
+      {
+        status: 500,
+        body: { error: 'server_error', error_description: 'try later' },
+      },
     )
     const user = await fx.session({ retries: 3, retryDelayMs: 0 }).getUser()
-    expect(user?.refreshToken).toBe('refresh-token-2')
-    expect(fx.tokenRequests()).toHaveLength(2)
+    expect(fx.tokenRequests().map((request) => request.status)).toEqual([
+      500, 200,
+    ])
+    expect(user?.refreshToken).toBe(
+      answerOf(fx.tokenRequests()[1]).refresh_token,
+    )
   })
 
   test('behavior: forceUserRefresh turns a failure into null', async () => {
-    await fx.seed(7200)
-    fx.idp.onToken(() => json(400, { error: 'invalid_grant' }))
+    await fx.seed(7200, { refresh: 'revoked' })
     expect(await fx.session().forceUserRefresh()).toBeNull()
     expect(await fx.users.get()).toBeNull()
   })

@@ -1,20 +1,41 @@
-import { beforeAll, describe, expect, test } from 'vitest'
+import { decodeJwt } from 'jose'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import {
+  claimsOf,
+  startIdentity,
+  type TestIdentity,
+  type Tokens,
+  tokensFor,
+} from '../../emulator/passport/identity/testkit.js'
 import { PassportError } from '../errors.js'
-import { clientId, createIdp, type Idp } from './_test/idp.js'
 import { createVerifier } from './tokens.js'
 
-let idp: Idp
+let identity: TestIdentity
+/** A player signed in at the identity provider. */
+let tokens: Tokens
 beforeAll(async () => {
-  idp = await createIdp()
+  identity = await startIdentity()
+  tokens = await tokensFor(identity, 'tokens-player@example.com')
 })
+afterAll(() => identity.stop())
 
 function verifier() {
   return createVerifier({
-    issuer: 'https://auth.immutable.com/',
-    clientId,
-    jwksUri: 'https://auth.immutable.com/.well-known/jwks.json',
-    fetch: idp.fetch,
+    issuer: identity.issuer,
+    clientId: identity.clientId,
+    jwksUri: identity.jwksUri,
   })
+}
+
+/**
+ * The player's id token with `changes` to its claims, signed by the issuer
+ * (or by a key outside its JWKS).
+ */
+function idToken(
+  changes: Record<string, unknown> = {},
+  key: 'own' | 'stranger' = 'own',
+) {
+  return identity.sign(claimsOf(tokens.idToken, changes), { key })
 }
 
 async function refusal(promise: Promise<unknown>) {
@@ -31,37 +52,36 @@ async function refusal(promise: Promise<unknown>) {
 
 describe('createVerifier', () => {
   test('default: a valid token returns its claims; JWKS read from jwks_uri', async () => {
-    const before = idp.requests.length
-    const claims = await verifier().verify(
-      await idp.idToken({ nonce: 'n-1' }),
-      { nonce: 'n-1' },
-    )
-    expect(claims).toMatchObject({
-      iss: 'https://auth.immutable.com/',
-      aud: clientId,
-      sub: 'email|user-1',
+    const before = identity.requests.length
+    const own = verifier()
+    expect(await own.verify(tokens.idToken)).toEqual(decodeJwt(tokens.idToken))
+    const claims = await own.verify(await idToken({ nonce: 'n-1' }), {
       nonce: 'n-1',
     })
-    expect(idp.requests.slice(before).map((r) => [r.method, r.url])).toEqual([
-      ['GET', 'https://auth.immutable.com/.well-known/jwks.json'],
-    ])
+    expect(claims).toMatchObject({
+      iss: identity.issuer,
+      aud: identity.clientId,
+      sub: tokens.sub,
+      nonce: 'n-1',
+    })
+    expect(
+      identity.requests.slice(before).map((r) => [r.method, r.path]),
+    ).toEqual([['GET', '/.well-known/jwks.json']])
   })
 
   test('error: a bad signature is refused', async () => {
     expect(
-      await refusal(
-        verifier().verify(await idp.idToken({}, { sign: 'other' })),
-      ),
+      await refusal(verifier().verify(await idToken({}, 'stranger'))),
     ).toBe('Invalid ID token: signature verification failed')
   })
 
   test('error: a tampered payload is refused', async () => {
-    const [header, , signature] = (await idp.idToken()).split('.')
+    const [header, , signature] = tokens.idToken.split('.')
     const payload = Buffer.from(
       JSON.stringify({
-        iss: 'https://auth.immutable.com/',
+        iss: identity.issuer,
         sub: 'attacker',
-        aud: clientId,
+        aud: identity.clientId,
         iat: 1,
         exp: 9_999_999_999,
       }),
@@ -74,7 +94,7 @@ describe('createVerifier', () => {
   test('error: a wrong audience is refused', async () => {
     expect(
       await refusal(
-        verifier().verify(await idp.idToken({ aud: 'another-client' })),
+        verifier().verify(await idToken({ aud: 'another-client' })),
       ),
     ).toBe('Invalid ID token: unexpected "aud" claim value')
   })
@@ -82,7 +102,7 @@ describe('createVerifier', () => {
   test('error: a wrong issuer is refused', async () => {
     expect(
       await refusal(
-        verifier().verify(await idp.idToken({ iss: 'https://evil.example/' })),
+        verifier().verify(await idToken({ iss: 'https://evil.example/' })),
       ),
     ).toBe('Invalid ID token: unexpected "iss" claim value')
   })
@@ -90,13 +110,11 @@ describe('createVerifier', () => {
   test('error: a wrong or missing nonce is refused when one was sent', async () => {
     expect(
       await refusal(
-        verifier().verify(await idp.idToken({ nonce: 'other' }), {
-          nonce: 'n-1',
-        }),
+        verifier().verify(await idToken({ nonce: 'other' }), { nonce: 'n-1' }),
       ),
     ).toBe('Invalid ID token: unexpected "nonce" claim value')
     expect(
-      await refusal(verifier().verify(await idp.idToken(), { nonce: 'n-1' })),
+      await refusal(verifier().verify(tokens.idToken, { nonce: 'n-1' })),
     ).toBe('Invalid ID token: unexpected "nonce" claim value')
   })
 
@@ -104,14 +122,14 @@ describe('createVerifier', () => {
     const past = Math.floor(Date.now() / 1000) - 10
     expect(
       await refusal(
-        verifier().verify(await idp.idToken({ exp: past, iat: past - 60 })),
+        verifier().verify(await idToken({ exp: past, iat: past - 60 })),
       ),
     ).toBe('Invalid ID token: token expired')
   })
 
   test('error: a token without exp is refused', async () => {
     expect(
-      await refusal(verifier().verify(await idp.idToken({ exp: undefined }))),
+      await refusal(verifier().verify(await idToken({ exp: undefined }))),
     ).toBe('Invalid ID token: missing required "exp" claim')
   })
 })

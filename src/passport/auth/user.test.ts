@@ -1,6 +1,12 @@
-import { beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as Storage from '../../core/Storage.js'
-import { clientId, createIdp, type Idp } from './_test/idp.js'
+import {
+  claimsOf,
+  startIdentity,
+  type TestIdentity,
+  type Tokens,
+  tokensFor,
+} from '../../emulator/passport/identity/testkit.js'
 import {
   createUserStore,
   fromTokenResponse,
@@ -12,10 +18,22 @@ import {
   validityBufferSeconds,
 } from './user.js'
 
-let idp: Idp
+let identity: TestIdentity
+/** A player signed in at the identity provider. */
+let tokens: Tokens
 beforeAll(async () => {
-  idp = await createIdp()
+  identity = await startIdentity()
+  tokens = await tokensFor(identity, 'player@example.com')
 })
+afterAll(() => identity.stop())
+
+/** The player's id token with `changes` to its claims, signed by the issuer. */
+const signedIdToken = (changes: Record<string, unknown> = {}) =>
+  identity.sign(claimsOf(tokens.idToken, changes))
+
+/** The player's access token with `changes` to its claims, signed by the issuer. */
+const signedAccessToken = (changes: Record<string, unknown> = {}) =>
+  identity.sign(claimsOf(tokens.accessToken, changes), { typ: 'at+jwt' })
 
 const now = 1_760_000_000_000 // ms
 const seconds = now / 1000
@@ -30,7 +48,7 @@ const passport = {
 
 describe('fromTokenResponse', () => {
   test('default: the oidc-client-ts storage shape', async () => {
-    const idToken = await idp.idToken({
+    const idToken = await signedIdToken({
       nonce: 'n-1',
       auth_time: 1,
       iat: seconds,
@@ -55,12 +73,13 @@ describe('fromTokenResponse', () => {
       token_type: 'Bearer',
       scope: 'openid',
       profile: {
-        iss: 'https://auth.immutable.com/',
-        sub: 'email|user-1',
-        aud: clientId,
+        iss: identity.issuer,
+        sub: tokens.sub,
+        aud: identity.clientId,
         iat: seconds,
         exp: seconds + 600,
         email: 'player@example.com',
+        email_verified: true,
         nickname: 'player',
       },
       expires_at: seconds + 600,
@@ -68,7 +87,7 @@ describe('fromTokenResponse', () => {
   })
 
   test('behavior: a refresh without id or refresh token keeps the previous ones', async () => {
-    const idToken = await idp.idToken()
+    const idToken = await signedIdToken()
     const previous = fromTokenResponse(
       {
         access_token: 'a1',
@@ -95,7 +114,7 @@ describe('fromTokenResponse', () => {
 
 describe('toUser', () => {
   test('default: a user without chain accounts', async () => {
-    const idToken = await idp.idToken({ username: 'neo' })
+    const idToken = await signedIdToken({ username: 'neo' })
     const stored = fromTokenResponse(
       {
         access_token: 'a',
@@ -113,7 +132,7 @@ describe('toUser', () => {
       accessToken: 'a',
       refreshToken: 'r',
       profile: {
-        sub: 'email|user-1',
+        sub: tokens.sub,
         email: 'player@example.com',
         nickname: 'player',
         username: 'neo',
@@ -125,7 +144,7 @@ describe('toUser', () => {
   })
 
   test('behavior: imx and zkEvm from the passport claim', async () => {
-    const idToken = await idp.idToken({ passport })
+    const idToken = await signedIdToken({ passport })
     const user = toUser(
       fromTokenResponse(
         { access_token: 'a', id_token: idToken, token_type: 'Bearer' },
@@ -147,7 +166,7 @@ describe('toUser', () => {
   })
 
   test('behavior: zkEvm needs both claims; imx needs all three', async () => {
-    const idToken = await idp.idToken({
+    const idToken = await signedIdToken({
       passport: {
         zkevm_eth_address: passport.zkevm_eth_address,
         imx_eth_address: passport.imx_eth_address,
@@ -168,8 +187,8 @@ describe('toUser', () => {
 describe('isTokenValid', () => {
   test('default: both tokens must outlive the 3600 s buffer', async () => {
     expect(validityBufferSeconds).toBe(3600)
-    const at = (exp: number) => idp.accessToken({ exp })
-    const id = (exp: number) => idp.idToken({ exp })
+    const at = (exp: number) => signedAccessToken({ exp })
+    const id = (exp: number) => signedIdToken({ exp })
     expect(
       isTokenValid(
         {
@@ -224,7 +243,7 @@ describe('createUserStore', () => {
     const stored = fromTokenResponse(
       {
         access_token: 'a',
-        id_token: await idp.idToken(),
+        id_token: await signedIdToken(),
         token_type: 'Bearer',
         expires_in: 5,
       },

@@ -1,43 +1,46 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { storageKey } from '../auth/user.js'
+import { fileBackends } from '../../../test/unit/setup/zkevm.js'
+import { fromTokenResponse, storageKey } from '../auth/user.js'
 import { resolve } from '../config.js'
 import * as Internal from '../internal.js'
 import { Passport } from '../Passport.js'
 import { paths } from '../wire/api.js'
-import { serve, startNode } from './_test/backend.js'
 import { connectEvm, custodyIdToken } from './connect.js'
 import { JsonRpcError } from './errors.js'
 import type { SessionActivityError } from './sessionActivity.js'
 
-const closers: (() => Promise<void>)[] = []
-afterEach(async () => {
-  await Promise.all(closers.splice(0).map((close) => close()))
+/** The game wallet's backends on a chain of id 15003. */
+const b = fileBackends({ chainId: 15003 })
+
+const destroyers: (() => void)[] = []
+afterEach(() => {
+  for (const destroy of destroyers.splice(0)) destroy()
 })
 
-function overrides(rpcUrl: string) {
+/** The overrides pointing the game wallet at the backends. */
+function overrides() {
+  const { identity, api, node, relayer } = b()
   return {
-    authenticationDomain: 'http://127.0.0.1:1',
+    authenticationDomain: identity.issuer,
     magicPublishableApiKey: 'pk_test',
     magicProviderId: 'provider-1',
     passportDomain: 'http://127.0.0.1:2',
-    imxPublicApiDomain: 'http://127.0.0.1:3',
-    zkEvmRpcUrl: rpcUrl,
-    relayerUrl: 'http://127.0.0.1:4',
-    indexerMrBasePath: 'http://127.0.0.1:5',
-    orderBookMrBasePath: 'http://127.0.0.1:6',
-    passportMrBasePath: 'http://127.0.0.1:7',
+    imxPublicApiDomain: api.url,
+    zkEvmRpcUrl: node.url,
+    relayerUrl: relayer.url,
+    indexerMrBasePath: api.url,
+    orderBookMrBasePath: api.url,
+    passportMrBasePath: api.url,
   }
 }
 
 describe('Passport.connectEvm', () => {
   test('default: a provider that reads the chain and refuses account methods before sign-in', async () => {
-    const node = await startNode({ chainId: 15003 })
-    closers.push(node.close)
     const passport = new Passport({
       baseConfig: { environment: 'sandbox' },
-      clientId: 'client-1',
+      clientId: b().identity.clientId,
       redirectUri: 'http://127.0.0.1:8/callback',
-      overrides: overrides(node.url),
+      overrides: overrides(),
     })
     const provider = await passport.connectEvm({ announceProvider: false })
     const connected = new Promise((resolve) => provider.on('connect', resolve))
@@ -57,54 +60,46 @@ describe('Passport.connectEvm', () => {
   })
 })
 
-const wallet = '0x00000000000000000000000000000000000000aa'
-const admin = '0x00000000000000000000000000000000000000bb'
-
-/** An unsigned JWT (the session reads claims, never checks a signature). */
-function jwt(claims: Record<string, unknown>): string {
-  const part = (value: unknown) =>
-    Buffer.from(JSON.stringify(value)).toString('base64url')
-  return `${part({ alg: 'none' })}.${part(claims)}.`
-}
-
-/** A Passport against `node` and `api`, with a registered player signed in. */
-async function signedInPassport(options: {
-  rpcUrl: string
-  apiUrl: string
-  environment?: 'sandbox' | 'production'
-  errorMonitor?: (error: SessionActivityError) => void
-}) {
+/**
+ * A Passport on the backends with a registered player signed in: their
+ * tokens, refreshed after the registration (the id token then carries the
+ * wallet), stored where the SDK keeps them.
+ */
+async function signedInPassport(
+  options: {
+    environment?: 'sandbox' | 'production'
+    errorMonitor?: (error: SessionActivityError) => void
+  } = {},
+) {
+  const player = await b().player()
+  await b().register(player)
+  const tokens = await b().refresh(player)
+  b().reset()
+  const { issuer, clientId } = b().identity
   const passport = new Passport({
     baseConfig: { environment: options.environment ?? 'sandbox' },
-    clientId: 'client-1',
+    clientId,
     redirectUri: 'http://127.0.0.1:8/callback',
-    overrides: {
-      ...overrides(options.rpcUrl),
-      indexerMrBasePath: options.apiUrl,
-      zkEvmChainId: 15003,
-    },
+    overrides: { ...overrides(), zkEvmChainId: 15003 },
     ...(options.errorMonitor ? { errorMonitor: options.errorMonitor } : {}),
   })
-  const exp = Math.floor(Date.now() / 1000) + 7200
   const { storage } = Internal.of(passport)
   await storage.setItem(
-    storageKey('http://127.0.0.1:1', 'client-1'),
-    JSON.stringify({
-      id_token: jwt({
-        sub: 'player-1',
-        exp,
-        passport: {
-          zkevm_eth_address: wallet,
-          zkevm_user_admin_address: admin,
+    storageKey(issuer, clientId),
+    JSON.stringify(
+      fromTokenResponse(
+        {
+          id_token: tokens.idToken,
+          access_token: tokens.accessToken,
+          refresh_token: tokens.refreshToken,
+          token_type: 'Bearer',
+          expires_in: 86_400,
         },
-      }),
-      access_token: jwt({ sub: 'player-1', exp }),
-      session_state: null,
-      token_type: 'Bearer',
-      profile: { sub: 'player-1' },
-    }),
+        { now: Date.now() },
+      ),
+    ),
   )
-  return passport
+  return { passport, wallet: player.wallet }
 }
 
 describe('Passport: no seams on the public class', () => {
@@ -119,12 +114,7 @@ describe('Passport: no seams on the public class', () => {
   })
 
   test('behavior: the internal connectEvm takes the parts a test injects', async () => {
-    const node = await startNode({ chainId: 15003 })
-    closers.push(node.close)
-    const passport = await signedInPassport({
-      rpcUrl: node.url,
-      apiUrl: 'http://127.0.0.1:5',
-    })
+    const { passport, wallet } = await signedInPassport()
     const started: string[] = []
     const provider = await connectEvm(
       passport,
@@ -134,32 +124,31 @@ describe('Passport: no seams on the public class', () => {
           started.push(`${wallet}:${clientId}`),
       },
     )
+    destroyers.push(() => (provider as { destroy?: () => void }).destroy?.())
     expect(await provider.request({ method: 'eth_accounts' })).toEqual([wallet])
     // The player was signed in when the provider started.
-    await vi.waitFor(() => expect(started).toEqual([`${wallet}:client-1`]))
+    await vi.waitFor(() =>
+      expect(started).toEqual([`${wallet}:${b().identity.clientId}`]),
+    )
     expect(() => Internal.of({})).toThrow('Not a Passport instance.')
   })
 })
 
 describe('Passport: errorMonitor', () => {
   test("behavior: session activity's failures go to the host's error monitor, never to the player", async () => {
-    const node = await startNode({ chainId: 15003 })
-    closers.push(node.close)
-    const checks: string[] = []
-    const api = await serve(({ url }) => {
-      checks.push(url.pathname)
-      return { status: 500, body: { code: 'INTERNAL_SERVER_ERROR' } }
-    })
-    closers.push(api.close)
     const monitored: SessionActivityError[] = []
-    const passport = await signedInPassport({
-      rpcUrl: node.url,
-      apiUrl: api.url,
+    const { passport, wallet } = await signedInPassport({
       errorMonitor: (error) => monitored.push(error),
     })
+    b().api.always(
+      { path: paths.sessionActivityCheck },
+      { status: 500, body: { code: 'INTERNAL_SERVER_ERROR' } },
+    )
     const provider = await passport.connectEvm({ announceProvider: false })
     await vi.waitFor(() => expect(monitored).toHaveLength(1))
-    expect(checks).toEqual([paths.sessionActivityCheck])
+    expect(b().api.requests.map((request) => request.path)).toEqual([
+      paths.sessionActivityCheck,
+    ])
     expect(monitored[0]).toMatchObject({
       name: 'SessionActivity.SessionActivityError',
       reason: 'getDetails',
@@ -170,18 +159,8 @@ describe('Passport: errorMonitor', () => {
   })
 
   test("error: an environment other than sandbox or production is reported as 'Environment not supported'; nothing is checked", async () => {
-    const node = await startNode({ chainId: 15003 })
-    closers.push(node.close)
-    const checks: string[] = []
-    const api = await serve(({ url }) => {
-      checks.push(url.pathname)
-      return { status: 404, body: {} }
-    })
-    closers.push(api.close)
     const monitored: string[] = []
-    const passport = await signedInPassport({
-      rpcUrl: node.url,
-      apiUrl: api.url,
+    const { passport } = await signedInPassport({
       environment: 'dev' as 'sandbox',
       errorMonitor: (error) => monitored.push(error.message),
     })
@@ -189,7 +168,7 @@ describe('Passport: errorMonitor', () => {
     await vi.waitFor(() =>
       expect(monitored).toEqual(['Environment not supported']),
     )
-    expect(checks).toEqual([])
+    expect(b().api.to(paths.sessionActivityCheck)).toEqual([])
   })
 })
 
@@ -233,7 +212,7 @@ describe('resolve: zkEVM overrides', () => {
     const all = resolve({
       ...base,
       overrides: {
-        ...overrides('http://127.0.0.1:9'),
+        ...overrides(),
         zkEvmChainId: 15003,
         magicEndpoint: 'http://127.0.0.1:10',
         zkEvmWalletFactory: '0x0000000000000000000000000000000000000001',
@@ -251,7 +230,7 @@ describe('resolve: zkEVM overrides', () => {
     const partial = resolve({
       ...base,
       overrides: {
-        ...overrides('http://127.0.0.1:9'),
+        ...overrides(),
         zkEvmWalletFactory: '0x0000000000000000000000000000000000000001',
       },
     })

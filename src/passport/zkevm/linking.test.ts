@@ -1,43 +1,54 @@
+import type { Address } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import type { User } from '../auth/user.js'
+import { filePlatform, userOf } from '../../../test/unit/setup/zkevm.js'
+import { claimsOf } from '../../emulator/passport/identity/testkit.js'
+import type { Player } from '../../emulator/passport/testkit.js'
+import { jsonOf } from '../../emulator/testkit.js'
+import { fromTokenResponse, type User } from '../auth/user.js'
 import { PassportError } from '../errors.js'
 import { Passport } from '../Passport.js'
-import { type Reply, startTestServer } from './_test/server.js'
+import { linkWalletTypedData, paths } from '../wire/api.js'
 import { getLinkedAddresses, linkExternalWallet } from './linking.js'
 
-const closers: (() => Promise<void>)[] = []
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close()
-})
+/** The platform API (with the identity provider that signs its players in). */
+const b = filePlatform()
 
-const registered: User = {
-  accessToken: 'access-token-1',
-  profile: { sub: 'email|player-1' },
-  zkEvm: {
-    ethAddress: '0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf',
-    userAdminAddress: '0x2B5AD5c4795c026514f8317c7a215E218DcCD6cF',
-  },
+/** A registered player and the session's user of them. */
+async function registered(): Promise<{ player: Player; user: User }> {
+  const player = await b().player()
+  await b().register(player)
+  b().reset()
+  return { player, user: userOf(player, true) }
 }
 
-const params = {
-  type: 'io.metamask',
-  walletAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-  signature: '0xsig',
-  nonce: 'nonce-1',
-}
-
-const linked = {
-  address: params.walletAddress,
-  type: 'io.metamask',
-  created_at: '2026-11-25T08:00:00Z',
-  updated_at: '2026-11-25T08:00:00Z',
-  clientName: 'Game',
-}
-
-async function server(reply: Reply) {
-  const started = await startTestServer(() => reply)
-  closers.push(started.close)
-  return started
+/**
+ * An external wallet's link of `player`'s wallet: its EIP-712 LinkWallet
+ * signature over the two addresses and the nonce.
+ */
+async function linkOf(
+  player: Player,
+  options: { nonce?: string; signer?: `0x${string}` } = {},
+) {
+  const external = privateKeyToAccount(options.signer ?? generatePrivateKey())
+  const nonce = options.nonce ?? crypto.randomUUID()
+  const signature = await external.signTypedData({
+    domain: linkWalletTypedData.domain,
+    types: { LinkWallet: linkWalletTypedData.types.LinkWallet },
+    primaryType: linkWalletTypedData.primaryType,
+    message: {
+      walletAddress: external.address.toLowerCase() as Address,
+      immutablePassportAddress: player.wallet.toLowerCase() as Address,
+      condition: linkWalletTypedData.condition,
+      nonce,
+    },
+  })
+  return {
+    type: 'io.metamask',
+    walletAddress: external.address as string,
+    signature: signature as string,
+    nonce,
+  }
 }
 
 /** What a call threw, as `[type, message]`. */
@@ -51,30 +62,46 @@ async function failure(promise: Promise<unknown>) {
   return [type, message]
 }
 
+/** The API's answer to its last request. */
+const lastAnswer = () => jsonOf(b().api.requests.at(-1)?.response)
+
 describe('linkExternalWallet', () => {
   test('default: posts the link with the bearer token and returns the linked wallet', async () => {
-    const api = await server({ status: 200, body: linked })
+    const { player, user } = await registered()
+    const params = await linkOf(player)
     const result = await linkExternalWallet(
-      { apiBase: api.url, getUser: async () => registered },
+      { apiBase: b().api.url, getUser: async () => user },
       params,
     )
-    expect(result).toEqual(linked)
-    expect(api.received.map((r) => [r.method, r.url])).toEqual([
-      ['POST', '/passport-profile/v2/linked-wallets'],
+    expect(result).toEqual(lastAnswer())
+    expect(result).toMatchObject({
+      address: params.walletAddress,
+      type: 'io.metamask',
+    })
+    const received = b().api.requests
+    expect(received.map((r) => [r.method, r.url, r.status])).toEqual([
+      ['POST', '/passport-profile/v2/linked-wallets', 200],
     ])
-    expect(api.received[0]?.headers.authorization).toBe('Bearer access-token-1')
-    expect(api.received[0]?.headers['content-type']).toBe('application/json')
-    expect(JSON.parse(api.received[0]?.body ?? '')).toEqual({
+    expect(received[0]?.headers.authorization).toBe(
+      `Bearer ${player.accessToken}`,
+    )
+    expect(received[0]?.headers['content-type']).toBe('application/json')
+    expect(JSON.parse(received[0]?.body ?? '')).toEqual({
       type: 'io.metamask',
       wallet_address: params.walletAddress,
-      signature: '0xsig',
-      nonce: 'nonce-1',
+      signature: params.signature,
+      nonce: params.nonce,
     })
   })
 
   test('behavior: a user registered on StarkEx only may link; the base path is kept', async () => {
-    const api = await server({ status: 200, body: linked })
-    const { zkEvm: _, ...rest } = registered
+    const { player, user } = await registered()
+    // The emulated API serves no base path: answered for it here.
+    b().api.answer(
+      { path: '/passport-mr/passport-profile/v2/linked-wallets' },
+      { status: 200, body: { address: '0x1', type: 'io.metamask' } },
+    )
+    const { zkEvm: _, ...rest } = user
     const imxUser: User = {
       ...rest,
       imx: {
@@ -84,42 +111,112 @@ describe('linkExternalWallet', () => {
       },
     }
     await linkExternalWallet(
-      { apiBase: `${api.url}/passport-mr/`, getUser: async () => imxUser },
-      params,
+      { apiBase: `${b().api.url}/passport-mr/`, getUser: async () => imxUser },
+      await linkOf(player),
     )
-    expect(api.received.map((r) => r.url)).toEqual([
+    expect(b().api.requests.map((r) => r.url)).toEqual([
       '/passport-mr/passport-profile/v2/linked-wallets',
     ])
   })
 
-  test.each([
-    ['ALREADY_LINKED', 'LINK_WALLET_ALREADY_LINKED_ERROR'],
-    ['MAX_WALLETS_LINKED', 'LINK_WALLET_MAX_WALLETS_LINKED_ERROR'],
-    ['DUPLICATE_NONCE', 'LINK_WALLET_DUPLICATE_NONCE_ERROR'],
-    ['VALIDATION_ERROR', 'LINK_WALLET_VALIDATION_ERROR'],
-    ['SOMETHING_ELSE', 'LINK_WALLET_GENERIC_ERROR'],
-  ])('error: the API code %s gives %s with its message', async (code, type) => {
-    const api = await server({
-      status: 400,
-      body: { code, message: `${code} happened` },
-    })
+  test("error: the API's VALIDATION_ERROR (a signature that is not the wallet's) gives LINK_WALLET_VALIDATION_ERROR with its message", async () => {
+    const { player, user } = await registered()
+    const params = { ...(await linkOf(player)), nonce: 'another-nonce' }
     expect(
       await failure(
         linkExternalWallet(
-          { apiBase: api.url, getUser: async () => registered },
+          { apiBase: b().api.url, getUser: async () => user },
           params,
         ),
       ),
-    ).toEqual([type, `${code} happened`])
+    ).toEqual([
+      'LINK_WALLET_VALIDATION_ERROR',
+      "signature is not wallet_address's EIP-712 LinkWallet signature for this player and nonce.",
+    ])
+    expect(lastAnswer()).toMatchObject({ code: 'VALIDATION_ERROR' })
   })
 
-  test('error: a failed answer without an error body gives "Link wallet request failed with status code {status}"', async () => {
-    const api = await server({ status: 502 })
+  test("error: the API's ALREADY_LINKED (a wallet another player linked) gives LINK_WALLET_ALREADY_LINKED_ERROR with its message", async () => {
+    const first = await registered()
+    const second = await registered()
+    const key = generatePrivateKey()
+    await linkExternalWallet(
+      { apiBase: b().api.url, getUser: async () => first.user },
+      await linkOf(first.player, { signer: key }),
+    )
     expect(
       await failure(
         linkExternalWallet(
-          { apiBase: api.url, getUser: async () => registered },
-          params,
+          { apiBase: b().api.url, getUser: async () => second.user },
+          await linkOf(second.player, { signer: key }),
+        ),
+      ),
+    ).toEqual([
+      'LINK_WALLET_ALREADY_LINKED_ERROR',
+      'This wallet is linked to a Passport account already.',
+    ])
+    expect(lastAnswer()).toMatchObject({ code: 'ALREADY_LINKED' })
+  })
+
+  test("error: the API's DUPLICATE_NONCE gives LINK_WALLET_DUPLICATE_NONCE_ERROR with its message", async () => {
+    const { player, user } = await registered()
+    const link = (params: Awaited<ReturnType<typeof linkOf>>) =>
+      linkExternalWallet(
+        { apiBase: b().api.url, getUser: async () => user },
+        params,
+      )
+    await link(await linkOf(player, { nonce: 'nonce-1' }))
+    expect(
+      await failure(link(await linkOf(player, { nonce: 'nonce-1' }))),
+    ).toEqual([
+      'LINK_WALLET_DUPLICATE_NONCE_ERROR',
+      'This nonce was used already.',
+    ])
+    expect(lastAnswer()).toMatchObject({ code: 'DUPLICATE_NONCE' })
+  })
+
+  test("error: the API's MAX_WALLETS_LINKED gives LINK_WALLET_MAX_WALLETS_LINKED_ERROR with its message", async () => {
+    const { player, user } = await registered()
+    const link = async () =>
+      linkExternalWallet(
+        { apiBase: b().api.url, getUser: async () => user },
+        await linkOf(player),
+      )
+    for (let i = 0; i < 5; i++) await link()
+    expect(await failure(link())).toEqual([
+      'LINK_WALLET_MAX_WALLETS_LINKED_ERROR',
+      'A player may link at most 5 wallets.',
+    ])
+    expect(lastAnswer()).toMatchObject({ code: 'MAX_WALLETS_LINKED' })
+  })
+
+  test('error: another API code gives LINK_WALLET_GENERIC_ERROR with its message', async () => {
+    const { player, user } = await registered()
+    b().api.answer(
+      { path: paths.linkedWallets },
+      {
+        status: 400,
+        body: { code: 'SOMETHING_ELSE', message: 'SOMETHING_ELSE happened' },
+      },
+    )
+    expect(
+      await failure(
+        linkExternalWallet(
+          { apiBase: b().api.url, getUser: async () => user },
+          await linkOf(player),
+        ),
+      ),
+    ).toEqual(['LINK_WALLET_GENERIC_ERROR', 'SOMETHING_ELSE happened'])
+  })
+
+  test('error: a failed answer without an error body gives "Link wallet request failed with status code {status}"', async () => {
+    const { player, user } = await registered()
+    b().api.answer({ path: paths.linkedWallets }, { status: 502 })
+    expect(
+      await failure(
+        linkExternalWallet(
+          { apiBase: b().api.url, getUser: async () => user },
+          await linkOf(player),
         ),
       ),
     ).toEqual([
@@ -129,12 +226,12 @@ describe('linkExternalWallet', () => {
   })
 
   test('error: no answer gives "Link wallet request failed" plus the cause', async () => {
-    const api = await server({ status: 200 })
-    await api.close()
+    const { player, user } = await registered()
+    b().api.answer({ path: paths.linkedWallets }, 'drop')
     const [type, message] = await failure(
       linkExternalWallet(
-        { apiBase: api.url, getUser: async () => registered },
-        params,
+        { apiBase: b().api.url, getUser: async () => user },
+        await linkOf(player),
       ),
     )
     expect([type, message]).toEqual([
@@ -144,113 +241,112 @@ describe('linkExternalWallet', () => {
   })
 
   test('error: signed out gives NOT_LOGGED_IN_ERROR "User is not logged in", nothing sent', async () => {
-    const api = await server({ status: 200, body: linked })
+    const { player } = await registered()
     expect(
       await failure(
         linkExternalWallet(
-          { apiBase: api.url, getUser: async () => null },
-          params,
+          { apiBase: b().api.url, getUser: async () => null },
+          await linkOf(player),
         ),
       ),
     ).toEqual(['NOT_LOGGED_IN_ERROR', 'User is not logged in'])
-    expect(api.received).toEqual([])
+    expect(b().api.requests).toEqual([])
   })
 
   test('error: not registered gives USER_NOT_REGISTERED_ERROR "User has not been registered", nothing sent', async () => {
-    const api = await server({ status: 200, body: linked })
-    const { zkEvm: _, ...unregistered } = registered
+    const { player, user } = await registered()
+    const { zkEvm: _, ...unregistered } = user
     expect(
       await failure(
         linkExternalWallet(
-          { apiBase: api.url, getUser: async () => unregistered },
-          params,
+          { apiBase: b().api.url, getUser: async () => unregistered },
+          await linkOf(player),
         ),
       ),
     ).toEqual(['USER_NOT_REGISTERED_ERROR', 'User has not been registered'])
-    expect(api.received).toEqual([])
+    expect(b().api.requests).toEqual([])
   })
 })
 
 describe('getLinkedAddresses', () => {
   test('default: reads linked_addresses of the profile with the bearer token', async () => {
-    const api = await server({
-      status: 200,
-      body: {
-        sub: 'email|player-1',
-        linked_addresses: [params.walletAddress],
-      },
-    })
+    const { player, user } = await registered()
+    const params = await linkOf(player)
+    await linkExternalWallet(
+      { apiBase: b().api.url, getUser: async () => user },
+      params,
+    )
+    b().reset()
     expect(
       await getLinkedAddresses({
-        apiBase: api.url,
-        getUser: async () => registered,
+        apiBase: b().api.url,
+        getUser: async () => user,
       }),
     ).toEqual([params.walletAddress])
     expect(
-      api.received.map((r) => [r.method, r.url, r.headers.authorization]),
+      b().api.requests.map((r) => [r.method, r.url, r.headers.authorization]),
     ).toEqual([
-      ['GET', '/passport-profile/v1/user/info', 'Bearer access-token-1'],
+      ['GET', '/passport-profile/v1/user/info', `Bearer ${player.accessToken}`],
     ])
   })
 
   test('behavior: signed out answers [] without a request', async () => {
-    const api = await server({ status: 200, body: { linked_addresses: [] } })
     expect(
-      await getLinkedAddresses({ apiBase: api.url, getUser: async () => null }),
+      await getLinkedAddresses({
+        apiBase: b().api.url,
+        getUser: async () => null,
+      }),
     ).toEqual([])
-    expect(api.received).toEqual([])
+    expect(b().api.requests).toEqual([])
   })
 
   test('error: an API error gives SERVICE_UNAVAILABLE_ERROR with its message', async () => {
-    const api = await server({
-      status: 401,
-      body: { code: 'UNAUTHORISED_REQUEST', message: 'Token expired' },
-    })
-    expect(
-      await failure(
-        getLinkedAddresses({
-          apiBase: api.url,
-          getUser: async () => registered,
-        }),
-      ),
-    ).toEqual(['SERVICE_UNAVAILABLE_ERROR', 'Token expired'])
+    const { player, user } = await registered()
+    // An access token past its expiry: the API refuses it (401).
+    const expired = await b().identity.sign(
+      claimsOf(player.accessToken, {
+        exp: Math.floor(Date.now() / 1000) - 60,
+      }),
+      { typ: 'at+jwt' },
+    )
+    const [type, message] = await failure(
+      getLinkedAddresses({
+        apiBase: b().api.url,
+        getUser: async () => ({ ...user, accessToken: expired }),
+      }),
+    )
+    const answer = lastAnswer() as { code: string; message: string }
+    expect(b().api.requests.at(-1)?.status).toBe(401)
+    expect(answer.code).toBe('UNAUTHORISED_REQUEST')
+    expect([type, message]).toEqual([
+      'SERVICE_UNAVAILABLE_ERROR',
+      answer.message,
+    ])
   })
 })
 
 describe('Passport: linkExternalWallet and getLinkedAddresses', () => {
-  const authenticationDomain = 'https://auth.example'
-  const clientId = 'game-client'
-
-  /** A JWT with these claims; the cached session reads, not verifies, it. */
-  function jwt(claims: Record<string, unknown>): string {
-    const part = (value: unknown) =>
-      Buffer.from(JSON.stringify(value)).toString('base64url')
-    return `${part({ alg: 'none' })}.${part(claims)}.`
-  }
-
-  const exp = Math.floor(Date.now() / 1000) + 86_400
-  const accessToken = jwt({ sub: 'email|player-1', exp })
-
-  /** A localStorage holding a signed-in, registered player. */
-  function signedIn(): globalThis.Storage {
+  /**
+   * A localStorage holding `player` signed in, with tokens refreshed after
+   * the registration (the id token carries the wallet).
+   */
+  async function signedIn(player: Player): Promise<globalThis.Storage> {
+    const tokens = await b().refresh(player)
     const map = new Map<string, string>()
     map.set(
-      `oidc.user:${authenticationDomain}:${clientId}`,
-      JSON.stringify({
-        access_token: accessToken,
-        id_token: jwt({
-          sub: 'email|player-1',
-          exp,
-          passport: {
-            zkevm_eth_address: registered.zkEvm?.ethAddress,
-            zkevm_user_admin_address: registered.zkEvm?.userAdminAddress,
+      `oidc.user:${b().identity.issuer}:${b().identity.clientId}`,
+      JSON.stringify(
+        fromTokenResponse(
+          {
+            access_token: tokens.accessToken,
+            id_token: tokens.idToken,
+            refresh_token: tokens.refreshToken,
+            token_type: 'Bearer',
+            expires_in: 86_400,
           },
-        }),
-        token_type: 'Bearer',
-        session_state: null,
-        profile: { sub: 'email|player-1' },
-        expires_at: exp,
-      }),
+          { now: Date.now() },
+        ),
+      ),
     )
     return {
       get length() {
@@ -264,13 +360,13 @@ describe('Passport: linkExternalWallet and getLinkedAddresses', () => {
     }
   }
 
-  function passportAt(apiBase: string) {
+  function passport() {
     return new Passport({
       baseConfig: { environment: 'sandbox' },
-      clientId,
+      clientId: b().identity.clientId,
       redirectUri: 'https://game.example/callback',
       overrides: {
-        authenticationDomain,
+        authenticationDomain: b().identity.issuer,
         magicPublishableApiKey: 'pk',
         magicProviderId: 'provider',
         passportDomain: 'https://passport.example',
@@ -279,7 +375,7 @@ describe('Passport: linkExternalWallet and getLinkedAddresses', () => {
         relayerUrl: 'https://api.example/relayer-mr',
         indexerMrBasePath: 'https://api.example',
         orderBookMrBasePath: 'https://api.example',
-        passportMrBasePath: apiBase,
+        passportMrBasePath: b().api.url,
       },
     })
   }
@@ -289,23 +385,35 @@ describe('Passport: linkExternalWallet and getLinkedAddresses', () => {
   })
 
   test('default: the facade links with the session access token at passportMrBasePath', async () => {
-    vi.stubGlobal('localStorage', signedIn())
-    const api = await server({ status: 200, body: linked })
-    const passport = passportAt(api.url)
-    expect(await passport.linkExternalWallet(params)).toEqual(linked)
-    expect(api.received.map((r) => [r.url, r.headers.authorization])).toEqual([
-      ['/passport-profile/v2/linked-wallets', `Bearer ${accessToken}`],
+    const player = await b().player()
+    await b().register(player)
+    const storage = await signedIn(player)
+    vi.stubGlobal('localStorage', storage)
+    b().reset()
+    const params = await linkOf(player)
+    const linked = await passport().linkExternalWallet(params)
+    expect(linked).toEqual(lastAnswer())
+    expect(linked.address).toBe(params.walletAddress)
+    const stored = JSON.parse(
+      storage.getItem(
+        `oidc.user:${b().identity.issuer}:${b().identity.clientId}`,
+      ) ?? '{}',
+    ) as { access_token: string }
+    expect(
+      b().api.requests.map((r) => [r.path, r.headers.authorization, r.status]),
+    ).toEqual([[paths.linkedWallets, `Bearer ${stored.access_token}`, 200]])
+    expect(await passport().getLinkedAddresses()).toEqual([
+      params.walletAddress,
     ])
   })
 
   test('behavior: signed out, linking rejects NOT_LOGGED_IN_ERROR and the linked addresses are []', async () => {
-    const api = await server({ status: 200, body: linked })
-    const passport = passportAt(api.url)
-    expect(await failure(passport.linkExternalWallet(params))).toEqual([
-      'NOT_LOGGED_IN_ERROR',
-      'User is not logged in',
-    ])
-    expect(await passport.getLinkedAddresses()).toEqual([])
-    expect(api.received).toEqual([])
+    const player = await b().player()
+    b().reset()
+    expect(
+      await failure(passport().linkExternalWallet(await linkOf(player))),
+    ).toEqual(['NOT_LOGGED_IN_ERROR', 'User is not logged in'])
+    expect(await passport().getLinkedAddresses()).toEqual([])
+    expect(b().api.requests).toEqual([])
   })
 })

@@ -1,23 +1,57 @@
+/**
+ * The zkEVM provider against its real backends (Anvil with the wallet
+ * contracts behind the chain gateway, the platform API with the guardian,
+ * the relayer), started once for the file; each test signs a new player
+ * in. What the services never answer by themselves (a node error, a poll
+ * error, fee options of several tokens, a status without a message) is
+ * scripted at their taps.
+ */
 import {
   type Address,
-  decodeFunctionData,
+  encodeFunctionData,
+  encodeFunctionResult,
   type Hex,
   hashMessage,
   hashTypedData,
+  parseEther,
   recoverMessageAddress,
   slice,
   stringToHex,
+  toHex,
 } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import * as RpcErrors from '../../core/RpcErrors.js'
 import {
+  fileBackends,
+  type Harness,
+  setup,
+} from '../../../test/unit/setup/zkevm.js'
+import * as RpcErrors from '../../core/RpcErrors.js'
+import { TestERC20 } from '../../emulator/chain/artifacts.generated.js'
+import { revertingCode } from '../../emulator/passport/testkit.js'
+import {
+  type Exchange,
+  jsonOf,
+  type Reply,
+  rpcError,
+  rpcResult,
+} from '../../emulator/testkit.js'
+import { counterfactualAddressPath, paths } from '../wire/api.js'
+import {
+  caip2,
+  type FeeOption,
+  type RelayerTransaction,
+} from '../wire/relayer.js'
+import {
+  decodeExecute,
   decodeSignature,
   subDigest,
   transactionsDigest,
   walletAbi,
 } from '../wire/sequence.js'
-import { accessToken, chainId, setup, user } from './_test/harness.js'
 import { JsonRpcError, RpcErrorCode } from './errors.js'
+
+const b = fileBackends()
 
 /**
  * A wallet signature's threshold and the signers of its parts, in order;
@@ -38,18 +72,72 @@ async function signersOf(signature: Hex, digest: Hex) {
   return { threshold, signers }
 }
 
-let current: Awaited<ReturnType<typeof setup>> | undefined
-async function start(options: Parameters<typeof setup>[0] = {}) {
-  current = await setup(options)
+let current: Harness | undefined
+async function start(options: Parameters<typeof setup>[1] = {}) {
+  current = await setup(b(), options)
   return current
 }
-afterEach(async () => {
-  await current?.close()
+afterEach(() => {
+  current?.close()
   current = undefined
 })
 
+/** An account with nothing on chain: calls to it succeed and do nothing. */
 const target = '0x00000000000000000000000000000000000000AA' as Address
-const deployed = '0x363d3d373d3d3d363d30545af43d82803e903d91601857fd5bf3' as Hex
+const chainId = 13473
+
+/** Deploys the player's wallet and sets its nonce of space 0. */
+async function deployed(harness: Harness, nonce: bigint) {
+  await b().deploy(harness.player)
+  await b().setNonce(harness.wallet, 0n, nonce)
+}
+
+/** The JSON-RPC calls of one request. */
+function callsIn(exchange: Exchange): { method: string; id: unknown }[] {
+  const body = jsonOf(exchange.body)
+  return (Array.isArray(body) ? body : [body]) as {
+    method: string
+    id: unknown
+  }[]
+}
+
+/**
+ * A relayer status answer for the polled transaction (the relayer's own
+ * answer at another time, or one it never gives).
+ */
+function status(
+  value: RelayerTransaction['status'],
+  extra: Partial<RelayerTransaction> = {},
+): Reply {
+  return (exchange) => {
+    const { params } = jsonOf(exchange.body) as { params: [string] }
+    return rpcResult({
+      status: value,
+      chainId: caip2(chainId),
+      relayerId: params[0],
+      ...extra,
+    })
+  }
+}
+
+/** Changes a relayer status answer to another status, keeping its hash. */
+const restatus =
+  (from: string, to: string) =>
+  (answer: unknown): unknown => {
+    const body = answer as { result?: RelayerTransaction }
+    return body.result?.status === from
+      ? { ...body, result: { ...body.result, status: to } }
+      : body
+  }
+
+const feeOption = (option: Partial<FeeOption>): FeeOption => ({
+  tokenPrice: '0',
+  tokenSymbol: 'IMX',
+  tokenDecimals: 18,
+  tokenAddress: '0x0000000000000000000000000000000000000000',
+  recipientAddress: '0x00000000000000000000000000000000000fee00',
+  ...option,
+})
 
 describe('router', () => {
   test('error: unknown methods are 4200 Method not supported', async () => {
@@ -105,28 +193,41 @@ describe('router', () => {
   })
 
   test('behavior: read-only methods pass through with block tag latest, batched', async () => {
-    const { provider, node, wallet } = await start({ signedIn: false })
+    const { provider, wallet } = await start({ signedIn: false })
+    await b().fund(wallet, 1234n)
     const [balance, block] = await Promise.all([
       provider.request({ method: 'eth_getBalance', params: [wallet] } as never),
       provider.request({ method: 'eth_blockNumber' }),
     ])
     expect(balance).toBe('0x4d2')
-    expect(block).toBe('0x10')
+    const calls = b().node.calls()
+    const answered = calls.find((call) => call.method === 'eth_blockNumber')
+    const answers = jsonOf(answered?.exchange.response) as
+      | { id: unknown; result: string }[]
+      | { id: unknown; result: string }
     expect(
-      node.requests.find((r) => r.method === 'eth_getBalance')?.params,
+      (Array.isArray(answers) ? answers : [answers]).find(
+        (answer) => answer.id === answered?.id,
+      )?.result,
+    ).toBe(block)
+    expect(
+      calls.find((call) => call.method === 'eth_getBalance')?.params,
     ).toEqual([wallet, 'latest'])
-    expect(node.batches.some((size) => size >= 2)).toBe(true)
+    expect(calls.some((call) => call.batch >= 2)).toBe(true)
     await provider.request({
       method: 'eth_getStorageAt',
       params: [wallet, '0x0', '0x5'],
     } as never)
     expect(
-      node.requests.find((r) => r.method === 'eth_getStorageAt')?.params,
+      b()
+        .node.calls()
+        .find((call) => call.method === 'eth_getStorageAt')?.params,
     ).toEqual([wallet, '0x0', '0x5'])
   })
 
   test('behavior: identical reads made together share one node request', async () => {
-    const { provider, node, wallet } = await start({ signedIn: false })
+    const { provider, wallet } = await start({ signedIn: false })
+    await b().fund(wallet, 1234n)
     const read = () =>
       provider.request({
         method: 'eth_getBalance',
@@ -138,17 +239,22 @@ describe('router', () => {
       '0x4d2',
     ])
     expect(
-      node.requests.filter((r) => r.method === 'eth_getBalance'),
+      b()
+        .node.calls()
+        .filter((call) => call.method === 'eth_getBalance'),
     ).toHaveLength(1)
   })
 
   test('error: a node error is mapped to its kind, the node code and message kept as the cause', async () => {
-    const { provider, node } = await start({ signedIn: false })
-    node.setError('eth_getBlockByNumber', {
-      code: -32601,
-      message:
-        'the method eth_getBlockByNumber does not exist/is not available',
-    })
+    const { provider } = await start({ signedIn: false })
+    b().node.answer(
+      { rpc: 'eth_getBlockByNumber' },
+      rpcError({
+        code: -32601,
+        message:
+          'the method eth_getBlockByNumber does not exist/is not available',
+      }),
+    )
     const error = await provider
       .request({ method: 'eth_getBlockByNumber', params: ['0x1', false] })
       .catch((e: unknown) => e)
@@ -166,12 +272,13 @@ describe('router', () => {
   })
 
   test('error: a node error passes through with its code, message and data', async () => {
-    const { provider, node } = await start({ signedIn: false })
-    node.setReverting(target)
+    const { provider } = await start({ signedIn: false })
+    const reverting = privateKeyToAccount(generatePrivateKey()).address
+    await b().setCode(reverting, revertingCode)
     await expect(
       provider.request({
         method: 'eth_call',
-        params: [{ to: target, data: '0x' }],
+        params: [{ to: reverting, data: '0x' }],
       } as never),
     ).rejects.toMatchObject({
       name: 'RpcError',
@@ -184,7 +291,7 @@ describe('router', () => {
 
 describe('errors', () => {
   test('behavior: each error is the core class of its code, with the published text, and a JsonRpcError', async () => {
-    const { provider, relayer, api } = await start({ confirm: false })
+    const { provider, wallet } = await start({ confirm: false })
     const fail = (args: { method: string; params?: unknown }) =>
       provider.request(args as never).catch((error: unknown) => error)
     const send = { method: 'eth_sendTransaction', params: [{ to: target }] }
@@ -213,36 +320,26 @@ describe('errors', () => {
         'personal_sign requires the signer to be the from address',
       ],
     ]
-    relayer.setFees([])
+    b().relayer.answer({ rpc: 'im_getFeeOptions' }, rpcResult([]))
     outcomes.push([
       await fail(send),
       RpcErrors.InternalError,
       -32603,
       'Failed to retrieve fees for IMX token',
     ])
-    relayer.setFees([
-      {
-        tokenPrice: '0',
-        tokenSymbol: 'IMX',
-        tokenDecimals: 18,
-        tokenAddress: '0x0000000000000000000000000000000000001010',
-        recipientAddress: '0x00000000000000000000000000000000000fee00',
-      },
-    ])
-    relayer.setScript({ statuses: ['FAILED'], statusMessage: 'gave up' })
+    b().relayerControls.next('fail', 1, 'gave up', wallet)
     outcomes.push([
       await fail(send),
       RpcErrors.InvalidInputError,
       -32000,
       'Transaction failed to submit with status FAILED. Error message: gave up',
     ])
-    api.setGuardian({
-      transaction: {
-        body: { confirmationRequired: true, transactionId: 'tx-1' },
-      },
-    })
+    b().guardian.setWalletRules(wallet, { confirmUnknownContracts: true })
     outcomes.push([
-      await fail(send),
+      await fail({
+        method: 'eth_sendTransaction',
+        params: [{ to: target, data: '0x01' }],
+      }),
       RpcErrors.TransactionRejectedError,
       -32003,
       'Transaction rejected by user',
@@ -274,13 +371,18 @@ describe('errors', () => {
 
 describe('errors of the published catalogue', () => {
   test("error: the relayer and the guardian act for a registered player only: 'Failed to obtain a User with the required ZkEvm attributes'", async () => {
-    const { provider, sessionCalls, setUser, relayer } = await start()
+    const { provider, sessionCalls, setUser, player, relayerCalls } =
+      await start()
     // The player is registered when the request starts, then the session
     // holds a player without the wallet (another sign-in in another tab).
     const push = sessionCalls.push.bind(sessionCalls)
     let reads = 0
     sessionCalls.push = (...items) => {
-      if (++reads > 1) setUser(user())
+      if (++reads > 1)
+        setUser({
+          accessToken: player.accessToken,
+          profile: { sub: player.sub },
+        })
       return push(...items)
     }
     const error = await provider
@@ -291,12 +393,12 @@ describe('errors of the published catalogue', () => {
       code: -32603,
       message: 'Failed to obtain a User with the required ZkEvm attributes',
     })
-    expect(relayer.requests).toEqual([])
+    expect(relayerCalls()).toEqual([])
   })
 
   test('error: the custody key not reached is -32603 WALLET_CONNECTION_ERROR with its text', async () => {
     const cause = new Error('ProviderProxy: login failed')
-    const { provider, relayer } = await start({
+    const { provider, sent } = await start({
       signer: {
         getAddress: async () => {
           throw cause
@@ -314,7 +416,7 @@ describe('errors of the published catalogue', () => {
       type: 'WALLET_CONNECTION_ERROR',
       cause,
     })
-    expect(relayer.sent).toEqual([])
+    expect(sent()).toEqual([])
   })
 })
 
@@ -332,12 +434,13 @@ describe('accounts', () => {
 
   test('behavior: eth_requestAccounts registers a new player, refreshes, emits and starts session activity', async () => {
     const started: string[] = []
-    const { provider, api, custody, wallet, sessionCalls } = await start({
-      registered: false,
-      signedIn: false,
-      sessionActivity: ({ wallet, clientId }) =>
-        started.push(`${wallet}:${clientId}`),
-    })
+    const { provider, custody, wallet, sessionCalls, apiRequests, player } =
+      await start({
+        registered: false,
+        signedIn: false,
+        sessionActivity: ({ wallet, clientId }) =>
+          started.push(`${wallet}:${clientId}`),
+      })
     const events: unknown[] = []
     provider.on('accountsChanged', (accounts) => events.push(accounts))
     expect(await provider.request({ method: 'eth_requestAccounts' })).toEqual([
@@ -347,11 +450,13 @@ describe('accounts', () => {
     expect(started).toEqual([`${wallet}:client-1`])
     expect(sessionCalls).toContain('login')
     expect(sessionCalls).toContain('forceRefresh')
-    const post = api.requests.find(
-      (r) =>
-        r.path ===
-        '/v2/chains/imtbl-zkevm-local/passport/counterfactual-address',
+    const post = apiRequests().find(
+      (r) => r.path === counterfactualAddressPath(b().chainName),
     )!
+    expect(post.path).toBe(
+      '/v2/chains/imtbl-zkevm-local-13473/passport/counterfactual-address',
+    )
+    expect(post.status).toBe(200)
     const body = post.body as {
       ethereum_address: string
       ethereum_signature: Hex
@@ -366,29 +471,36 @@ describe('accounts', () => {
           `${slice(body.ethereum_signature, 0, 64)}${v.toString(16)}` as Hex,
       }),
     ).toBe(custody.address)
-    expect(api.requests.map((r) => r.path)).toContain('/v1/chains')
+    expect(apiRequests().map((r) => r.path)).toContain('/v1/chains')
+    // The API registered the wallet for the player.
+    expect(b().registry.get(player.sub)?.passport.zkevmEthAddress).toBe(wallet)
   })
 
   test('behavior: parallel eth_requestAccounts share one sign-in and one registration', async () => {
-    const { provider, api, wallet } = await start({ registered: false })
+    const { provider, wallet, apiRequests } = await start({
+      registered: false,
+    })
     const results = await Promise.all([
       provider.request({ method: 'eth_requestAccounts' }),
       provider.request({ method: 'eth_requestAccounts' }),
     ])
     expect(results).toEqual([[wallet], [wallet]])
     expect(
-      api.requests.filter((r) =>
+      apiRequests().filter((r) =>
         r.path.endsWith('/passport/counterfactual-address'),
       ),
     ).toHaveLength(1)
   })
 
   test('error: a failed registration is -32603 Failed to create counterfactual address', async () => {
-    const { provider, api } = await start({ registered: false })
-    api.setRegistration({
-      status: 500,
-      body: { code: 'INTERNAL_SERVER_ERROR', message: 'boom' },
-    })
+    const { provider } = await start({ registered: false })
+    b().api.answer(
+      { path: counterfactualAddressPath(b().chainName) },
+      {
+        status: 500,
+        body: { code: 'INTERNAL_SERVER_ERROR', message: 'boom' },
+      },
+    )
     await expect(
       provider.request({ method: 'eth_requestAccounts' }),
     ).rejects.toMatchObject({
@@ -423,19 +535,25 @@ describe('accounts', () => {
 
 describe('eth_sendTransaction', () => {
   test('default: signs execute with the wallet nonce, relays, polls and returns the hash', async () => {
-    const { provider, node, relayer, api, wallet, custody, popup } =
-      await start()
-    node.setCode(wallet, deployed)
-    node.setNonce(wallet, 0n, 5n)
+    const harness = await start()
+    const { provider, wallet, custody, popup, sent, relayerCalls } = harness
+    await deployed(harness, 5n)
+    await b().fund(wallet, parseEther('1'))
+    // The relayer answers the first poll before it submitted.
+    b().relayer.answer({ rpc: 'im_getTransactionByHash' }, status('PENDING'))
     const hash = await provider.request({
       method: 'eth_sendTransaction',
       params: [{ to: target, value: '0x10', data: '0x1234' }],
     } as never)
-    const [sent] = relayer.sent
-    expect(hash).toBe(sent!.hash)
-    expect(sent!.to).toBe(wallet)
-    expect(sent!.nonce).toBe(5n)
-    expect(sent!.transactions).toEqual([
+    const [one] = sent()
+    expect(hash).toBe(one!.hash)
+    expect(
+      (await b().publicClient.getTransactionReceipt({ hash: hash as Hex }))
+        .status,
+    ).toBe('success')
+    expect(one!.to).toBe(wallet)
+    expect(one!.nonce).toBe(5n)
+    expect(one!.transactions).toEqual([
       {
         delegateCall: false,
         revertOnError: true,
@@ -448,20 +566,20 @@ describe('eth_sendTransaction', () => {
     const sub = subDigest({
       chainId,
       wallet,
-      digest: transactionsDigest(5n, sent!.transactions),
+      digest: transactionsDigest(5n, one!.transactions),
     })
-    expect(slice(sent!.signature, 0, 4)).toBe('0x00010001')
-    expect(slice(sent!.signature, 69)).toBe('0x02')
+    expect(slice(one!.signature, 0, 4)).toBe('0x00010001')
+    expect(slice(one!.signature, 69)).toBe('0x02')
     expect(
       await recoverMessageAddress({
         message: { raw: sub },
-        signature: slice(sent!.signature, 4, 69),
+        signature: slice(one!.signature, 4, 69),
       }),
     ).toBe(custody.address)
     expect(
-      api.requests.find(
-        (r) => r.path === '/guardian/v1/transactions/evm/evaluate',
-      )?.body,
+      harness
+        .apiRequests()
+        .find((r) => r.path === '/guardian/v1/transactions/evm/evaluate')?.body,
     ).toEqual({
       chainType: 'evm',
       chainId: 'eip155:13473',
@@ -480,7 +598,7 @@ describe('eth_sendTransaction', () => {
         ],
       },
     })
-    expect(relayer.requests.map((r) => r.method)).toEqual([
+    expect(relayerCalls().map((r) => r.method)).toEqual([
       'im_getFeeOptions',
       'eth_sendTransaction',
       'im_getTransactionByHash',
@@ -490,74 +608,128 @@ describe('eth_sendTransaction', () => {
   })
 
   test('behavior: an undeployed wallet uses nonce 0 whatever the node answers', async () => {
-    const { provider, node, relayer, wallet } = await start()
-    node.setNonce(wallet, 0n, 7n)
+    const { provider, sent, wallet } = await start()
+    // A node answering a nonce for an account without code (a real one
+    // answers 0x): the wallet has used none.
+    b().node.answer(
+      (exchange) =>
+        callsIn(exchange).some((call) => call.method === 'eth_getCode'),
+      (exchange) => ({
+        status: 200,
+        body: callsIn(exchange).map((call) => ({
+          jsonrpc: '2.0',
+          id: call.id,
+          result:
+            call.method === 'eth_getCode'
+              ? '0x'
+              : encodeFunctionResult({
+                  abi: walletAbi,
+                  functionName: 'readNonce',
+                  result: 7n,
+                }),
+        })),
+      }),
+    )
     await provider.request({
       method: 'eth_sendTransaction',
       params: [{ to: target }],
     } as never)
-    expect(relayer.sent[0]!.nonce).toBe(0n)
+    expect(sent()[0]!.nonce).toBe(0n)
+    expect(b().node.requests[0]?.scripted).toBe(true)
+    // The relayer deployed the wallet with that first transaction.
+    expect(await b().publicClient.getCode({ address: wallet })).toMatch(/^0x./)
   })
 
   test("behavior: a deployed wallet's code and nonce are read in one batch, and its nonce is signed", async () => {
-    const { provider, node, relayer, wallet } = await start()
-    node.setCode(wallet, deployed)
-    node.setNonce(wallet, 0n, 7n)
-    await provider.request({
+    const harness = await start()
+    await deployed(harness, 7n)
+    await harness.provider.request({
       method: 'eth_sendTransaction',
       params: [{ to: target }],
     } as never)
-    expect(relayer.sent[0]!.nonce).toBe(7n)
+    expect(harness.sent()[0]!.nonce).toBe(7n)
     expect(
-      node.batchMethods.filter((methods) => methods.includes('eth_getCode')),
+      b()
+        .node.requests.map((request) =>
+          callsIn(request).map((call) => call.method),
+        )
+        .filter((methods) => methods.includes('eth_getCode')),
     ).toEqual([['eth_getCode', 'eth_call']])
   })
 
   test('behavior: a wallet whose readNonce reverts reads nonce 0', async () => {
-    const { provider, node, relayer, wallet } = await start()
-    node.setCode(wallet, deployed)
-    node.setNonce(wallet, 0n, 7n)
-    node.setReverting(wallet)
+    const harness = await start()
+    const { provider, sent, wallet } = harness
+    await b().deploy(harness.player)
+    const code = await b().publicClient.getCode({ address: wallet })
+    // The node answers the wallet's code and a revert of its readNonce.
+    b().node.answer(
+      (exchange) =>
+        callsIn(exchange).some((call) => call.method === 'eth_getCode'),
+      (exchange) => ({
+        status: 200,
+        body: callsIn(exchange).map((call) =>
+          call.method === 'eth_getCode'
+            ? { jsonrpc: '2.0', id: call.id, result: code }
+            : {
+                jsonrpc: '2.0',
+                id: call.id,
+                error: { code: 3, message: 'execution reverted', data: '0x' },
+              },
+        ),
+      }),
+    )
     await provider.request({
       method: 'eth_sendTransaction',
       params: [{ to: target }],
     } as never)
-    expect(relayer.sent[0]!.nonce).toBe(0n)
+    expect(sent()[0]!.nonce).toBe(0n)
   })
 
   test('behavior: a non-zero IMX fee appends a transfer to the recipient', async () => {
-    const { provider, relayer } = await start()
-    relayer.setFees([
-      {
-        tokenPrice: '0',
-        tokenSymbol: 'ETH',
-        tokenDecimals: 18,
-        tokenAddress: '0x',
-        recipientAddress: '0x00000000000000000000000000000000000000ee',
-      },
-      {
-        tokenPrice: '1000',
-        tokenSymbol: 'IMX',
-        tokenDecimals: 18,
-        tokenAddress: '0x',
-        recipientAddress: '0x00000000000000000000000000000000000000fe',
-      },
-    ])
+    const { provider, sent, wallet } = await start()
+    await b().fund(wallet, parseEther('1'))
+    b().relayer.answer(
+      { rpc: 'im_getFeeOptions' },
+      rpcResult([
+        feeOption({
+          tokenSymbol: 'ETH',
+          recipientAddress: '0x00000000000000000000000000000000000000ee',
+        }),
+        feeOption({
+          tokenPrice: '1000',
+          recipientAddress: '0x00000000000000000000000000000000000000fe',
+        }),
+      ]),
+    )
     await provider.request({
       method: 'eth_sendTransaction',
       params: [{ to: target }],
     } as never)
-    expect(
-      relayer.sent[0]!.transactions.map((t) => [t.target, t.value]),
-    ).toEqual([
+    expect(sent()[0]!.transactions.map((t) => [t.target, t.value])).toEqual([
       [target, 0n],
       ['0x00000000000000000000000000000000000000fe', 1000n],
     ])
   })
 
+  test("behavior: the relayer's own fee is paid, and the transaction runs", async () => {
+    const { provider, sent, wallet } = await start()
+    await b().fund(wallet, parseEther('1'))
+    b().relayerControls.setFee(1000n)
+    const hash = (await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)) as Hex
+    const [, fee] = sent()[0]!.transactions
+    expect(fee?.value).toBe(1000n)
+    expect(
+      (await b().publicClient.waitForTransactionReceipt({ hash })).status,
+    ).toBe('success')
+  })
+
   test('error: no IMX fee option', async () => {
-    const { provider, relayer } = await start()
-    relayer.setFees([])
+    const { provider } = await start()
+    b().relayer.answer({ rpc: 'im_getFeeOptions' }, rpcResult([]))
     await expect(
       provider.request({
         method: 'eth_sendTransaction',
@@ -570,7 +742,7 @@ describe('eth_sendTransaction', () => {
   })
 
   test('error: to is required: -32602 with the published text', async () => {
-    const { provider, relayer } = await start()
+    const { provider, sent } = await start()
     for (const params of [[{ value: '0x1' }], [], [null], [{ to: '' }]]) {
       const error = await provider
         .request({ method: 'eth_sendTransaction', params } as never)
@@ -590,59 +762,71 @@ describe('eth_sendTransaction', () => {
       code: -32602,
       message: 'wallet_sendCalls requires a "to" field',
     })
-    expect(relayer.sent).toEqual([])
+    expect(sent()).toEqual([])
   })
 
   test("error: a reverted relayed transaction is -32000 with its status and message, its hash and the relayer's message kept in data", async () => {
-    const { provider, relayer } = await start()
-    relayer.setScript({
-      statuses: ['PENDING', 'REVERTED'],
-      statusMessage: 'execution reverted: ERC20: insufficient balance',
+    const { provider, sent, wallet } = await start()
+    b().relayerControls.next('revert', 1, undefined, wallet)
+    // A token transfer the wallet has no balance for.
+    const error = await provider
+      .request({
+        method: 'eth_sendTransaction',
+        params: [
+          {
+            to: b().contracts.erc20,
+            data: encodeFunctionData({
+              abi: TestERC20.abi,
+              functionName: 'transfer',
+              args: [target, 1n],
+            }),
+          },
+        ],
+      } as never)
+      .catch((e: unknown) => e)
+    const [one] = sent()
+    expect(error).toBeInstanceOf(RpcErrors.InvalidInputError)
+    const statusMessage = `The transaction reverted on chain: ERC20InsufficientBalance(${wallet}, 0, 1).`
+    expect(error).toMatchObject({
+      code: -32000,
+      message: `Transaction failed to submit with status REVERTED. Error message: ${statusMessage}`,
+      data: {
+        status: 'REVERTED',
+        relayerId: one?.relayerId,
+        chainId: `eip155:${chainId}`,
+        hash: one?.hash,
+        statusMessage,
+      },
     })
+    const { hash } = (error as { data: { hash: Hex } }).data
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(
+      (await b().publicClient.getTransactionReceipt({ hash })).status,
+    ).toBe('reverted')
+  })
+
+  test('error: a status without a message says so without an empty "Error message:"', async () => {
+    const { provider, sent } = await start()
+    b().relayer.answer({ rpc: 'im_getTransactionByHash' }, status('CANCELLED'))
     const error = await provider
       .request({
         method: 'eth_sendTransaction',
         params: [{ to: target }],
       } as never)
       .catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(RpcErrors.InvalidInputError)
     expect(error).toMatchObject({
       code: -32000,
-      message:
-        'Transaction failed to submit with status REVERTED. Error message: execution reverted: ERC20: insufficient balance',
-      data: {
-        status: 'REVERTED',
-        relayerId: 'relayer-1',
-        chainId: `eip155:${chainId}`,
-        hash: relayer.sent[0]?.hash,
-        statusMessage: 'execution reverted: ERC20: insufficient balance',
-      },
-    })
-    expect((error as { data: { hash: string } }).data.hash).toMatch(
-      /^0x[0-9a-f]{64}$/,
-    )
-  })
-
-  test('error: a status without a message says so without an empty "Error message:"', async () => {
-    const { provider, relayer } = await start()
-    relayer.setScript({ statuses: ['CANCELLED'] })
-    await expect(
-      provider.request({
-        method: 'eth_sendTransaction',
-        params: [{ to: target }],
-      } as never),
-    ).rejects.toMatchObject({
-      code: -32000,
       message: 'Transaction failed to submit with status CANCELLED.',
-      data: { status: 'CANCELLED', relayerId: 'relayer-1' },
+      data: { status: 'CANCELLED', relayerId: sent()[0]?.relayerId },
     })
+    expect(sent()[0]?.relayerId).toMatch(/\S/)
   })
 
   test('behavior: a send the relayer gave up on (FAILED) gives its nonce back to the next send', async () => {
-    const { provider, node, relayer, wallet } = await start()
-    node.setCode(wallet, deployed)
-    node.setNonce(wallet, 0n, 7n)
-    relayer.setScript({ statuses: ['FAILED'], statusMessage: 'gave up' })
+    const harness = await start()
+    const { provider, sent, wallet } = harness
+    await deployed(harness, 7n)
+    b().relayerControls.next('fail', 1, 'gave up', wallet)
     await expect(
       provider.request({
         method: 'eth_sendTransaction',
@@ -653,52 +837,43 @@ describe('eth_sendTransaction', () => {
       message:
         'Transaction failed to submit with status FAILED. Error message: gave up',
     })
-    relayer.setScript({})
     await provider.request({
       method: 'eth_sendTransaction',
       params: [{ to: target }],
     } as never)
-    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([7n, 7n])
+    expect(sent().map((one) => one.nonce)).toEqual([7n, 7n])
   })
 
   test('behavior: after a send mined as reverted, the next send signs the nonce the chain still expects', async () => {
-    const { provider, node, relayer, wallet } = await start()
-    node.setCode(wallet, deployed)
-    node.setNonce(wallet, 0n, 4n)
+    const harness = await start()
+    const { provider, sent, wallet } = harness
+    await deployed(harness, 4n)
     const send = () =>
       provider.request({
         method: 'eth_sendTransaction',
         params: [{ to: target }],
       } as never) as Promise<Hex>
-    // Mined but not reverted yet (no receipt): the chain may just lag.
     await send()
+    // The second reverts on chain, but the relayer says SUBMITTED first
+    // (it has a hash): the chain may just lag behind.
+    b().relayerControls.next('revert', 1, undefined, wallet)
+    b().relayer.rewrite(
+      { rpc: 'im_getTransactionByHash' },
+      ...Array(31).fill(restatus('REVERTED', 'SUBMITTED')),
+    )
+    const reverted = await send()
+    expect(
+      (await b().publicClient.getTransactionReceipt({ hash: reverted })).status,
+    ).toBe('reverted')
+    expect(sent().map((one) => one.nonce)).toEqual([4n, 5n])
+    b().relayer.clear()
     await send()
-    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([4n, 5n])
-    // The latest reverted: the wallet's nonce on chain did not move.
-    node.setReceipt(relayer.sent[1]!.hash, {
-      transactionHash: relayer.sent[1]!.hash,
-      blockHash: `0x${'00'.repeat(32)}`,
-      blockNumber: '0x1',
-      transactionIndex: '0x0',
-      from: wallet,
-      to: wallet,
-      cumulativeGasUsed: '0x1',
-      gasUsed: '0x1',
-      effectiveGasPrice: '0x1',
-      logs: [],
-      logsBloom: `0x${'00'.repeat(256)}`,
-      status: '0x0',
-      type: '0x2',
-      contractAddress: null,
-    })
-    node.setNonce(wallet, 0n, 5n)
-    await send()
-    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([4n, 5n, 5n])
+    expect(sent().map((one) => one.nonce)).toEqual([5n])
   })
 
   test('error: still pending after one poll and 30 retries', async () => {
-    const { provider, relayer } = await start()
-    relayer.setScript({ statuses: ['PENDING'] })
+    const { provider, sent, polls, wallet } = await start()
+    b().relayerControls.next('stall', 1, undefined, wallet)
     await expect(
       provider.request({
         method: 'eth_sendTransaction',
@@ -708,34 +883,37 @@ describe('eth_sendTransaction', () => {
       code: -32000,
       message: 'transaction hash not generated in time',
     })
-    expect(relayer.polls.get('relayer-1')).toBe(31)
+    expect(polls(sent()[0]!.relayerId)).toBe(31)
   })
 
   test('behavior: a send still pending after the last poll gives its nonce back: the next send signs the same nonce, so at most one of them runs', async () => {
-    const { provider, node, relayer, wallet } = await start()
-    node.setCode(wallet, deployed)
-    node.setNonce(wallet, 0n, 7n)
+    const harness = await start()
+    const { provider, sent, wallet } = harness
+    await deployed(harness, 7n)
     const send = () =>
       provider.request({
         method: 'eth_sendTransaction',
         params: [{ to: target }],
       } as never) as Promise<Hex>
-    relayer.setScript({ statuses: ['PENDING'] })
+    b().relayerControls.next('stall', 1, undefined, wallet)
     await expect(send()).rejects.toMatchObject({
       code: -32000,
       message: 'transaction hash not generated in time',
     })
-    relayer.setScript({})
     await send()
     await send()
-    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([7n, 7n, 8n])
+    expect(sent().map((one) => one.nonce)).toEqual([7n, 7n, 8n])
   })
 
   test('behavior: a failed status poll is retried like a pending one; a send whose polling kept failing gives its nonce back too', async () => {
-    const { provider, node, relayer, wallet } = await start()
-    node.setCode(wallet, deployed)
-    node.setNonce(wallet, 0n, 7n)
-    relayer.setScript({ pollError: 'Relayer busy' })
+    const harness = await start()
+    const { provider, sent, wallet, relayerCalls } = harness
+    await deployed(harness, 7n)
+    b().relayerControls.next('stall', 1, undefined, wallet)
+    b().relayer.answer(
+      { rpc: 'im_getTransactionByHash' },
+      ...Array(31).fill(rpcError({ code: -32000, message: 'Relayer busy' })),
+    )
     const error = await provider
       .request({
         method: 'eth_sendTransaction',
@@ -748,21 +926,20 @@ describe('eth_sendTransaction', () => {
       cause: { code: -32000, message: 'Relayer busy' },
     })
     expect(
-      relayer.requests.filter((r) => r.method === 'im_getTransactionByHash'),
+      relayerCalls().filter((r) => r.method === 'im_getTransactionByHash'),
     ).toHaveLength(31)
-    relayer.setScript({})
     await provider.request({
       method: 'eth_sendTransaction',
       params: [{ to: target }],
     } as never)
-    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([7n, 7n])
+    expect(sent().map((one) => one.nonce)).toEqual([7n, 7n])
   })
 
   test('behavior: when a timed-out send landed after all, the next send takes the nonce after it', async () => {
-    const { provider, node, relayer, wallet } = await start()
-    node.setCode(wallet, deployed)
-    node.setNonce(wallet, 0n, 7n)
-    relayer.setScript({ statuses: ['PENDING'] })
+    const harness = await start()
+    const { provider, sent, wallet } = harness
+    await deployed(harness, 7n)
+    b().relayerControls.next('stall', 1, undefined, wallet)
     await expect(
       provider.request({
         method: 'eth_sendTransaction',
@@ -772,30 +949,39 @@ describe('eth_sendTransaction', () => {
       code: -32000,
       message: 'transaction hash not generated in time',
     })
-    // The relayer submitted it late; the wallet used nonce 7.
-    node.setNonce(wallet, 0n, 8n)
-    relayer.setScript({})
+    // It landed late after all: the wallet used nonce 7.
+    await b().setNonce(wallet, 0n, 8n)
     await provider.request({
       method: 'eth_sendTransaction',
       params: [{ to: target }],
     } as never)
-    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([7n, 8n])
+    expect(sent().map((one) => one.nonce)).toEqual([7n, 8n])
   })
 
   test('behavior: SUBMITTED returns the hash', async () => {
-    const { provider, relayer } = await start()
-    relayer.setScript({ statuses: ['SUBMITTED'] })
+    const { provider, sent } = await start()
+    b().relayer.rewrite(
+      { rpc: 'im_getTransactionByHash' },
+      restatus('SUCCESSFUL', 'SUBMITTED'),
+    )
     const hash = await provider.request({
       method: 'eth_sendTransaction',
       params: [{ to: target }],
     } as never)
-    expect(hash).toBe(relayer.sent[0]!.hash)
+    const [poll] = b()
+      .relayer.calls()
+      .filter((call) => call.method === 'im_getTransactionByHash')
+    expect(
+      (jsonOf(poll?.exchange.response) as { result: RelayerTransaction }).result
+        .status,
+    ).toBe('SUBMITTED')
+    expect(hash).toBe(sent()[0]!.hash)
   })
 
   test('behavior: 20 parallel sends get consecutive distinct nonces', async () => {
-    const { provider, node, relayer, wallet } = await start()
-    node.setCode(wallet, deployed)
-    node.setNonce(wallet, 0n, 3n)
+    const harness = await start()
+    const { provider, sent } = harness
+    await deployed(harness, 3n)
     await Promise.all(
       Array.from({ length: 20 }, () =>
         provider.request({
@@ -805,24 +991,27 @@ describe('eth_sendTransaction', () => {
       ),
     )
     expect(
-      relayer.sent.map((s) => s.nonce).sort((a, b) => Number(a - b)),
+      sent()
+        .map((one) => one.nonce)
+        .sort((a, b) => Number(a - b)),
     ).toEqual(Array.from({ length: 20 }, (_, i) => BigInt(i + 3)))
   })
 
   test('behavior: background transactions use nonce space 1 and open no popup', async () => {
     let send: ((call: { to: Address }) => Promise<Hex>) | undefined
-    const { provider, node, relayer, wallet, popup } = await start({
+    const harness = await start({
       sessionActivity: ({ sendTransaction }) => {
         send = sendTransaction
       },
     })
-    node.setCode(wallet, deployed)
-    node.setNonce(wallet, 1n, 2n)
+    const { provider, sent, wallet, popup } = harness
+    await b().deploy(harness.player)
+    await b().setNonce(wallet, 1n, 2n)
     expect(
       await provider.request({ method: 'im_addSessionActivity' } as never),
     ).toBeNull()
     await send!({ to: target })
-    expect(relayer.sent[0]!.nonce).toBe((1n << 96n) + 2n)
+    expect(sent()[0]!.nonce).toBe((1n << 96n) + 2n)
     expect(popup).toEqual([])
   })
 })
@@ -840,13 +1029,14 @@ describe('guardian', () => {
   })
 
   test('error: another evaluation failure is -32603 with the API message', async () => {
-    const { provider, api } = await start()
-    api.setGuardian({
-      transaction: {
+    const { provider } = await start()
+    b().api.answer(
+      { path: paths.evaluateTransaction },
+      {
         status: 500,
         body: { code: 'INTERNAL_SERVER_ERROR', message: 'db down' },
       },
-    })
+    )
     await expect(
       provider.request({
         method: 'eth_sendTransaction',
@@ -859,15 +1049,16 @@ describe('guardian', () => {
   })
 
   test('error: a 422 in bridge mode is -32015 Transaction will revert', async () => {
-    const { provider, api } = await start({
+    const { provider } = await start({
       config: { crossSdkBridgeEnabled: true },
     })
-    api.setGuardian({
-      transaction: {
+    b().api.answer(
+      { path: paths.evaluateTransaction },
+      {
         status: 422,
         body: { code: 'VALIDATION_ERROR', message: 'execution reverted' },
       },
-    })
+    )
     await expect(
       provider.request({
         method: 'eth_sendTransaction',
@@ -880,49 +1071,38 @@ describe('guardian', () => {
   })
 
   test('behavior: a required confirmation navigates the popup', async () => {
-    const { provider, api, popup, wallet } = await start()
-    api.setGuardian({
-      transaction: {
-        body: { confirmationRequired: true, transactionId: 'tx-1' },
-      },
-    })
+    const { provider, popup, wallet } = await start()
+    b().guardian.setWalletRules(wallet, { confirmUnknownContracts: true })
     await provider.request({
       method: 'eth_sendTransaction',
-      params: [{ to: target }],
+      params: [{ to: target, data: '0x01' }],
     } as never)
+    const id = verdictOf(paths.evaluateTransaction, 'transactionId')
     expect(popup).toEqual([
       'open',
-      `transaction:tx-1:${wallet}:${chainId}`,
+      `transaction:${id}:${wallet}:${chainId}`,
       'close',
     ])
   })
 
   test('error: rejected in the popup is -32003', async () => {
-    const { provider, api, relayer } = await start({ confirm: false })
-    api.setGuardian({
-      transaction: {
-        body: { confirmationRequired: true, transactionId: 'tx-1' },
-      },
-    })
+    const { provider, sent, wallet } = await start({ confirm: false })
+    b().guardian.setWalletRules(wallet, { confirmUnknownContracts: true })
     await expect(
       provider.request({
         method: 'eth_sendTransaction',
-        params: [{ to: target }],
+        params: [{ to: target, data: '0x01' }],
       } as never),
     ).rejects.toMatchObject({
       code: -32003,
       message: 'Transaction rejected by user',
     })
-    expect(relayer.sent).toEqual([])
+    expect(sent()).toEqual([])
   })
 
   test('error: a 403 shows the unavailable page, then Service unavailable with its own type, the API body never in its text', async () => {
-    const { provider, api, popup } = await start()
-    const body = { code: 'AUTHENTICATION_ERROR', message: 'no' }
-    api.setGuardian({
-      transaction: { status: 403, body },
-      erc191: { status: 403, body },
-    })
+    const { provider, popup, wallet } = await start()
+    b().guardian.setWalletRules(wallet, { unavailable: true })
     const sent = await provider
       .request({
         method: 'eth_sendTransaction',
@@ -932,16 +1112,25 @@ describe('guardian', () => {
     const signed = await provider
       .request({
         method: 'personal_sign',
-        params: ['0x6869', current?.wallet],
+        params: ['0x6869', wallet],
       } as never)
       .catch((e: unknown) => e)
+    expect(b().api.requests.map((r) => [r.status, jsonOf(r.response)])).toEqual(
+      Array(2).fill([
+        403,
+        {
+          code: 'AUTHENTICATION_ERROR',
+          message: 'The guardian is unavailable.',
+        },
+      ]),
+    )
     for (const error of [sent, signed]) {
       expect(error).toBeInstanceOf(RpcErrors.InvalidInputError)
       expect(error).toMatchObject({
         code: -32000,
         message: 'Service unavailable',
         shortMessage: 'Service unavailable',
-        details: 'no',
+        details: 'The guardian is unavailable.',
         type: 'SERVICE_UNAVAILABLE_ERROR',
       })
       expect(String((error as Error).stack)).not.toContain(
@@ -959,28 +1148,22 @@ describe('guardian', () => {
   })
 
   test('error: bridge mode refuses a required confirmation without a popup', async () => {
-    const { provider, api, popup } = await start({
+    const { provider, popup, wallet } = await start({
       config: { crossSdkBridgeEnabled: true },
     })
-    api.setGuardian({
-      transaction: {
-        body: { confirmationRequired: true, transactionId: 'tx-1' },
-      },
-    })
+    b().guardian.setWalletRules(wallet, { confirmUnknownContracts: true })
     await expect(
       provider.request({
         method: 'eth_sendTransaction',
-        params: [{ to: target }],
+        params: [{ to: target, data: '0x01' }],
       } as never),
     ).rejects.toMatchObject({ code: -32003 })
     expect(popup).toEqual([])
   })
 
   test('error: a rejected message is -32003 Signature rejected by user', async () => {
-    const { provider, api, wallet } = await start({ confirm: false })
-    api.setGuardian({
-      erc191: { body: { confirmationRequired: true, messageId: 'm-1' } },
-    })
+    const { provider, wallet } = await start({ confirm: false })
+    b().guardian.setWalletRules(wallet, { confirmErc191: true })
     await expect(
       provider.request({
         method: 'personal_sign',
@@ -995,10 +1178,9 @@ describe('guardian', () => {
 
 describe('personal_sign', () => {
   test('default: the 2-of-2 signature over the wallet’s sub-digest of the decoded text', async () => {
-    const { provider, relayer, api, wallet, custody, popup } = await start()
-    api.setGuardian({
-      erc191: { body: { confirmationRequired: true, messageId: 'm-1' } },
-    })
+    const harness = await start()
+    const { provider, wallet, custody, popup, relayerCalls } = harness
+    b().guardian.setWalletRules(wallet, { confirmErc191: true })
     const signature = (await provider.request({
       method: 'personal_sign',
       params: [stringToHex('hello'), wallet.toLowerCase()],
@@ -1007,21 +1189,22 @@ describe('personal_sign', () => {
     const decoded = await signersOf(signature, digest)
     expect(decoded.threshold).toBe(2)
     expect([...decoded.signers].sort()).toEqual(
-      [custody.address, relayer.coSigner.address].sort(),
+      [custody.address, b().contracts.coSigner].sort(),
     )
     expect(BigInt(decoded.signers[0]!) < BigInt(decoded.signers[1]!)).toBe(true)
     expect(
-      api.requests.find(
-        (r) => r.path === '/guardian/v1/erc191-messages/evaluate',
-      )?.body,
+      harness
+        .apiRequests()
+        .find((r) => r.path === '/guardian/v1/erc191-messages/evaluate')?.body,
     ).toEqual({
       chainID: 'eip155:13473',
       payload: 'hello',
     })
-    expect(
-      relayer.requests.find((r) => r.method === 'im_sign')?.params,
-    ).toEqual([{ chainId: 'eip155:13473', address: wallet, message: 'hello' }])
-    expect(popup).toEqual(['open', `message:m-1:${wallet}:erc191`, 'close'])
+    expect(relayerCalls().find((r) => r.method === 'im_sign')?.params).toEqual([
+      { chainId: 'eip155:13473', address: wallet, message: 'hello' },
+    ])
+    const id = verdictOf(paths.evaluateErc191Message, 'messageId')
+    expect(popup).toEqual(['open', `message:${id}:${wallet}:erc191`, 'close'])
   })
 
   test('error: the address must be the wallet', async () => {
@@ -1035,54 +1218,33 @@ describe('personal_sign', () => {
   })
 
   test('behavior: an undeployed wallet’s signature is ERC-6492 wrapped when the contracts are configured', async () => {
-    const contracts = {
-      factory: '0x00000000000000000000000000000000000000f1' as Address,
-      mainModule: '0x00000000000000000000000000000000000000f2' as Address,
-      coSigner: '0x00000000000000000000000000000000000000f3' as Address,
-    }
+    const { factory, mainModule, coSigner } = b().contracts
     const { provider, wallet } = await start({
-      config: { walletContracts: contracts },
+      config: { walletContracts: { factory, mainModule, coSigner } },
     })
     const signature = (await provider.request({
       method: 'personal_sign',
       params: ['hi', wallet],
     } as never)) as Hex
     expect(slice(signature, -32)).toBe(`0x${'6492'.repeat(16)}`)
+    expect(
+      await b().publicClient.verifyMessage({
+        address: wallet,
+        message: 'hi',
+        signature,
+      }),
+    ).toBe(true)
   })
 
   test('behavior: forceScwDeployBeforeMessageSignature deploys first', async () => {
-    const { provider, node, relayer, wallet } = await start({
+    const { provider, sent, wallet } = await start({
       config: { forceScwDeployBeforeMessageSignature: true },
     })
-    // The fake node reports the deployment's receipt as mined.
-    const original = relayer.sent.push.bind(relayer.sent)
-    relayer.sent.push = (...items) => {
-      for (const item of items) {
-        node.setReceipt(item.hash, {
-          transactionHash: item.hash,
-          blockHash: `0x${'00'.repeat(32)}`,
-          blockNumber: '0x1',
-          transactionIndex: '0x0',
-          from: wallet,
-          to: wallet,
-          cumulativeGasUsed: '0x1',
-          gasUsed: '0x1',
-          effectiveGasPrice: '0x1',
-          logs: [],
-          logsBloom: `0x${'00'.repeat(256)}`,
-          status: '0x1',
-          type: '0x2',
-          contractAddress: null,
-        })
-        node.setCode(wallet, deployed)
-      }
-      return original(...items)
-    }
     const signature = (await provider.request({
       method: 'personal_sign',
       params: ['hi', wallet],
     } as never)) as Hex
-    expect(relayer.sent[0]!.transactions).toEqual([
+    expect(sent()[0]!.transactions).toEqual([
       {
         delegateCall: false,
         revertOnError: true,
@@ -1092,9 +1254,22 @@ describe('personal_sign', () => {
         data: '0x',
       },
     ])
+    expect(await b().publicClient.getCode({ address: wallet })).toMatch(/^0x./)
     expect(slice(signature, 0, 2)).toBe('0x0002')
   })
 })
+
+/** The id the guardian gave the first evaluation at `path`. */
+function verdictOf(
+  path: string,
+  key: 'transactionId' | 'messageId',
+): string | undefined {
+  return (
+    jsonOf(b().api.to(path)[0]?.response) as
+      | Record<string, string | undefined>
+      | undefined
+  )?.[key]
+}
 
 describe('eth_signTypedData_v4', () => {
   const typedData = (chain: unknown) => ({
@@ -1111,7 +1286,8 @@ describe('eth_signTypedData_v4', () => {
   })
 
   test('default: JSON text with a hex chain id; guardian gets the decimal chain id', async () => {
-    const { provider, api, relayer, wallet, custody } = await start()
+    const harness = await start()
+    const { provider, wallet, custody } = harness
     const signature = (await provider.request({
       method: 'eth_signTypedData_v4',
       params: [wallet, JSON.stringify(typedData('0x34a1'))],
@@ -1127,11 +1303,11 @@ describe('eth_signTypedData_v4', () => {
       subDigest({ chainId, wallet, digest: hash }),
     )
     expect([...decoded.signers].sort()).toEqual(
-      [custody.address, relayer.coSigner.address].sort(),
+      [custody.address, b().contracts.coSigner].sort(),
     )
-    const evaluation = api.requests.find(
-      (r) => r.path === '/guardian/v1/messages/evaluate',
-    )?.body as {
+    const evaluation = harness
+      .apiRequests()
+      .find((r) => r.path === '/guardian/v1/messages/evaluate')?.body as {
       chainID: string
       payload: { domain: { chainId: number } }
     }
@@ -1189,20 +1365,19 @@ describe('im_signEjectionTransaction', () => {
   })
 
   test('default: the signed execute calldata for the given nonce and chain', async () => {
-    const { provider, wallet, custody, relayer } = await start()
+    const { provider, wallet, custody, relayerCalls } = await start()
     const result = (await provider.request({
       method: 'im_signEjectionTransaction',
       params: [{ to: target, value: '5', nonce: 4, chainId: 'eip155:1' }],
     } as never)) as { to: Address; data: Hex; chainId: string }
     expect(result.to).toBe(wallet)
     expect(result.chainId).toBe('eip155:1')
-    const { args } = decodeFunctionData({ abi: walletAbi, data: result.data })
-    const [txs, nonce, signature] = args as unknown as [never[], bigint, Hex]
+    const { transactions, nonce, signature } = decodeExecute(result.data)
     expect(nonce).toBe(4n)
     const sub = subDigest({
       chainId: 1,
       wallet,
-      digest: transactionsDigest(4n, txs),
+      digest: transactionsDigest(4n, transactions),
     })
     expect(
       await recoverMessageAddress({
@@ -1210,13 +1385,19 @@ describe('im_signEjectionTransaction', () => {
         signature: slice(signature, 4, 69),
       }),
     ).toBe(custody.address)
-    expect(relayer.requests).toEqual([])
+    expect(relayerCalls()).toEqual([])
   })
 })
 
 describe('EIP-5792', () => {
   test('behavior: wallet_sendCalls sends one meta-transaction of all calls; status and capabilities', async () => {
-    const { provider, relayer, node, wallet } = await start()
+    const { provider, sent, wallet } = await start()
+    await b().fund(wallet, parseEther('1'))
+    // Until the relayer has a hash, the batch is pending.
+    const stopPending = b().relayer.always(
+      { rpc: 'im_getTransactionByHash' },
+      status('PENDING'),
+    )
     const { id } = (await provider.request({
       method: 'wallet_sendCalls',
       params: [
@@ -1232,14 +1413,14 @@ describe('EIP-5792', () => {
         },
       ],
     } as never)) as { id: string }
-    expect(relayer.sent).toHaveLength(1)
+    expect(sent()).toHaveLength(1)
     expect(
-      relayer.sent[0]!.transactions.map((t) => [t.target, t.value, t.data]),
+      sent()[0]!.transactions.map((t) => [t.target, t.value, t.data]),
     ).toEqual([
       [target, 0n, '0x01'],
       [wallet, 2n, '0x'],
     ])
-    expect(id).toBe('relayer-1')
+    expect(id).toBe(sent()[0]!.relayerId)
     const pending = (await provider.request({
       method: 'wallet_getCallsStatus',
       params: [id],
@@ -1251,29 +1432,15 @@ describe('EIP-5792', () => {
       atomic: true,
       status: 100,
     })
-    const hash = relayer.sent[0]!.hash
-    node.setReceipt(hash, {
-      transactionHash: hash,
-      blockHash: `0x${'11'.repeat(32)}`,
-      blockNumber: '0x7',
-      transactionIndex: '0x0',
-      from: wallet,
-      to: wallet,
-      cumulativeGasUsed: '0x5',
-      gasUsed: '0x5',
-      effectiveGasPrice: '0x1',
-      logs: [],
-      logsBloom: `0x${'00'.repeat(256)}`,
-      status: '0x1',
-      type: '0x2',
-      contractAddress: null,
+    stopPending()
+    const confirmed = (await provider.request({
+      method: 'wallet_getCallsStatus',
+      params: [id],
+    } as never)) as { receipts: { transactionHash: Hex }[] }
+    const receipt = await b().publicClient.getTransactionReceipt({
+      hash: confirmed.receipts[0]!.transactionHash,
     })
-    expect(
-      await provider.request({
-        method: 'wallet_getCallsStatus',
-        params: [id],
-      } as never),
-    ).toEqual({
+    expect(confirmed).toEqual({
       version: '2.0.0',
       id,
       chainId: '0x34a1',
@@ -1281,12 +1448,16 @@ describe('EIP-5792', () => {
       status: 200,
       receipts: [
         {
-          logs: [],
+          logs: receipt.logs.map(({ address, data, topics }) => ({
+            address,
+            data,
+            topics,
+          })),
           status: '0x1',
-          blockHash: `0x${'11'.repeat(32)}`,
-          blockNumber: '0x7',
-          gasUsed: '0x5',
-          transactionHash: hash,
+          blockHash: receipt.blockHash,
+          blockNumber: toHex(receipt.blockNumber),
+          gasUsed: toHex(receipt.gasUsed),
+          transactionHash: receipt.transactionHash,
         },
       ],
     })
@@ -1301,8 +1472,8 @@ describe('EIP-5792', () => {
   })
 
   test('behavior: an off-chain failure is 400', async () => {
-    const { provider, relayer, wallet } = await start()
-    relayer.setScript({ statuses: ['FAILED'] })
+    const { provider, wallet } = await start()
+    b().relayerControls.next('fail', 1, undefined, wallet)
     const { id } = (await provider.request({
       method: 'wallet_sendCalls',
       params: [
@@ -1323,22 +1494,21 @@ describe('EIP-5792', () => {
   })
 
   test('behavior: a batch the relayer gave up on gives its nonce back, whether or not the dapp asks its status', async () => {
-    const { provider, node, relayer, wallet } = await start()
-    node.setCode(wallet, deployed)
-    node.setNonce(wallet, 0n, 7n)
-    relayer.setScript({ statuses: ['FAILED'] })
+    const harness = await start()
+    const { provider, sent, polls, wallet } = harness
+    await deployed(harness, 7n)
+    b().relayerControls.next('fail', 1, undefined, wallet)
     const { id } = (await provider.request({
       method: 'wallet_sendCalls',
       params: [{ version: '2.0.0', from: wallet, calls: [{ to: target }] }],
     } as never)) as { id: string }
     // The provider's own status poll (answered FAILED) gives the nonce back.
-    await vi.waitFor(() => expect(relayer.polls.get(id)).toBe(1))
-    relayer.setScript({})
+    await vi.waitFor(() => expect(polls(id)).toBe(1))
     await provider.request({
       method: 'eth_sendTransaction',
       params: [{ to: target }],
     } as never)
-    expect(relayer.sent.map((sent) => sent.nonce)).toEqual([7n, 7n])
+    expect(sent().map((one) => one.nonce)).toEqual([7n, 7n])
   })
 
   test('error: another chain is 5710', async () => {
@@ -1361,8 +1531,11 @@ describe('EIP-5792', () => {
 
 describe('relayer', () => {
   test('error: an HTTP failure of the relayer is -32603 with its status and content', async () => {
-    const { provider, relayer } = await start()
-    relayer.setHttpFailure(503)
+    const { provider } = await start()
+    b().relayer.answer(
+      { path: '/v1/transactions' },
+      { status: 503, body: { message: 'overloaded' } },
+    )
     await expect(
       provider.request({
         method: 'eth_sendTransaction',
@@ -1377,12 +1550,13 @@ describe('relayer', () => {
 
 describe('events', () => {
   test('behavior: accountsChanged fires once per real change of the accounts, never for a repeat', async () => {
-    const { provider, sessionEvents, wallet, custody, setUser } = await start()
+    const { provider, sessionEvents, wallet, custody, setUser, player } =
+      await start()
     const events: unknown[] = []
     provider.on('accountsChanged', (accounts) => events.push(accounts))
     const registered = {
-      accessToken,
-      profile: { sub: 'p' },
+      accessToken: player.accessToken,
+      profile: { sub: player.sub },
       zkEvm: { ethAddress: wallet, userAdminAddress: custody.address },
     }
     // Known from the start: asking again is no change.
@@ -1409,31 +1583,43 @@ describe('events', () => {
   })
 
   test('behavior: a new player registering emits the wallet once', async () => {
-    const { provider, wallet, sessionEvents } = await start({
+    const { provider, wallet, sessionEvents, player } = await start({
       registered: false,
       signedIn: false,
     })
     const events: unknown[] = []
     provider.on('accountsChanged', (accounts) => events.push(accounts))
     // Signed in without a wallet yet: no accounts, so no change.
-    sessionEvents.emit('loggedIn', { accessToken, profile: { sub: 'p' } })
+    sessionEvents.emit('loggedIn', {
+      accessToken: player.accessToken,
+      profile: { sub: player.sub },
+    })
     await provider.request({ method: 'eth_requestAccounts' })
     await provider.request({ method: 'eth_requestAccounts' })
     expect(events).toEqual([[wallet]])
   })
 
   test('behavior: chainChanged when the node reports another chain', async () => {
-    const { provider, node } = await start()
+    const { provider } = await start()
     const changes: unknown[] = []
     provider.on('chainChanged', (id) => changes.push(id))
     await provider.request({ method: 'eth_chainId' })
-    node.setChainId(1)
-    expect(await provider.request({ method: 'eth_chainId' })).toBe('0x1')
-    expect(changes).toEqual(['0x1'])
+    const setChainId = (id: number) =>
+      b().testClient.request({
+        method: 'anvil_setChainId',
+        params: [id],
+      } as never)
+    await setChainId(1)
+    try {
+      expect(await provider.request({ method: 'eth_chainId' })).toBe('0x1')
+      expect(changes).toEqual(['0x1'])
+    } finally {
+      await setChainId(chainId)
+    }
   })
 
   test('behavior: connect once the chain is known; logout emits [] and disconnect; login of a registered player emits the wallet', async () => {
-    const { provider, sessionEvents, wallet, custody } = await start()
+    const { provider, sessionEvents, wallet, custody, player } = await start()
     const events: unknown[] = []
     provider.on('connect', (info) => events.push(['connect', info]))
     provider.on('accountsChanged', (accounts) =>
@@ -1445,8 +1631,8 @@ describe('events', () => {
     await provider.request({ method: 'eth_chainId' })
     sessionEvents.emit('loggedOut')
     sessionEvents.emit('loggedIn', {
-      accessToken,
-      profile: { sub: 'p' },
+      accessToken: player.accessToken,
+      profile: { sub: player.sub },
       zkEvm: { ethAddress: wallet, userAdminAddress: custody.address },
     })
     // The first `connect` reaches a listener added after the provider was

@@ -1,42 +1,93 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
+import { fileBackends } from '../../../test/unit/setup/zkevm.js'
+import { clientSend } from '../../emulator/passport/relayer/testkit.js'
+import { metaTransaction } from '../wire/sequence.js'
 import { createRelayerClient } from './relayerClient.js'
+
+const b = fileBackends()
 
 afterEach(() => {
   vi.useRealTimers()
-  vi.unstubAllGlobals()
 })
+
+/**
+ * Lets the HTTP round trips run (real I/O, under fake timers) until
+ * `done()` holds.
+ */
+async function until(done: () => boolean) {
+  for (let turn = 0; turn < 10_000; turn++) {
+    if (done()) return
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  throw new Error('It never happened.')
+}
 
 describe('RelayerClient.waitForHash', () => {
   test('default: one status request, then 30 retries 1 s apart, then "transaction hash not generated in time"', async () => {
-    vi.useFakeTimers()
-    const polls: number[] = []
-    vi.stubGlobal('fetch', async () => {
-      polls.push(Date.now())
-      return Response.json({
-        jsonrpc: '2.0',
-        id: 1,
-        result: { status: 'PENDING', relayerId: 'r-1', chainId: 'eip155:1' },
-      })
-    })
+    const { chainId, guardian, relayerControls } = b()
+    const player = await b().player()
+    await b().register(player)
     const relayer = createRelayerClient({
-      relayerUrl: 'http://relayer.test',
-      getAccessToken: async () => 'token',
+      relayerUrl: b().relayer.url,
+      getAccessToken: async () => player.accessToken,
     })
-    const outcome = relayer.waitForHash('r-1').catch((error: unknown) => error)
-    await vi.advanceTimersByTimeAsync(0)
-    expect(polls).toHaveLength(1)
-    await vi.advanceTimersByTimeAsync(999)
-    expect(polls).toHaveLength(1)
-    await vi.advanceTimersByTimeAsync(1)
-    expect(polls).toHaveLength(2)
-    await vi.advanceTimersByTimeAsync(29_000)
+    // A transaction of the player the guardian allowed, which the relayer
+    // takes and never submits.
+    const {
+      digest,
+      params: [send],
+    } = await clientSend({
+      chainId,
+      wallet: player.wallet,
+      custody: player.custody,
+      nonce: 0n,
+      transactions: [
+        metaTransaction({ to: '0x00000000000000000000000000000000000000AA' }),
+      ],
+    })
+    guardian.record({
+      kind: 'transaction',
+      chainId,
+      wallet: player.wallet,
+      digest,
+      state: 'allowed',
+      payload: {},
+    })
+    relayerControls.next('stall', 1, undefined, player.wallet)
+    const relayerId = await relayer.sendTransaction(
+      player.wallet,
+      send!.data,
+      chainId,
+    )
+    const polls = () =>
+      b()
+        .relayer.calls()
+        .filter((call) => call.method === 'im_getTransactionByHash')
+    const answered = (n: number) =>
+      polls()[n - 1]?.exchange.status !== undefined
+
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    const outcome = relayer.waitForHash(relayerId).catch((e: unknown) => e)
+    for (let n = 1; n <= 30; n++) {
+      await until(() => answered(n) && vi.getTimerCount() > 0)
+      await vi.advanceTimersByTimeAsync(999)
+      expect(polls()).toHaveLength(n)
+      await vi.advanceTimersByTimeAsync(1)
+    }
     expect(await outcome).toMatchObject({
       code: -32000,
       message: 'transaction hash not generated in time',
     })
-    expect(polls).toHaveLength(31)
-    expect(polls.slice(1).map((at, i) => at - (polls[i] as number))).toEqual(
-      Array(30).fill(1000),
-    )
+    expect(polls()).toHaveLength(31)
+    expect(
+      polls().map(
+        (poll) =>
+          (
+            JSON.parse(poll.exchange.response ?? '{}') as {
+              result?: { status?: string }
+            }
+          ).result?.status,
+      ),
+    ).toEqual(Array(31).fill('PENDING'))
   })
 })

@@ -1,6 +1,9 @@
-import { afterEach, describe, expect, test, vi } from 'vitest'
+import { describe, expect, test, vi } from 'vitest'
+import { filePlatform } from '../../../test/unit/setup/zkevm.js'
 import * as Storage from '../../core/Storage.js'
-import { type Reply, startTestServer } from './_test/server.js'
+import type { SessionActivityRule } from '../../emulator/index.js'
+import type { Exchange, Reply } from '../../emulator/testkit.js'
+import { paths } from '../wire/api.js'
 import {
   create,
   localDate,
@@ -9,24 +12,26 @@ import {
   storageKeys,
 } from './sessionActivity.js'
 
+/** The platform API, whose session-activity checks the wallet makes. */
+const b = filePlatform()
+
 const wallet = '0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf'
 const contract = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 const today = new Date(2026, 10, 25, 12)
 
-const closers: (() => Promise<void>)[] = []
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close()
-})
-
-/** A check server answering `replies` in order (404 once they run out). */
-async function checkServer(replies: Reply[]) {
-  let index = 0
-  const server = await startTestServer(
-    () => replies[index++] ?? { status: 404 },
-  )
-  closers.push(server.close)
-  return server
+/** Sets (or with `null` removes) the client's rule, as a game's operator would. */
+async function ruleFor(clientId: string, rule: SessionActivityRule | null) {
+  const response = await fetch(`${b().api.url}/dev/session-activity`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ clientId, rule }),
+  })
+  if (response.status !== 200)
+    throw new Error(`Rule: ${response.status} ${await response.text()}`)
 }
+
+/** The checks the API received, oldest first. */
+const checks = (): Exchange[] => b().api.to(paths.sessionActivityCheck)
 
 /** A sleep the test releases by hand (no timers). */
 function manualSleep() {
@@ -41,7 +46,7 @@ function manualSleep() {
   return { sleep, waits }
 }
 
-/** The query of each check the server received. */
+/** The path and query of each check the API received. */
 function queries(
   received: { url: string }[],
 ): [string, Record<string, string>][] {
@@ -51,10 +56,7 @@ function queries(
   })
 }
 
-function setup(
-  server: { url: string },
-  options: Partial<Parameters<typeof create>[0]> = {},
-) {
+function setup(options: Partial<Parameters<typeof create>[0]> = {}) {
   const errors: SessionActivityError[] = []
   const sent: { to: string; data: string }[] = []
   const storage = Storage.memory()
@@ -63,7 +65,7 @@ function setup(
     clientId,
     environment: 'sandbox',
     chainId: 31337,
-    apiBase: server.url,
+    apiBase: b().api.url,
     storage,
     onError: (error) => errors.push(error),
     now: () => today,
@@ -78,29 +80,28 @@ function setup(
 
 describe('SessionActivity.run', () => {
   test('default: 404 from the check stops the run: one check, nothing sent', async () => {
-    const server = await checkServer([{ status: 404 }])
-    const { activity, clientId, errors, sent, sendTransaction } = setup(server)
+    // No rule for the client: the API answers 404.
+    const { activity, clientId, errors, sent, sendTransaction } = setup()
     await activity.run({ wallet, sendTransaction })
-    expect(queries(server.received)).toEqual([
+    expect(queries(checks())).toEqual([
       [
         '/v1/sdk/session-activity/check',
         { clientId, wallet, checkCount: '0', sendCount: '0' },
       ],
     ])
-    expect(server.received[0]?.headers.authorization).toBeUndefined()
+    expect(checks().map((check) => check.status)).toEqual([404])
+    expect(checks()[0]?.headers.authorization).toBeUndefined()
     expect(sent).toEqual([])
     expect(errors).toEqual([])
   })
 
   test('behavior: a contract and function: sends its selector, counts the send, resets the check count', async () => {
-    const server = await checkServer([
-      {
-        status: 200,
-        body: { contractAddress: contract, functionName: 'ping' },
-      },
-      { status: 404 },
-    ])
-    const { activity, clientId, sent, storage, sendTransaction } = setup(server)
+    const { activity, clientId, sent, storage, sendTransaction } = setup()
+    await ruleFor(clientId, {
+      contractAddress: contract,
+      functionName: 'ping',
+      untilSendCount: 1,
+    })
     await activity.run({ wallet, sendTransaction })
     expect(sent).toEqual([{ to: contract, data: '0x5c36b186' }])
     expect(await storage.getItem(storageKeys.sendCount)).toBe(
@@ -108,36 +109,38 @@ describe('SessionActivity.run', () => {
     )
     expect(await storage.getItem(storageKeys.date)).toBe('2026-11-25')
     await activity.run({ wallet, sendTransaction })
-    expect(queries(server.received).map(([, query]) => query)).toEqual([
+    expect(queries(checks()).map(([, query]) => query)).toEqual([
       { clientId, wallet, checkCount: '0', sendCount: '0' },
       { clientId, wallet, checkCount: '0', sendCount: '1' },
     ])
+    // Sent once: the second answer names no call and no delay.
+    expect(sent).toHaveLength(1)
   })
 
   test('behavior: a delay waits that many seconds and checks again, counting the checks', async () => {
-    const server = await checkServer([
-      { status: 200, body: { delay: 2 } },
-      {
-        status: 200,
-        body: { contractAddress: contract, functionName: 'ping()', delay: 1 },
-      },
-      { status: 404 },
-    ])
     const { sleep, waits } = manualSleep()
-    const { activity, clientId, sent, sendTransaction } = setup(server, {
-      sleep,
-    })
+    const { activity, clientId, sent, sendTransaction } = setup({ sleep })
+    // The game's operator changes the rule between the checks.
+    await ruleFor(clientId, { delay: 2 })
     const run = activity.run({ wallet, sendTransaction })
     await vi.waitFor(() => expect(waits).toHaveLength(1))
     expect(waits[0]?.ms).toBe(2000)
-    expect(server.received).toHaveLength(1)
+    expect(checks()).toHaveLength(1)
+    await ruleFor(clientId, {
+      contractAddress: contract,
+      functionName: 'ping()',
+      delay: 1,
+      untilSendCount: 1,
+    })
     waits[0]?.release()
     await vi.waitFor(() => expect(waits).toHaveLength(2))
     expect(waits[1]?.ms).toBe(1000)
     expect(sent).toEqual([{ to: contract, data: '0x5c36b186' }])
+    await ruleFor(clientId, null)
     waits[1]?.release()
     await run
-    expect(queries(server.received).map(([, query]) => query)).toEqual([
+    expect(checks().map((check) => check.status)).toEqual([200, 200, 404])
+    expect(queries(checks()).map(([, query]) => query)).toEqual([
       { clientId, wallet, checkCount: '0', sendCount: '0' },
       { clientId, wallet, checkCount: '1', sendCount: '0' },
       { clientId, wallet, checkCount: '0', sendCount: '1' },
@@ -145,8 +148,7 @@ describe('SessionActivity.run', () => {
   })
 
   test('behavior: counts of another local date are reset; those of today are sent', async () => {
-    const server = await checkServer([{ status: 404 }, { status: 404 }])
-    const { activity, clientId, storage, sendTransaction } = setup(server)
+    const { activity, clientId, storage, sendTransaction } = setup()
     await storage.setItem(storageKeys.date, '2026-11-24')
     await storage.setItem(
       storageKeys.sendCount,
@@ -161,32 +163,33 @@ describe('SessionActivity.run', () => {
       JSON.stringify({ [clientId]: 3 }),
     )
     await activity.run({ wallet, sendTransaction })
-    expect(
-      queries(server.received).map(([, query]) => query.sendCount),
-    ).toEqual(['0', '3'])
+    expect(queries(checks()).map(([, query]) => query.sendCount)).toEqual([
+      '0',
+      '3',
+    ])
   })
 
   test('behavior: one run per client id at a time, across instances', async () => {
+    // The API holds each check until the test answers it.
     let release: (reply: Reply) => void = () => undefined
-    const server = await startTestServer(
-      () => new Promise<Reply>((resolve) => (release = resolve)),
-    )
-    closers.push(server.close)
-    const first = setup(server)
+    const held = () => new Promise<Reply>((resolve) => (release = resolve))
+    b().api.answer({ path: paths.sessionActivityCheck }, held, held)
+    const first = setup()
     const second = create({
       clientId: first.clientId,
       environment: 'sandbox',
-      apiBase: server.url,
+      chainId: 31337,
+      apiBase: b().api.url,
       storage: Storage.memory(),
     })
     const running = first.activity.run({
       wallet,
       sendTransaction: first.sendTransaction,
     })
-    await vi.waitFor(() => expect(server.received).toHaveLength(1))
+    await vi.waitFor(() => expect(checks()).toHaveLength(1))
     await first.activity.run({ wallet, sendTransaction: first.sendTransaction })
     await second.run({ wallet, sendTransaction: first.sendTransaction })
-    expect(server.received).toHaveLength(1)
+    expect(checks()).toHaveLength(1)
     release({ status: 404 })
     await running
     // Done: the next run checks again.
@@ -194,26 +197,29 @@ describe('SessionActivity.run', () => {
       wallet,
       sendTransaction: first.sendTransaction,
     })
-    await vi.waitFor(() => expect(server.received).toHaveLength(2))
+    await vi.waitFor(() => expect(checks()).toHaveLength(2))
     release({ status: 404 })
     await next
   })
 
   test('behavior: stop ends a waiting run', async () => {
-    const server = await checkServer([{ status: 200, body: { delay: 60 } }])
     const { sleep, waits } = manualSleep()
-    const { activity, errors, sendTransaction } = setup(server, { sleep })
+    const { activity, clientId, errors, sendTransaction } = setup({ sleep })
+    await ruleFor(clientId, { delay: 60 })
     const run = activity.run({ wallet, sendTransaction })
     await vi.waitFor(() => expect(waits).toHaveLength(1))
     activity.stop()
     await run
-    expect(server.received).toHaveLength(1)
+    expect(checks()).toHaveLength(1)
     expect(errors).toEqual([])
   })
 
   test('error: a failed check is reported as "Failed to get details", never thrown', async () => {
-    const server = await checkServer([{ status: 500, body: { code: 'x' } }])
-    const { activity, errors, sent, sendTransaction } = setup(server)
+    b().api.answer(
+      { path: paths.sessionActivityCheck },
+      { status: 500, body: { code: 'x' } },
+    )
+    const { activity, errors, sent, sendTransaction } = setup()
     await expect(activity.run({ wallet, sendTransaction })).resolves.toBe(
       undefined,
     )
@@ -225,13 +231,8 @@ describe('SessionActivity.run', () => {
   })
 
   test('error: a failed send is reported as "Failed to send transaction" and counts nothing', async () => {
-    const server = await checkServer([
-      {
-        status: 200,
-        body: { contractAddress: contract, functionName: 'ping' },
-      },
-    ])
-    const { activity, errors, storage } = setup(server)
+    const { activity, clientId, errors, storage } = setup()
+    await ruleFor(clientId, { contractAddress: contract, functionName: 'ping' })
     const failure = new Error('relayer down')
     await activity.run({
       wallet,
@@ -245,13 +246,12 @@ describe('SessionActivity.run', () => {
   })
 
   test('error: no client id, no environment, no wallet are reported, nothing is checked', async () => {
-    const server = await checkServer([])
     const errors: string[] = []
     const onError = (error: Error) => errors.push(error.message)
     const storage = Storage.memory()
     const sendTransaction = async () => '0x'
     const environment = 'sandbox'
-    const base = { apiBase: server.url, storage, onError }
+    const base = { apiBase: b().api.url, chainId: 31337, storage, onError }
     await create({ ...base, clientId: '', environment }).run({
       wallet,
       sendTransaction,
@@ -273,23 +273,23 @@ describe('SessionActivity.run', () => {
       'Environment not supported',
       'No wallet address',
     ])
-    expect(server.received).toEqual([])
+    expect(checks()).toEqual([])
   })
 })
 
 describe('SessionActivity: where the check goes', () => {
   test('behavior: the published chains use the hosted API; others the API base, its path dropped', async () => {
+    // The hosted API is out of reach: only where the wallet asks is seen.
     const urls: string[] = []
     const fetch = async (input: RequestInfo | URL) => {
       urls.push(String(input))
-      return new Response(null, { status: 404 })
+      throw new TypeError('fetch failed')
     }
     const storage = Storage.memory()
     const sendTransaction = async () => '0x'
     for (const [chainId, apiBase] of [
       [13371, undefined],
       [13473, 'http://127.0.0.1:1'],
-      [31337, 'http://127.0.0.1:9/some/prefix'],
     ] as const)
       await create({
         clientId: `client-${chainId}`,
@@ -302,7 +302,16 @@ describe('SessionActivity: where the check goes', () => {
     expect(urls.map((url) => url.split('?')[0])).toEqual([
       'https://api.immutable.com/v1/sdk/session-activity/check',
       'https://api.sandbox.immutable.com/v1/sdk/session-activity/check',
-      'http://127.0.0.1:9/v1/sdk/session-activity/check',
+    ])
+    await create({
+      clientId: 'client-31337',
+      environment: 'sandbox',
+      chainId: 31337,
+      apiBase: `${b().api.url}/some/prefix`,
+      storage,
+    }).run({ wallet, sendTransaction })
+    expect(checks().map((check) => check.path)).toEqual([
+      '/v1/sdk/session-activity/check',
     ])
   })
 })

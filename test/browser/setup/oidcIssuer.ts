@@ -1,14 +1,14 @@
-import { Hono } from 'hono'
-import * as jose from 'jose'
+import type * as jose from 'jose'
 import type { TestProject } from 'vitest/node'
-import { findFreePort } from '../../../src/emulator/net.js'
-import { startServer } from '../../../src/emulator/server.js'
+import { startIdentity } from '../../../src/emulator/passport/identity/testkit.js'
 
-/** An OpenID issuer's signing key and where its JWKS is served. */
+/** An OpenID issuer: where its JWKS is served and the key it signs with. */
 export type OidcIssuerContext = {
-  /** The loopback URL of its JWKS (`{ keys: [public key] }`). */
+  /** The issuer (`iss` of its tokens). */
+  issuer: string
+  /** The loopback URL of its JWKS. */
   jwksUri: string
-  /** The private key (ES256) that signs the tests' id tokens. */
+  /** The private key (RS256) that signs the tests' id tokens. */
   privateJwk: jose.JWK
   /** The key's id, in the JWKS and in each token's header. */
   kid: string
@@ -16,35 +16,27 @@ export type OidcIssuerContext = {
 
 declare module 'vitest' {
   interface ProvidedContext {
-    /** A test OpenID issuer for the iframe wallet's OIDC login. */
+    /** An OpenID issuer for the iframe wallet's OIDC login. */
     oidcIssuer: OidcIssuerContext
   }
 }
 
 /**
- * Serves the JWKS of a fresh ES256 key on a loopback port and provides
- * `oidcIssuer`. The emulated provider fetches a registered provider's JWKS
- * only from an https or loopback http URL, so the browser tests' issuer
- * needs one; the browser signs its tokens with the private key.
+ * Starts the emulated identity provider (the one test double of an OpenID
+ * provider, through its testkit) and provides `oidcIssuer`: the emulated
+ * iframe-wallet provider fetches a registered provider's JWKS only from an
+ * https or loopback http URL, and the browser signs the tests' tokens with
+ * the issuer's key.
  */
 export default async function setup(
   project: TestProject,
 ): Promise<() => Promise<void>> {
-  const kid = crypto.randomUUID()
-  const { privateKey, publicKey } = await jose.generateKeyPair('ES256', {
-    extractable: true,
-  })
-  const jwk = { ...(await jose.exportJWK(publicKey)), kid, alg: 'ES256' }
-  const app = new Hono().get('/jwks.json', (c) => c.json({ keys: [jwk] }))
-  const server = await startServer({
-    fetch: app.fetch,
-    port: await findFreePort(),
-    name: 'oidc issuer',
-  })
+  const identity = await startIdentity()
   project.provide('oidcIssuer', {
-    jwksUri: `${server.url}/jwks.json`,
-    privateJwk: await jose.exportJWK(privateKey),
-    kid,
+    issuer: identity.issuer,
+    jwksUri: identity.jwksUri,
+    privateJwk: identity.signingKey,
+    kid: String(identity.signingKey.kid),
   })
-  return () => server.stop()
+  return () => identity.stop()
 }

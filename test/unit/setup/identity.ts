@@ -1,28 +1,22 @@
 /**
  * Helpers for the tests that run the game wallet's sign-in core against the
- * real emulated identity provider (no mock of the server): the service on a
- * free port with a server-side log of its requests, our OIDC client with a
- * client-side log of the OAuth errors it received, a virtual clock for the
- * device flow, and the person's side of the device and PKCE pages (driven
- * with fetch through the identity testkit's cookie-keeping browser).
+ * real emulated identity provider (started by its testkit, which logs every
+ * request server side): our OIDC client with a client-side log of the OAuth
+ * errors it received, a virtual clock for the device flow, and the person's
+ * side of the device and PKCE pages (driven with fetch through the identity
+ * testkit's cookie-keeping browser).
  */
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import * as Storage from '../../../src/core/Storage.js'
-import * as Mailbox from '../../../src/emulator/dev/mailbox.js'
-import { findFreePort } from '../../../src/emulator/net.js'
-import {
-  createIdentityService,
-  type IdentityService,
-} from '../../../src/emulator/passport/identity/service.js'
 import {
   createBrowser,
   readForm,
   redirectUri,
   signIn,
+  startIdentity,
+  type TestIdentity,
   textOf,
 } from '../../../src/emulator/passport/identity/testkit.js'
-import { createRegistry } from '../../../src/emulator/registry/index.js'
-import { startServer } from '../../../src/emulator/server.js'
+import type { Exchange } from '../../../src/emulator/testkit.js'
 import { type Client, create } from '../../../src/passport/auth/oidc.js'
 import {
   createUserStore,
@@ -33,91 +27,36 @@ import {
   defaultScope,
 } from '../../../src/passport/wire/identity.js'
 
-export { redirectUri }
+export { redirectUri, startIdentity }
 
 /** The scope and audience the SDK asks for by default. */
 export const scope = defaultScope
 export const audience = defaultAudience
 
-/** One HTTP request the service received, as the server saw it. */
-export type ServerRequest = {
-  method: string
-  path: string
-  /** For `POST /oauth/token`: the form's `grant_type`. */
-  grantType?: string | undefined
-  /** For `POST /oauth/token`: the OAuth error the grant ended with. */
-  error?: string | undefined
-}
+/** A running identity service (the identity testkit's). */
+export type Identity = TestIdentity
 
-/** A running identity service. */
-export type Identity = Awaited<ReturnType<typeof startIdentity>>
+/** The headers Node's fetch adds to every request by itself. */
+const transportHeaders = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'accept-encoding',
+  'accept-language',
+  'sec-fetch-mode',
+])
 
 /**
- * Starts `createIdentityService` on a free port, behind a Node handler that
- * logs every request. Token requests are annotated with their `grant_type`
- * and outcome from oidc-provider's `grant.success` / `grant.error` events
- * (which carry the request's Koa context, hence its Node `req`).
+ * The headers the client set on a request the service received, without
+ * those Node's fetch adds by itself. When the client sets no `accept`,
+ * fetch sends its own (any type).
  */
-export async function startIdentity(
-  options: Partial<createIdentityService.Options> = {},
-) {
-  const port = await findFreePort()
-  const issuer = `http://127.0.0.1:${port}`
-  const registry = createRegistry()
-  const mailbox = Mailbox.create()
-  const service: IdentityService = await createIdentityService({
-    issuer,
-    registry,
-    mailbox,
-    ...options,
-  })
-  const requests: ServerRequest[] = []
-  const byReq = new WeakMap<IncomingMessage, ServerRequest>()
-  type GrantContext = {
-    req: IncomingMessage
-    oidc?: { params?: Record<string, unknown> | undefined } | undefined
-  }
-  const annotate = (ctx: GrantContext, error?: string) => {
-    const entry = byReq.get(ctx.req)
-    if (!entry) return
-    const grantType = ctx.oidc?.params?.grant_type
-    entry.grantType = typeof grantType === 'string' ? grantType : undefined
-    if (error !== undefined) entry.error = error
-  }
-  // oidc-provider's event listeners are typed `(...args: unknown[])`.
-  service.provider.on('grant.success', (ctx) => annotate(ctx as GrantContext))
-  service.provider.on('grant.error', (ctx, error) =>
-    annotate(ctx as GrantContext, String((error as { error?: unknown }).error)),
+export function sentHeaders(exchange: Exchange): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(exchange.headers)
+      .filter(([name]) => !transportHeaders.has(name))
+      .map(([name, value]) => [name, String(value)]),
   )
-  const handler = (req: IncomingMessage, res: ServerResponse) => {
-    const entry: ServerRequest = {
-      method: req.method ?? 'GET',
-      path: new URL(req.url ?? '/', issuer).pathname,
-    }
-    requests.push(entry)
-    byReq.set(req, entry)
-    service.handler(req, res)
-  }
-  const server = await startServer({ handler, port })
-  return {
-    issuer,
-    clientId: service.clientId,
-    registry,
-    mailbox,
-    requests,
-    /** The token requests of `grantType` received from index `since` on. */
-    tokenRequests(grantType: string, since = 0) {
-      return requests
-        .slice(since)
-        .filter(
-          (r) =>
-            r.method === 'POST' &&
-            r.path === '/oauth/token' &&
-            r.grantType === grantType,
-        )
-    },
-    stop: () => server.stop(),
-  }
 }
 
 /** The device-code grant type. */

@@ -1,10 +1,12 @@
-import { Hono } from 'hono'
-import * as jose from 'jose'
+import type * as jose from 'jose'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as Mailbox from '../../dev/mailbox.js'
 import { findFreePort } from '../../net.js'
+import {
+  startIdentity,
+  type TestIdentity,
+} from '../../passport/identity/testkit.js'
 import { createRegistry } from '../../registry/index.js'
-import { type Running, startServer } from '../../server.js'
 import { decodeDidToken } from './didToken.js'
 import {
   fetchJwks,
@@ -16,43 +18,50 @@ import {
 import { createMagicService } from './service.js'
 import { call, createDevice } from './testkit.js'
 
-let idp: Running
-let keys: Awaited<ReturnType<typeof jose.generateKeyPair>>
-const issuer = 'https://idp.example'
+/**
+ * The OpenID provider a dApp registers: the emulated identity provider, the
+ * one test double of an identity provider, with JWKS routes scripted to fail
+ * in every way a fetch can.
+ */
+let identity: TestIdentity
+let issuer: string
 
 beforeAll(async () => {
-  keys = await jose.generateKeyPair('RS256')
-  const jwk = {
-    ...(await jose.exportJWK(keys.publicKey)),
-    kid: 'k1',
-    alg: 'RS256',
-  }
-  const app = new Hono()
-  app.get('/jwks.json', (c) => c.json({ keys: [jwk] }))
-  // JWKS endpoints that fail in every way a fetch can.
-  app.get('/status-500', (c) => c.json({ keys: [jwk] }, 500))
-  app.get('/not-json', (c) => c.text('<html>not a key set</html>'))
-  app.get('/not-a-key-set', (c) => c.json({ hello: 'world' }))
-  app.get('/redirect', (c) => c.redirect('/jwks.json', 302))
-  app.get('/too-large', (c) =>
-    c.json({ keys: [jwk], padding: 'x'.repeat(maxJwksBytes) }),
+  identity = await startIdentity()
+  issuer = identity.issuer
+  const jwks = await (await fetch(identity.jwksUri)).json()
+  identity.always({ path: '/status-500' }, { status: 500, body: jwks })
+  identity.always(
+    { path: '/not-json' },
+    { status: 200, body: '<html>not a key set</html>' },
   )
-  app.get('/hang', () => new Promise<Response>(() => {}))
-  idp = await startServer({ fetch: app.fetch, port: await findFreePort() })
+  identity.always(
+    { path: '/not-a-key-set' },
+    { status: 200, body: { hello: 'world' } },
+  )
+  identity.always(
+    { path: '/redirect' },
+    { status: 302, headers: { location: '/.well-known/jwks.json' } },
+  )
+  identity.always(
+    { path: '/too-large' },
+    {
+      status: 200,
+      body: { ...jwks, padding: 'x'.repeat(maxJwksBytes) },
+    },
+  )
+  identity.always({ path: '/hang' }, 'stall')
 })
 
-afterAll(() => idp?.stop())
+afterAll(() => identity?.stop())
 
-function sign(
-  claims: jose.JWTPayload,
-  key: CryptoKey = keys.privateKey as CryptoKey,
-) {
-  return new jose.SignJWT(claims)
-    .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
-    .setIssuer(issuer)
-    .setIssuedAt()
-    .setExpirationTime('5m')
-    .sign(key)
+/** A token of the issuer (or signed under its key id by a stranger's key). */
+function sign(claims: jose.JWTPayload, key: 'own' | 'stranger' = 'own') {
+  const now = Math.floor(Date.now() / 1000)
+  return identity.sign(
+    { iss: issuer, iat: now, exp: now + 300, ...claims },
+    { key },
+  )
 }
 
 function setup() {
@@ -64,7 +73,7 @@ function setup() {
     oidcProviders: {
       'idp-1': {
         issuer,
-        jwksUri: `${idp.url}/jwks.json`,
+        jwksUri: identity.jwksUri,
         audience: 'my-app',
       },
     },
@@ -128,11 +137,7 @@ describe('magic_auth_login_with_oidc', () => {
 
   test('error: a token signed by another key is refused with -10011', async () => {
     const { app } = setup()
-    const other = await jose.generateKeyPair('RS256')
-    const jwt = await sign(
-      { sub: 'user-42', aud: 'my-app' },
-      other.privateKey as CryptoKey,
-    )
+    const jwt = await sign({ sub: 'user-42', aud: 'my-app' }, 'stranger')
     expect(
       (
         await call(app, 'magic_auth_login_with_oidc', [
@@ -152,7 +157,7 @@ describe('magic_auth_login_with_oidc', () => {
       body: JSON.stringify({
         providerId: 'idp-2',
         issuer,
-        jwksUri: `${idp.url}/jwks.json`,
+        jwksUri: identity.jwksUri,
       }),
     })
     expect(registered.status).toBe(200)
@@ -193,7 +198,7 @@ describe('POST /dev/oidc-providers', () => {
     const provider = {
       providerId: 'idp-2',
       issuer,
-      jwksUri: `${idp.url}/jwks.json`,
+      jwksUri: identity.jwksUri,
       audience: 'a',
     }
     expect(await register(app, provider)).toEqual({
@@ -222,7 +227,7 @@ describe('POST /dev/oidc-providers', () => {
         await register(app, {
           providerId: 'idp-1',
           issuer,
-          jwksUri: `${idp.url}/jwks.json`,
+          jwksUri: identity.jwksUri,
           audience: 'my-app',
           ...change,
         }),
@@ -282,15 +287,15 @@ describe('POST /dev/oidc-providers', () => {
       '7',
       '"text"',
       'not json',
-      { providerId: 1, issuer, jwksUri: `${idp.url}/jwks.json` },
-      { providerId: 'p', issuer, jwksUri: `${idp.url}/jwks.json`, audience: 3 },
+      { providerId: 1, issuer, jwksUri: identity.jwksUri },
+      { providerId: 'p', issuer, jwksUri: identity.jwksUri, audience: 3 },
     ])
       expect(await register(app, body)).toEqual(expected)
     expect(
       await register(app, {
         providerId: 'p'.repeat(2049),
         issuer,
-        jwksUri: `${idp.url}/jwks.json`,
+        jwksUri: identity.jwksUri,
       }),
     ).toEqual({
       status: 400,
@@ -309,7 +314,7 @@ describe('POST /dev/oidc-providers', () => {
           await register(app, {
             providerId: `p-${index}`,
             issuer,
-            jwksUri: `${idp.url}/jwks.json`,
+            jwksUri: identity.jwksUri,
           })
         ).status,
       ).toBe(200)
@@ -318,7 +323,7 @@ describe('POST /dev/oidc-providers', () => {
       await register(app, {
         providerId: 'one-more',
         issuer,
-        jwksUri: `${idp.url}/jwks.json`,
+        jwksUri: identity.jwksUri,
       }),
     ).toEqual({
       status: 409,
@@ -332,7 +337,7 @@ describe('POST /dev/oidc-providers', () => {
         await register(app, {
           providerId: 'p-1',
           issuer,
-          jwksUri: `${idp.url}/jwks.json`,
+          jwksUri: identity.jwksUri,
         })
       ).status,
     ).toBe(200)
@@ -347,12 +352,12 @@ describe('JWKS fetch failures', () => {
     const errors: unknown[] = []
     for (const jwksUri of [
       `http://127.0.0.1:${closed}/jwks.json`,
-      `${idp.url}/status-500`,
-      `${idp.url}/not-json`,
-      `${idp.url}/not-a-key-set`,
-      `${idp.url}/redirect`,
-      `${idp.url}/too-large`,
-      `${idp.url}/missing`,
+      `${identity.issuer}/status-500`,
+      `${identity.issuer}/not-json`,
+      `${identity.issuer}/not-a-key-set`,
+      `${identity.issuer}/redirect`,
+      `${identity.issuer}/too-large`,
+      `${identity.issuer}/missing`,
     ]) {
       const providerId = `p-${errors.length}`
       expect(
@@ -372,7 +377,7 @@ describe('JWKS fetch failures', () => {
   })
 
   test('error: a JWKS that does not answer in time gives the same sentence', async () => {
-    const failure = await fetchJwks(`${idp.url}/hang`, {
+    const failure = await fetchJwks(`${identity.issuer}/hang`, {
       method: 'GET',
       headers: new Headers(),
       redirect: 'manual',

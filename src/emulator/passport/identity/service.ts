@@ -96,22 +96,16 @@ export async function createIdentityService(
   } = options
   const ttl = { ...defaultTtl, ...options.ttl }
 
-  const { privateKey, publicKey } = await promisify(generateKeyPair)('rsa', {
-    modulusLength: 2048,
-  })
-  const kid = randomBytes(8).toString('hex')
-  const signing = {
-    ...privateKey.export({ format: 'jwk' }),
-    kid,
-    alg: 'RS256',
-    use: 'sig',
-  } as JWK
-  const verifying = {
-    ...publicKey.export({ format: 'jwk' }),
-    kid,
-    alg: 'RS256',
-    use: 'sig',
-  } as JWK
+  const signing = options.signingKey ?? (await newSigningKey())
+  const {
+    d: _d,
+    p: _p,
+    q: _q,
+    dp: _dp,
+    dq: _dq,
+    qi: _qi,
+    ...verifying
+  } = signing
 
   const provider = createProvider({
     issuer,
@@ -238,6 +232,22 @@ export async function createIdentityService(
 }
 
 /**
+ * A fresh RS256 signing key (2048-bit RSA) as a private JWK, with a random
+ * `kid`, `alg` and `use`: what the service signs its tokens with.
+ */
+export async function newSigningKey(): Promise<JWK> {
+  const { privateKey } = await promisify(generateKeyPair)('rsa', {
+    modulusLength: 2048,
+  })
+  return {
+    ...privateKey.export({ format: 'jwk' }),
+    kid: randomBytes(8).toString('hex'),
+    alg: 'RS256',
+    use: 'sig',
+  } as JWK
+}
+
+/**
  * The most access tokens whose grant is remembered for `/userinfo`:
  * 10,000, the cap of the provider's store (see adapter.ts), of which every
  * sign-in or refresh that issues one also takes an entry.
@@ -313,6 +323,12 @@ export declare namespace createIdentityService {
     deviceInterval?: number | undefined
     /** The clock of the sign-in codes. @default () => new Date() */
     now?: (() => Date) | undefined
+    /**
+     * The RS256 private JWK (with `kid`) the tokens are signed with; tests
+     * pass one to sign tokens of their own with the issuer's key.
+     * @default a fresh one ({@link newSigningKey})
+     */
+    signingKey?: JWK | undefined
   }
 }
 

@@ -1,10 +1,16 @@
 /**
- * Test helpers for the identity service: a running service on a free port,
- * a cookie-keeping "browser" made of fetch calls that follows no redirects,
- * HTML form reading and PKCE values. Used by the tests; not part of the
- * emulator's runtime.
+ * Test helpers for the identity service, the one test double of the game
+ * wallet's identity provider (and of the OpenID provider a dApp registers
+ * for the iframe wallet's OIDC login): the real service on a free port
+ * behind a tap (src/emulator/testkit.ts) that records every request and
+ * answer and lets a test script what the service never answers (a 503, a
+ * malformed body, a dropped connection); tokens of the test's own claims
+ * signed with the issuer's key; a cookie-keeping "browser" made of fetch
+ * calls that follows no redirects, HTML form reading and PKCE values. Used
+ * by the tests; not part of the emulator's runtime.
  */
 import { createHash, randomBytes } from 'node:crypto'
+import { decodeJwt, importJWK, type JWK, type JWTPayload, SignJWT } from 'jose'
 import {
   defaultAudience,
   defaultScope,
@@ -13,14 +19,37 @@ import {
 import * as Mailbox from '../../dev/mailbox.js'
 import { findFreePort } from '../../net.js'
 import { createRegistry } from '../../registry/index.js'
-import { startServer } from '../../server.js'
+import { type Exchange, formOf, jsonOf, startTap } from '../../testkit.js'
 import { loginCodeKind } from './login.js'
-import { createIdentityService } from './service.js'
+import { createIdentityService, newSigningKey } from './service.js'
 
 /** A loopback redirect URI on another port than the registered one. */
 export const redirectUri = 'http://127.0.0.1:63315/passport/redirect'
 
-/** Starts the service on a free port with a fresh registry and mailbox. */
+/**
+ * The issuer's key and a stranger's (a key outside its JWKS), made once per
+ * test process: RSA keys are slow to make.
+ */
+let testKeys: Promise<{ own: JWK; stranger: JWK }> | undefined
+const keys = () =>
+  (testKeys ??= Promise.all([newSigningKey(), newSigningKey()]).then(
+    ([own, stranger]) => ({ own, stranger }),
+  ))
+
+/** A token request as the service saw it: its grant and how it ended. */
+export type TokenRequest = {
+  method: string
+  path: string
+  /** The form's `grant_type`. */
+  grantType: string | undefined
+  /** The OAuth `error` it was answered with; absent when it succeeded. */
+  error?: string | undefined
+}
+
+/**
+ * Starts the service on a free port, behind a tap, with a fresh registry
+ * and mailbox.
+ */
 export async function startIdentity(
   options: Partial<createIdentityService.Options> = {},
 ) {
@@ -28,20 +57,109 @@ export async function startIdentity(
   const issuer = `http://127.0.0.1:${port}`
   const registry = createRegistry()
   const mailbox = Mailbox.create()
+  const { own, stranger } = await keys()
   const service = await createIdentityService({
     issuer,
     registry,
     mailbox,
+    signingKey: own,
     ...options,
   })
-  const server = await startServer({ handler: service.handler, port })
+  const tap = await startTap({
+    upstream: service.handler,
+    port,
+    name: 'identity',
+    framable: [paths.logout, '/session/end'],
+  })
   return {
     issuer,
     clientId: service.clientId,
     registry,
     mailbox,
-    stop: () => server.stop(),
+    /** The oidc-provider instance. */
+    provider: service.provider,
+    /** Where the issuer's JWKS is served. */
+    jwksUri: `${issuer}${paths.jwks}`,
+    /**
+     * The issuer's private signing key (a test key, RS256, with its
+     * `kid`), for tests that sign in another process (a browser page).
+     */
+    signingKey: own,
+    /** Every request the service received (or the tap answered), oldest first. */
+    requests: tap.requests,
+    /** The requests to `path`. */
+    to: tap.to,
+    /** Scripts the answers to the next requests matching (see the tap). */
+    answer: tap.answer,
+    /** Scripts the answer to every request matching, until `clear`. */
+    always: tap.always,
+    /** Forgets the recorded requests and the scripts. */
+    clear: tap.clear,
+    /** The token requests of `grantType` received from index `since` on. */
+    tokenRequests(grantType: string, since = 0): TokenRequest[] {
+      return tap.requests
+        .slice(since)
+        .filter(
+          (r) =>
+            r.method === 'POST' &&
+            r.path === paths.token &&
+            grantOf(r) === grantType,
+        )
+        .map(tokenRequestOf)
+    },
+    /**
+     * Signs `claims` as the issuer signs its tokens (RS256, its `kid`; no
+     * `typ`, or `at+jwt` for an access token), or under its `kid`
+     * with a key outside its JWKS (`key: 'stranger'`: a forged token). No
+     * claim is added.
+     */
+    async sign(
+      claims: JWTPayload,
+      options: { typ?: string; key?: 'own' | 'stranger' } = {},
+    ): Promise<string> {
+      const jwk = options.key === 'stranger' ? stranger : own
+      return new SignJWT(claims)
+        .setProtectedHeader({
+          alg: 'RS256',
+          kid: String(own.kid),
+          ...(options.typ === undefined ? {} : { typ: options.typ }),
+        })
+        .sign(await importJWK(jwk, 'RS256'))
+    },
+    stop: () => tap.stop(),
   }
+}
+
+/** A started identity service. */
+export type TestIdentity = Awaited<ReturnType<typeof startIdentity>>
+
+function grantOf(exchange: Exchange): string | undefined {
+  return formOf(exchange).grant_type
+}
+
+function tokenRequestOf(exchange: Exchange): TokenRequest {
+  const answer = jsonOf(exchange.response) as { error?: unknown } | undefined
+  return {
+    method: exchange.method,
+    path: exchange.path,
+    grantType: grantOf(exchange),
+    ...(typeof answer?.error === 'string' ? { error: answer.error } : {}),
+  }
+}
+
+/**
+ * The claims of a token with `changes` made to them (a claim set to
+ * `undefined` is removed): to re-sign a real token of the service with,
+ * say, another expiry.
+ */
+export function claimsOf(
+  token: string,
+  changes: Record<string, unknown> = {},
+): JWTPayload {
+  const claims: Record<string, unknown> = { ...decodeJwt(token), ...changes }
+  for (const [name, value] of Object.entries(claims))
+    if (value === undefined) delete claims[name]
+  return claims
 }
 
 /** A cookie jar over fetch; redirects are returned, not followed. */

@@ -31,14 +31,7 @@ import { createGuardian } from '../../guardian.js'
 import { findFreePort } from '../../net.js'
 import { startServer } from '../../server.js'
 import { custodyIdentity } from '../custody.js'
-import {
-  createBrowser,
-  pkce,
-  redirectUri,
-  signIn,
-  startIdentity,
-  tokenRequest,
-} from '../identity/testkit.js'
+import { startIdentity, tokensFor } from '../identity/testkit.js'
 import { createRelayer } from './service.js'
 
 /** Starts a chain, the identity provider and the relayer. */
@@ -100,41 +93,7 @@ export async function accessToken(
   identity: Running['identity'],
   email: string,
 ): Promise<string> {
-  const browser = createBrowser(identity.issuer)
-  const { verifier, challenge } = pkce()
-  const url = new URL('/authorize', identity.issuer)
-  for (const [name, value] of Object.entries({
-    response_type: 'code',
-    client_id: identity.clientId,
-    redirect_uri: redirectUri,
-    scope: 'openid profile email offline_access transact',
-    state: 'state-1',
-    nonce: 'nonce-1',
-    code_challenge_method: 'S256',
-    code_challenge: challenge,
-    audience: 'platform_api',
-  }))
-    url.searchParams.set(name, value)
-  const start = await browser.get(url.href)
-  const resume = await signIn(
-    browser,
-    start.headers.get('location') ?? '',
-    identity.mailbox,
-    email,
-  )
-  const back = await browser.get(resume)
-  const code =
-    new URL(back.headers.get('location') ?? '').searchParams.get('code') ?? ''
-  const tokens = await tokenRequest(identity.issuer, {
-    grant_type: 'authorization_code',
-    client_id: identity.clientId,
-    code,
-    code_verifier: verifier,
-    redirect_uri: redirectUri,
-  })
-  if (typeof tokens.body.access_token !== 'string')
-    throw new Error(`No access token: ${JSON.stringify(tokens.body)}`)
-  return tokens.body.access_token
+  return (await tokensFor(identity, email)).accessToken
 }
 
 /** A JSON-RPC response of the relayer. */
