@@ -2,6 +2,7 @@ import { type Hex, recoverMessageAddress } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import type * as Rpc from '../../core/Rpc.js'
+import * as RpcErrors from '../../core/RpcErrors.js'
 import * as Storage from '../../core/Storage.js'
 import { createFakeTransport } from '../../magic/_test/fakeTransport.js'
 import { createMagicSigner, logoutCustody } from './custodySigner.js'
@@ -106,9 +107,12 @@ describe('createMagicSigner', () => {
       ],
     })
     const custody = signer(fake, ['id-1', 'id-2'])
-    await expect(custody.signMessage('hello')).rejects.toThrow(
-      /^ProviderProxy: /,
-    )
+    const error = await custody.signMessage('hello').catch((e) => e)
+    expect(error).toBeInstanceOf(RpcErrors.RpcError)
+    expect(error.toObject()).toEqual({
+      code: -10016,
+      message: 'ProviderProxy: Magic RPC Error: [-10016] Session terminated',
+    })
   })
 
   test('error: a refusal is not retried', async () => {
@@ -116,9 +120,12 @@ describe('createMagicSigner', () => {
       failures: [{ code: -10012, message: 'User rejected' }],
     })
     const custody = signer(fake, ['id-1', 'id-2'])
-    await expect(custody.signMessage('hello')).rejects.toThrow(
-      /^ProviderProxy: /,
-    )
+    const error = await custody.signMessage('hello').catch((e) => e)
+    expect(error).toBeInstanceOf(RpcErrors.RpcError)
+    expect(error.toObject()).toEqual({
+      code: -10012,
+      message: 'ProviderProxy: Magic RPC Error: [-10012] User rejected',
+    })
     expect(
       fake.sent().filter((r) => r.method === 'personal_sign'),
     ).toHaveLength(1)
@@ -127,18 +134,18 @@ describe('createMagicSigner', () => {
   test('error: no id token', async () => {
     const { fake } = custodyIframe()
     const custody = signer(fake, [undefined, undefined])
-    await expect(custody.getAddress()).rejects.toThrow(
-      'failed to obtain ID token',
-    )
+    const error = await custody.getAddress().catch((e) => e)
+    expect(error).toBeInstanceOf(RpcErrors.InternalError)
+    expect(error.message).toBe('failed to obtain ID token')
   })
 
   test('error: a destroyed signer (after logout) fails to initialise', async () => {
     const { fake } = custodyIframe()
     const custody = signer(fake, ['id-1'])
     custody.destroy()
-    await expect(custody.getAddress()).rejects.toThrow(
-      'Signer failed to initialise',
-    )
+    const error = await custody.getAddress().catch((e) => e)
+    expect(error).toBeInstanceOf(RpcErrors.InternalError)
+    expect(error.message).toBe('Signer failed to initialise')
   })
 })
 

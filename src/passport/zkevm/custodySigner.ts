@@ -12,9 +12,10 @@
  */
 import type { Address, Hex } from 'viem'
 import { create as createStorage } from '../../core/internal/indexedDbStorage.js'
+import * as RpcErrors from '../../core/RpcErrors.js'
 import type * as Storage from '../../core/Storage.js'
 import type { MagicOptions } from '../../magic/index.js'
-import { describe, messages } from './errors.js'
+import { describe, internalError, messages } from './errors.js'
 
 /**
  * Where the custody client keeps its session: a database apart from the
@@ -108,7 +109,7 @@ export function createMagicSigner(
       magic,
       async login() {
         const jwt = await options.getIdToken()
-        if (!jwt) throw new Error(messages.noIdToken)
+        if (!jwt) throw internalError(messages.noIdToken)
         try {
           await magic.openid.loginWithOIDC({
             jwt,
@@ -117,7 +118,7 @@ export function createMagicSigner(
           const accounts = (await magic.rpcProvider.request({
             method: 'eth_accounts',
           })) as Address[]
-          if (!accounts?.[0]) throw new Error(messages.signerFailed)
+          if (!accounts?.[0]) throw internalError(messages.signerFailed)
           const origin: SessionOrigin = {
             publishableKey: options.publishableKey,
             endpoint: magic.endpoint,
@@ -134,7 +135,7 @@ export function createMagicSigner(
   function connect(
     fresh = false,
   ): Promise<{ client: Client; address: Address }> {
-    if (destroyed) return Promise.reject(new Error(messages.signerFailed))
+    if (destroyed) return Promise.reject(internalError(messages.signerFailed))
     client ??= createClient()
     const current = client
     if (fresh || !session) {
@@ -188,14 +189,23 @@ export function createMagicSigner(
   }
 }
 
-/** Errors of the custody client, prefixed as the published proxy does. */
-function proxyError(error: unknown): Error {
+/**
+ * Errors of the custody client, prefixed as the published proxy does, as
+ * the core error of the iframe's code (a refusal stays a refusal), else
+ * -32603.
+ */
+function proxyError(error: unknown): RpcErrors.RpcError {
   const message = describe(error)
-  if (message === messages.noIdToken || message.startsWith('ProviderProxy: '))
-    return error as Error
-  const wrapped = new Error(`ProviderProxy: ${message}`, { cause: error })
-  ;(wrapped as { code?: unknown }).code = (error as { code?: unknown })?.code
-  return wrapped
+  if (
+    error instanceof RpcErrors.RpcError &&
+    (message === messages.noIdToken || message.startsWith('ProviderProxy: '))
+  )
+    return error
+  const code = (error as { code?: unknown })?.code
+  return RpcErrors.fromCode(
+    Number.isInteger(code) ? (code as number) : RpcErrors.InternalError.code,
+    { message: `ProviderProxy: ${message}`, cause: error },
+  )
 }
 
 /** The player refused (EIP-1193 4001, or the iframe's own refusal code). */
