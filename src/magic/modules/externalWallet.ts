@@ -7,11 +7,9 @@
  *
  * This module knows the wallet, not the SDK: routing, errors and the
  * `localStorage` mirror stay in ./thirdPartyWallets.ts. It imports nothing
- * at run time on purpose. esbuild's code splitting puts every module that
+ * at run time on purpose: esbuild's code splitting puts every module that
  * both the page's bundle and a lazily loaded one import into a chunk of its
- * own, which the page then loads as one more file, compressed alone: when
- * this mode imported the SDK's errors and request helpers, that cost the
- * page about 1.2 KiB gzipped (`npm run bench`, size rows).
+ * own, which the page then loads as one more file, compressed alone.
  */
 
 /** An external EIP-1193 provider (e.g. an injected wallet). */

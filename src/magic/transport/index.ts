@@ -80,8 +80,7 @@ export function create(options: create.Options): Transport {
   // ../keys/) is loaded with `import()` as the transport is made, which is
   // when the iframe starts loading: no request can be posted before the
   // iframe is ready, so the download runs alongside the provider's page
-  // instead of delaying the dApp's (about 1.1 KiB gzipped of the page's
-  // bundle, measured by `npm run bench`).
+  // instead of delaying the dApp's.
   const envelope = import('./envelope.js')
   // Before it is loaded nothing is kept in memory that another client's
   // write could make stale. A failed download fails each request that

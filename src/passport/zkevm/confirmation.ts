@@ -250,8 +250,7 @@ export function create(options: create.Options): Confirmation {
   /**
    * Closes a window once its first page has committed: closed while a load
    * from another site is committing, Chromium can leave it open on that
-   * page, with `closed` already true, so that no later `close()` reaches it
-   * (the stray loading windows a quick "nothing to confirm" used to leave).
+   * page, with `closed` already true, so that no later `close()` reaches it.
    * One the next request takes up again meanwhile stays open.
    */
   function closeWindow(target: Window) {

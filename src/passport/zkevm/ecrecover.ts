@@ -3,10 +3,10 @@
  * `r ‖ s ‖ v` signature over a 32-byte hash. The provider needs it for one
  * thing only, to learn the address of a co-signer's EOA part so the parts
  * can be sorted (the wallet contract requires ascending signers), on public
- * data; so it is written here on `bigint` (about 1 KiB) instead of bundling
- * a general elliptic-curve library with signing, hashing to curve and
- * precomputed tables (about 16 KiB gzipped). Not constant time: nothing
- * secret goes through it.
+ * data; so it is written here on `bigint` instead of bundling a general
+ * elliptic-curve library with signing, hashing to curve and precomputed
+ * tables, most of a page's wallet budget (`npm run size`). Not constant
+ * time: nothing secret goes through it.
  *
  * The arithmetic is the textbook one for short Weierstrass curves with
  * a = 0 (public key recovery as SEC 1 describes it; Jacobian doubling and addition
