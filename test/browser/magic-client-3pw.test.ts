@@ -231,13 +231,17 @@ describe('third-party wallet mode', () => {
       const magic = createMagic(emulator)
       current = magic
       const selected: (string | number)[] = []
+      // The iframe's answers to the kit's events, awaited by each test: one
+      // left pending when the test ends would be rejected by the client's
+      // destroy, with no one to hear it.
+      const answers: Promise<unknown>[] = []
       magic.thirdPartyWallets.enabledWallets = { web3modal: true }
       magic.thirdPartyWallets.eventListeners.push({
         event: 'web3modal_selected',
         callback: (payloadId) => {
           selected.push(payloadId)
           const rejected = options.rejectFirst && selected.length === 1
-          void magic.rpcProvider.request({
+          const answer = magic.rpcProvider.request({
             method: 'magic_intermediary_event',
             params: [
               {
@@ -247,13 +251,14 @@ describe('third-party wallet mode', () => {
               },
             ],
           })
+          answers.push(answer)
         },
       })
-      return { magic, selected }
+      return { magic, selected, answers }
     }
 
     test("behavior: the iframe's login offers the wallet; picking it emits web3modal_selected, and the wallet's answer is the account", async () => {
-      const { magic, selected } = withWalletKit({ rejectFirst: true })
+      const { magic, selected, answers } = withWalletKit({ rejectFirst: true })
       const login = magic.wallet.connectWithUI()
       const ui = page.frameLocator(page.elementLocator(await shownOverlay()))
       await ui.getByTestId('login-connect-wallet').click()
@@ -262,14 +267,16 @@ describe('third-party wallet mode', () => {
       expect(await login).toEqual([external])
       expect(selected).toHaveLength(2)
       expect(selected[0]).toBe(selected[1])
+      expect(await Promise.all(answers)).toEqual([true, true])
     })
 
     test('behavior: autoPromptThirdPartyWallets picks the wallet with no click', async () => {
-      const { magic, selected } = withWalletKit()
+      const { magic, selected, answers } = withWalletKit()
       expect(
         await magic.wallet.connectWithUI({ autoPromptThirdPartyWallets: true }),
       ).toEqual([external])
       expect(selected).toHaveLength(1)
+      expect(await Promise.all(answers)).toEqual([true])
     })
   })
 
