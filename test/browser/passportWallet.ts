@@ -193,7 +193,8 @@ export async function rejection(promise: Promise<unknown>): Promise<{
  * its last request ends, so none may be left behind (checked before the
  * test's own windows are closed, which happens whatever the check says,
  * through the browser too: a window left behind must fail its own test,
- * not every test after it).
+ * not every test after it). The check counts a window whose first page is
+ * still on its way, whose close the wallet defers until that page commits.
  */
 export async function noConfirmationWindowLeft(windows: {
   closeLeft(): number
