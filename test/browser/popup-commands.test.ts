@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { commands } from 'vitest/browser'
 import { create } from '../../src/passport/zkevm/confirmation.js'
-import { info } from './passportWallet.js'
+import { info, trackWindows } from './passportWallet.js'
 
 /*
  * The end of a wallet test, at the moment that used to leave a window
@@ -58,5 +58,23 @@ describe('popup commands: a popup still on its first page', () => {
     await commands.popupsRelease(loading)
     await commands.popupsGone(passportDomain)
     expect(popup?.closed).toBe(true)
+  })
+
+  test("behavior: a wallet test's end leaves its window on its first page to the browser, which closes it", async () => {
+    const windows = trackWindows()
+    await commands.popupsHold(loading)
+    // A window the test opened and left, whose page has not come yet.
+    const popup = window.open(loading, 'left-behind', 'width=400,height=400')
+    expect(popup?.closed).toBe(false)
+
+    // Not from the page: that close() can be lost as the page commits.
+    expect(windows.closeLeft()).toBe(1)
+    expect(popup?.closed).toBe(false)
+
+    // Through the browser, though Playwright does not list the window yet.
+    await commands.popupsClose(passportDomain)
+    await expect.poll(() => popup?.closed).toBe(true)
+    await commands.popupsRelease(loading)
+    await commands.popupsGone(passportDomain)
   })
 })
