@@ -285,7 +285,9 @@ describe('npm start: the game wallet panel', () => {
     await page.getByTestId('game-send-submit').click()
     await expectState(page, 'game-send-status', 'success')
     const hash = (await page.getByTestId('game-send-hash').textContent()) as Hex
-    expect((await chain.getTransactionReceipt({ hash })).status).toBe('success')
+    expect((await chain.waitForTransactionReceipt({ hash })).status).toBe(
+      'success',
+    )
     expect(await chain.getBalance({ address: recipient })).toBe(
       parseEther('0.001'),
     )

@@ -548,7 +548,7 @@ describe('eth_sendTransaction', () => {
     const [one] = sent()
     expect(hash).toBe(one!.hash)
     expect(
-      (await b().publicClient.getTransactionReceipt({ hash: hash as Hex }))
+      (await b().publicClient.waitForTransactionReceipt({ hash: hash as Hex }))
         .status,
     ).toBe('success')
     expect(one!.to).toBe(wallet)
@@ -863,7 +863,8 @@ describe('eth_sendTransaction', () => {
     )
     const reverted = await send()
     expect(
-      (await b().publicClient.getTransactionReceipt({ hash: reverted })).status,
+      (await b().publicClient.waitForTransactionReceipt({ hash: reverted }))
+        .status,
     ).toBe('reverted')
     expect(sent().map((one) => one.nonce)).toEqual([4n, 5n])
     b().relayer.clear()

@@ -290,7 +290,9 @@ describe('eth_sendTransaction', () => {
     )
     const { status, hash } = body.result as { status: string; hash: Hex }
     expect(['SUBMITTED', 'SUCCESSFUL']).toContain(status)
-    const receipt = await relayer.publicClient.getTransactionReceipt({ hash })
+    const receipt = await relayer.publicClient.waitForTransactionReceipt({
+      hash,
+    })
     expect(receipt.status).toBe('success')
   })
 
