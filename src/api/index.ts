@@ -15,6 +15,9 @@
  * - the platform's enumerations and record statuses (`OrderStatus`, …).
  *
  * Each class is its own module: a dApp pays for the tags it constructs.
+ * `embedded-wallets/api/mr` and `embedded-wallets/api/imx` export the
+ * namespaces' names directly, for bundlers that keep every member of a
+ * namespace a package re-exports (esbuild does; rolldown and Vite do not).
  *
  * @example
  * ```ts
