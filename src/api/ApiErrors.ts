@@ -53,7 +53,11 @@ export type ApiResponse<data> = {
 /** An error answer of the platform (a non-2xx status). */
 export class ApiError extends BaseError {
   override name = 'ApiErrors.ApiError'
-  /** The body's `code` (`RESOURCE_NOT_FOUND`), or the status's code of the catalogue, or `HTTP_ERROR`. */
+  /**
+   * The body's `code` as sent (`RESOURCE_NOT_FOUND`, or a route's own code
+   * such as `ALREADY_LINKED` on a 409); without one, the catalogue's code
+   * of the class, else `HTTP_ERROR`.
+   */
   readonly code: string
   /** The HTTP status. */
   readonly status: number
@@ -77,7 +81,9 @@ export class ApiError extends BaseError {
     // The server's text alone: its details stay on `body` and `details`.
     this.message = message
     this.code =
-      code ?? (typeof body?.code === 'string' ? body.code : 'HTTP_ERROR')
+      typeof body?.code === 'string' && body.code
+        ? body.code
+        : (code ?? 'HTTP_ERROR')
     this.status = response.status
     this.body = body
     this.response = response
@@ -187,7 +193,8 @@ const codedClasses = (): readonly CodedClass[] => [
 /**
  * The error of an error answer: the class of its body's `code` when that is
  * a code of the catalogue, else the class of its status's code, else a plain
- * {@link ApiError} (carrying the body's code, e.g. `SERVICE_UNAVAILABLE`).
+ * {@link ApiError}. The error's `code` is the body's in every case (e.g.
+ * `SERVICE_UNAVAILABLE` on a plain one).
  *
  * @example
  * ```ts

@@ -544,6 +544,28 @@ describe('answers', () => {
     })
   })
 
+  test('error: a route’s own code on a catalogue status is kept: the class of the status, the code of the body', async () => {
+    const { fetch } = recorder(() =>
+      Response.json(
+        { code: 'ALREADY_LINKED', message: 'Wallet already linked' },
+        { status: 409 },
+      ),
+    )
+    const error = await new mr.PassportProfileApi(
+      new mr.Configuration({ basePath, accessToken: 't' }),
+      undefined,
+      fetch,
+    )
+      .linkWalletV2()
+      .catch((error: unknown) => error)
+    expect(error).toBeInstanceOf(ApiErrors.ConflictError)
+    expect(error).toMatchObject({
+      code: 'ALREADY_LINKED',
+      status: 409,
+      message: 'Wallet already linked',
+    })
+  })
+
   test('error: an answer without an error body is classed by its status, with the axios text', async () => {
     let status = 404
     const { fetch } = recorder(

@@ -12,9 +12,10 @@ type Provider<value, args extends unknown[]> =
   | ((...args: args) => Promise<value>)
 
 /**
- * Request options: the headers sent with every request, an abort signal and
- * a time-out in ms (the default is the fetch helper's 300000 ms). Other
- * keys (options of the published clients' axios) are accepted and ignored.
+ * Request options: headers, an abort signal and a time-out in ms (absent or
+ * 0: the fetch helper's 300000 ms, waits for a throttled server included).
+ * Other keys (options of the published clients' axios) are accepted and
+ * ignored.
  */
 export type RequestOptions = {
   headers?: Readonly<Record<string, string>> | undefined
