@@ -4,6 +4,11 @@ export default defineConfig([
   {
     entry: {
       'core/index': 'src/core/index.ts',
+      'api/index': 'src/api/index.ts',
+      // The API's namespaces, built as modules of their own (see the
+      // plugin below).
+      'api/mr/index': 'src/api/mr/index.ts',
+      'api/imx/index': 'src/api/imx/index.ts',
       'magic/index': 'src/magic/index.ts',
       'passport/index': 'src/passport/index.ts',
       // Leaves the connectors import (not public entries): as entries they
@@ -26,6 +31,21 @@ export default defineConfig([
     dts: true,
     clean: false,
     sourcemap: true,
+    plugins: [
+      {
+        // The API entry's `export * as mr from './mr/index.js'` (and imx)
+        // stay ES re-exports of those modules: built into the entry, each
+        // namespace would become one object holding every class, which a
+        // dApp's bundler cannot tree-shake, so a call of one operation
+        // would pull in every tag.
+        name: 'api-namespaces',
+        resolveId: (source: string, importer: string | undefined) =>
+          importer?.endsWith('/src/api/index.ts') &&
+          /^\.\/(mr|imx)\/index\.js$/.test(source)
+            ? { id: source, external: true }
+            : null,
+      },
+    ],
   },
   {
     entry: { 'connectors/index': 'connectors/index.ts' },

@@ -1,5 +1,7 @@
 /**
- * Helpers for the wallets' HTTP calls to their backends.
+ * Helpers for the wallets' HTTP calls to their backends: {@link request},
+ * the one fetch helper (429 throttling and a time-out), {@link json} on top
+ * of fetch, and {@link retry} for calls that may fail in transit.
  */
 import * as Errors from './Errors.js'
 
@@ -51,10 +53,6 @@ export declare namespace retry {
      */
     shouldRetry?: ((error: unknown, attempt: number) => boolean) | undefined
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)))
 }
 
 /**
@@ -136,5 +134,202 @@ export class HttpError extends Errors.BaseError {
     })
     this.status = status
     this.text = text
+  }
+}
+
+/**
+ * Sends one HTTP request with `fetch` and answers its `Response`, as a
+ * fetch helper of the published SDKs does:
+ *
+ * - an answer of 429 (Too Many Requests) is retried, up to `maxAttempts`
+ *   calls in all, after the wait its `Retry-After` header asks for (seconds
+ *   or an HTTP date, RFC 9110), else after a random number of throttle
+ *   slots that doubles with each attempt (binary exponential back-off: after
+ *   the n-th 429, between 0 and 2^n − 1 slots of `slotInterval` ms). The
+ *   answer of the last attempt is returned as it is, 429 included;
+ * - the whole exchange (each answer's body is read before it is returned,
+ *   and the waits count) is given up after `timeout` ms with a
+ *   {@link TimeoutError}; a wait that would end after the time-out is not
+ *   started: the 429 is returned then;
+ * - a request that fetch cannot send throws {@link NetworkError}; the
+ *   caller's `signal` aborts it (and any wait) with the signal's reason.
+ *
+ * Any other status, error statuses included, is the caller's to read. The
+ * body must be replayable (a string, bytes, a Blob, form data), as each
+ * attempt sends it again.
+ *
+ * @example
+ * ```ts
+ * import { Http } from 'embedded-wallets/core'
+ *
+ * const response = await Http.request('https://api.example/v1/chains', {
+ *   headers: { Accept: 'application/json' },
+ * })
+ * if (response.ok) console.log(await response.json())
+ * ```
+ */
+export async function request(
+  url: string | URL,
+  init: RequestInit = {},
+  options: request.Options = {},
+): Promise<Response> {
+  const {
+    fetch: fetchFn = (input, init) => globalThis.fetch(input, init),
+    maxAttempts = defaults.maxAttempts,
+    now = Date.now,
+    random = Math.random,
+    slotInterval = defaults.slotInterval,
+    timeout = defaults.timeout,
+  } = options
+  const signal = init.signal ?? undefined
+  const deadline = now() + timeout
+  const timedOut = () =>
+    new TimeoutError({ url: String(url), timeout: timeout })
+  for (let attempt = 1; ; attempt++) {
+    signal?.throwIfAborted()
+    const remaining = deadline - now()
+    if (remaining <= 0) throw timedOut()
+    const response = await withDeadline(remaining, signal, (attemptSignal) =>
+      fetchFn(url, { ...init, signal: attemptSignal }).then(buffered),
+    ).catch((error: unknown) => {
+      if (error === deadlineReached) throw timedOut()
+      if (signal?.aborted) throw signal.reason
+      throw new NetworkError({ url: String(url), cause: error })
+    })
+    if (response.status !== 429 || attempt >= maxAttempts) return response
+    const wait =
+      retryAfter(response.headers.get('retry-after'), now()) ??
+      slotInterval * Math.floor(random() * 2 ** attempt)
+    if (now() + wait >= deadline) return response
+    await sleep(wait, signal)
+  }
+}
+
+export declare namespace request {
+  type Options = {
+    /** The fetch to call. @default globalThis.fetch */
+    fetch?:
+      | ((input: string | URL, init: RequestInit) => Promise<Response>)
+      | undefined
+    /** Calls in all, the first one included, while the answer is 429. @default 12 */
+    maxAttempts?: number | undefined
+    /** The clock, in ms (for tests). @default Date.now */
+    now?: (() => number) | undefined
+    /** A number in [0, 1) (for tests). @default Math.random */
+    random?: (() => number) | undefined
+    /** The throttle slot, in ms. @default 250 */
+    slotInterval?: number | undefined
+    /** The whole exchange's limit, in ms, waits included. @default 300000 */
+    timeout?: number | undefined
+  }
+  type ErrorType = TimeoutError | NetworkError
+}
+
+/** The fetch helper's defaults: a 300000 ms time-out, 250 ms throttle slots, 12 attempts. */
+export const defaults = {
+  timeout: 300_000,
+  slotInterval: 250,
+  maxAttempts: 12,
+} as const
+
+const deadlineReached = Symbol('deadline')
+
+/** Statuses whose answers have no body (the Fetch standard's null body statuses). */
+const nullBodyStatuses = [204, 205, 304]
+
+/**
+ * `response` with its body read, so that the time-out covers the body too
+ * (a server may answer its headers and stall on the body).
+ */
+async function buffered(response: Response): Promise<Response> {
+  const body = nullBodyStatuses.includes(response.status)
+    ? null
+    : await response.arrayBuffer()
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  })
+}
+
+/**
+ * Runs `fn` with a signal that aborts when `signal` does or after `ms`;
+ * rejects with {@link deadlineReached} in the second case.
+ */
+async function withDeadline<result>(
+  ms: number,
+  signal: AbortSignal | undefined,
+  fn: (signal: AbortSignal) => Promise<result>,
+): Promise<result> {
+  const controller = new AbortController()
+  const onAbort = () => controller.abort(signal?.reason)
+  signal?.addEventListener('abort', onAbort, { once: true })
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort(deadlineReached)
+      reject(deadlineReached)
+    }, ms)
+  })
+  try {
+    return await Promise.race([fn(controller.signal), expired])
+  } finally {
+    clearTimeout(timer)
+    signal?.removeEventListener('abort', onAbort)
+  }
+}
+
+/**
+ * The wait a `Retry-After` value asks for, in ms (RFC 9110: a number of
+ * seconds or an HTTP date), or `undefined` when it is absent or neither.
+ */
+function retryAfter(value: string | null, now: number): number | undefined {
+  if (value === null) return undefined
+  const text = value.trim()
+  if (/^\d+$/.test(text)) return Number(text) * 1000
+  const date = Date.parse(text)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}
+
+/** Waits `ms`, or rejects with the signal's reason when it aborts. */
+function sleep(ms: number, signal?: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(signal?.reason)
+    }
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort)
+        resolve()
+      },
+      Math.max(0, ms),
+    )
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+/** {@link request} gave up: the exchange took longer than its time-out. */
+export class TimeoutError extends Errors.BaseError {
+  override readonly name = 'Http.TimeoutError'
+  /** The time-out, in ms. */
+  readonly timeout: number
+  constructor(options: { url: string; timeout: number }) {
+    super(
+      `The request to ${options.url} timed out after ${options.timeout} ms.`,
+    )
+    this.timeout = options.timeout
+  }
+}
+
+/** {@link request} could not send the request (no connection, CORS, DNS). */
+export class NetworkError extends Errors.BaseError {
+  override readonly name = 'Http.NetworkError'
+  constructor(options: { url: string; cause: unknown }) {
+    const { url, cause } = options
+    super(`The request to ${url} could not be sent.`, {
+      cause: cause instanceof Error ? cause : new Error(String(cause)),
+    })
   }
 }

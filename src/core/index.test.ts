@@ -24,7 +24,11 @@ describe('embedded-wallets/core', () => {
         ],
         "Http": [
           "HttpError",
+          "NetworkError",
+          "TimeoutError",
+          "defaults",
           "json",
+          "request",
           "retry",
         ],
         "PromiEvent": [

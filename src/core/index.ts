@@ -1,8 +1,8 @@
 /**
  * What both wallets share: the base error, the coded RPC errors, JSON-RPC
  * requests, a typed emitter and PromiEvent, key-value storage, EIP-6963
- * announcement, a retry helper for their backend calls and a batched
- * JSON-RPC HTTP transport.
+ * announcement, the fetch helper of their backend calls (429 throttling, a
+ * time-out) with a retry helper, and a batched JSON-RPC HTTP transport.
  *
  * @packageDocumentation
  */

@@ -51,6 +51,9 @@ function ownFrames(stack: string) {
 
 const entries = {
   core: () => import('../../src/core/index.js'),
+  api: () => import('../../src/api/index.js'),
+  'api/mr': () => import('../../src/api/mr/index.js'),
+  'api/imx': () => import('../../src/api/imx/index.js'),
   magic: () => import('../../src/magic/index.js'),
   passport: () => import('../../src/passport/index.js'),
   connectors: () => import('../../connectors/index.js'),

@@ -51,6 +51,13 @@ function violations(dir: string, allowed: (target: string) => boolean) {
 
 const products = ['magic', 'passport'] as const
 
+/**
+ * Whose wire the emulator may import: the two products, and the platform
+ * API's clients (`src/api`), whose wire holds the generated OpenAPI types,
+ * operation tables and enumerations the emulated platform answers with.
+ */
+const wired = [...products, 'api'] as const
+
 /** The leaf of the constants several emulated services share. */
 const leaf = 'src/emulator/constants.ts'
 const leafJs = 'src/emulator/constants.js'
@@ -131,7 +138,13 @@ const wireMayImport = (product: string) => (target: string) =>
 
 describe('layers', () => {
   test('the clients, core and the connectors never import the emulator', () => {
-    for (const dir of ['src/core', 'src/magic', 'src/passport', 'connectors'])
+    for (const dir of [
+      'src/core',
+      'src/api',
+      'src/magic',
+      'src/passport',
+      'connectors',
+    ])
       expect(
         violations(dir, (target) => !target.startsWith('src/emulator')),
       ).toEqual([])
@@ -142,7 +155,7 @@ describe('layers', () => {
       violations(
         'src/emulator',
         (target) =>
-          !products.some(
+          !wired.some(
             (product) =>
               target.startsWith(`src/${product}/`) &&
               !target.startsWith(`src/${product}/wire/`),
@@ -169,7 +182,7 @@ describe('layers', () => {
   })
 
   test('a wire imports nothing outside itself but viem', () => {
-    for (const product of products)
+    for (const product of wired)
       expect(violations(`src/${product}/wire`, wireMayImport(product))).toEqual(
         [],
       )
@@ -215,6 +228,34 @@ describe('layers', () => {
         .map((match) => `${file} → ${match[2]}`)
     })
     expect(offending).toEqual([])
+  })
+
+  test('the API clients import nothing but core and themselves', () => {
+    // Both products will send their platform calls through them: they may
+    // not depend on either product, nor on any package (the public entry
+    // appears in their TSDoc examples only).
+    expect(
+      violations(
+        'src/api',
+        (target) =>
+          target.startsWith('src/api/') ||
+          target.startsWith('src/core/') ||
+          target === 'package:embedded-wallets/api',
+      ),
+    ).toEqual([])
+  })
+
+  test("behavior: the emulator's wire rule takes the API's wire and refuses the rest of src/api", () => {
+    const offending = (target: string) =>
+      wired.some(
+        (product) =>
+          target.startsWith(`src/${product}/`) &&
+          !target.startsWith(`src/${product}/wire/`),
+      )
+    expect(offending('src/api/wire/mr/enums.generated.js')).toBe(false)
+    expect(offending('src/api/wire/enumerations.js')).toBe(false)
+    expect(offending('src/api/BaseAPI.js')).toBe(true)
+    expect(offending('src/api/mr/nfts.generated.js')).toBe(true)
   })
 
   test('core imports no product', () => {
