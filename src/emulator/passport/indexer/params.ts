@@ -105,12 +105,15 @@ export function address(
   return value.toLowerCase() as Address
 }
 
-/** `value` as a uint256 token id (a decimal string), or a refusal. */
+/**
+ * `value` as a uint256 token id (a decimal string without sign or leading
+ * zeros, as the API writes them), or a refusal.
+ */
 export function tokenId(
   name: string,
   value: string | undefined,
 ): bigint | Refusal {
-  if (value === undefined || !/^[0-9]{1,78}$/.test(value))
+  if (value === undefined || !/^(0|[1-9][0-9]{0,77})$/.test(value))
     return invalid(name, `${name} must be a uint256 as a decimal string.`)
   const parsed = BigInt(value)
   if (parsed > uint256Max)
