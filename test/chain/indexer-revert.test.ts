@@ -7,6 +7,7 @@
  */
 import type { Address, Hex, LocalAccount } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { platformApiKey } from '../../src/emulator/constants.js'
 import {
   createClock,
   type IndexerTest,
@@ -130,6 +131,59 @@ describe('an Anvil snapshot revert', () => {
       contract_type: 'ERC1155',
     })
     expect(await owners(after, '1')).toEqual([`${b}:7`])
+  })
+})
+
+describe('what no revert undoes', () => {
+  test("behavior: metadata given after a snapshot stays, and keeps the NFT's update time, when the chain reverts", async () => {
+    const rings = await kit.deploy(alice, 'FixtureCollection', [
+      'Rings',
+      'RNG',
+      '',
+    ])
+    clock.set('2026-03-01T01:00:00.000Z')
+    await kit.send(alice, 'FixtureCollection', rings, 'mint', [a, 1n, ''])
+    expect(
+      (await kit.get(`/collections/${rings}/nfts/1`)).body.result.updated_at,
+    ).toBe('2026-03-01T01:00:00.000Z')
+    const snapshot = (await kit.testClient.snapshot()) as Hex
+    clock.set('2026-03-01T02:00:00.000Z')
+    const refreshed = await kit.post(
+      `/collections/${rings}/nfts/refresh-metadata`,
+      {
+        nft_metadata: [
+          {
+            token_id: '1',
+            name: 'One Ring',
+            description: null,
+            image: null,
+            external_url: null,
+            animation_url: null,
+            youtube_url: null,
+            attributes: null,
+          },
+        ],
+      },
+      { 'x-immutable-api-key': platformApiKey },
+    )
+    expect(refreshed.status).toBe(202)
+    await kit.send(alice, 'FixtureCollection', rings, 'mint', [b, 2n, ''])
+    await kit.get('/nfts')
+    clock.set('2026-03-01T03:00:00.000Z')
+    await kit.testClient.revert({ id: snapshot })
+    const one = (await kit.get(`/collections/${rings}/nfts/1`)).body.result
+    expect(one).toMatchObject({
+      name: 'One Ring',
+      updated_at: '2026-03-01T02:00:00.000Z',
+      metadata_synced_at: '2026-03-01T02:00:00.000Z',
+    })
+    expect(
+      (
+        await kit.get(
+          `/collections/${rings}/nfts?from_updated_at=2026-03-01T02:00:00.000Z`,
+        )
+      ).body.result.map((x: { token_id: string }) => x.token_id),
+    ).toEqual(['1'])
   })
 })
 

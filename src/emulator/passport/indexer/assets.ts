@@ -42,6 +42,7 @@ import {
   collectionOf,
   collectionUpdatedAt,
   nftOf,
+  nftUpdatedAt,
   nftWithBalanceOf,
   ownerOf,
   statusOf,
@@ -204,7 +205,7 @@ export function assetRoutes(on: On, deps: RouteDeps): void {
       (nft) =>
         nft.contract === contract &&
         (tokens.length === 0 || tokens.includes(nft.tokenId)) &&
-        (from === undefined || nft.updatedAt >= from),
+        (from === undefined || nftUpdatedAt(chain.state, nft) >= from),
     )
     const page = paginate(nfts, (nft) => nft.key, {
       route,
@@ -229,7 +230,7 @@ export function assetRoutes(on: On, deps: RouteDeps): void {
     if (isRefusal(given)) return given
     const { from, size, cursor } = given
     const nfts = sortedNfts(chain).filter(
-      (nft) => from === undefined || nft.updatedAt >= from,
+      (nft) => from === undefined || nftUpdatedAt(chain.state, nft) >= from,
     )
     const page = paginate(nfts, (nft) => nft.key, {
       route,
@@ -264,7 +265,7 @@ export function assetRoutes(on: On, deps: RouteDeps): void {
         holding.balance > 0n &&
         (contract === undefined || nft.contract === contract) &&
         (tokens.length === 0 || tokens.includes(nft.tokenId)) &&
-        (from === undefined || nft.updatedAt >= from),
+        (from === undefined || nftUpdatedAt(chain.state, nft) >= from),
     )
     const page = paginate(held, ({ nft }) => nft.key, {
       route,

@@ -201,6 +201,14 @@ const noContent: Content = {
   attributes: null,
 }
 
+/**
+ * When an NFT last changed: a transfer, or its metadata (which a chain
+ * revert does not undo).
+ */
+export function nftUpdatedAt(state: ChainState, nft: NftRecord): Date {
+  return latest(nft.updatedAt, state.links.get(nft.key)?.syncedAt)
+}
+
 /** An NFT as `NFT`. */
 export function nftOf(chain: IndexerChain, nft: NftRecord): Nft {
   const { state } = chain
@@ -212,7 +220,7 @@ export function nftOf(chain: IndexerChain, nft: NftRecord): Nft {
     contract_address: nft.contract,
     contract_type: collectionTypeOf(state, nft.contract, nft.standard),
     indexed_at: nft.indexedAt.toISOString(),
-    updated_at: nft.updatedAt.toISOString(),
+    updated_at: nftUpdatedAt(state, nft).toISOString(),
     metadata_synced_at: metadata?.syncedAt.toISOString() ?? null,
     metadata_id: metadata?.stack.id ?? null,
     name: content.name,
