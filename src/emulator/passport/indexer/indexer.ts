@@ -161,7 +161,7 @@ export function createIndexer(options: createIndexer.Options): Indexer {
   const {
     listings,
     now = () => new Date(),
-    pollingInterval = 250,
+    pollingInterval = 1_000,
     syncTimeout = 5_000,
   } = options
   const chains: IndexerChain[] = options.chains.map((chain) => {
@@ -284,7 +284,7 @@ export declare namespace createIndexer {
     listings?: ListingsSource | undefined
     /** The clock of `indexed_at` and `updated_at`. @default () => new Date() */
     now?: (() => Date) | undefined
-    /** How often each node is asked for new blocks, in ms. @default 250 */
+    /** How often each node is asked for new blocks, in ms (reads catch up by themselves). @default 1_000 */
     pollingInterval?: number | undefined
     /** The longest {@link Indexer.sync} waits, in ms. @default 5_000 */
     syncTimeout?: number | undefined
