@@ -284,7 +284,10 @@ export declare namespace createIndexer {
     listings?: ListingsSource | undefined
     /** The clock of `indexed_at` and `updated_at`. @default () => new Date() */
     now?: (() => Date) | undefined
-    /** How often each node is asked for new blocks, in ms (reads catch up by themselves). @default 1_000 */
+    /**
+     * How often each node is asked for new blocks, in ms (reads catch up
+     * by themselves). @default 1_000
+     */
     pollingInterval?: number | undefined
     /** The longest {@link Indexer.sync} waits, in ms. @default 5_000 */
     syncTimeout?: number | undefined
