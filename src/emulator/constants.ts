@@ -38,3 +38,11 @@ export const passportOidcProviderId = 'emulator-passport-identity'
  * hosted services, where the game platform's custody key is its own app.
  */
 export const custodyApiKey = 'pk_live_EMULATORCUSTODY000'
+
+/**
+ * The platform API's secret key of the emulator's project: what the routes
+ * that need `x-immutable-api-key` (metadata refreshes, mint requests)
+ * accept (`passport.apiKey` on the JSON line). Secret keys of the hosted
+ * platform start `sk_imapik-`.
+ */
+export const platformApiKey = 'sk_imapik-test-EMULATOR000000'

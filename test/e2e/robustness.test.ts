@@ -10,11 +10,24 @@
  * may escape as an unhandled rejection or exception, and afterwards the
  * emulator must still serve: its health check, the mailbox, the chain, an
  * email login through the iframe wallet's provider, the identity
- * provider's discovery, the platform API and the key-custody API.
+ * provider's discovery, the platform API (its indexer's reads included)
+ * and the key-custody API.
  */
 import { request } from 'node:http'
 import fc from 'fast-check'
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  http,
+  parseEther,
+} from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { anvil } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { TestERC721 } from '../../src/emulator/chain/artifacts.generated.js'
+import { platformApiKey } from '../../src/emulator/constants.js'
 import { type Emulator, startEmulator } from '../../src/emulator/index.js'
 import {
   createDevice,
@@ -60,6 +73,13 @@ const state = {
   /** That player's game wallet. */
   wallet: '',
   verdictId: '',
+  /** The indexer's real things: the chain, an NFT, its holder, ids. */
+  chainName: '',
+  contract: '',
+  tokenId: '',
+  account: '',
+  metadataId: '',
+  activityId: '',
 }
 
 beforeAll(async () => {
@@ -161,6 +181,46 @@ beforeAll(async () => {
   state.wallet = (
     (await registered.json()) as { counterfactual_address: string }
   ).counterfactual_address
+
+  // An NFT minted on the main chain, for the indexer's routes.
+  const transport = http(base.chain)
+  const minter = privateKeyToAccount(generatePrivateKey())
+  await createTestClient({ transport, mode: 'anvil' }).setBalance({
+    address: minter.address,
+    value: parseEther('1'),
+  })
+  const chain = defineChain({
+    ...anvil,
+    id: emulator.info.chainId,
+    rpcUrls: { default: { http: [base.chain] } },
+  })
+  const hash = await createWalletClient({
+    account: minter,
+    transport,
+    chain,
+  }).writeContract({
+    address: emulator.info.contracts.erc721,
+    abi: TestERC721.abi,
+    functionName: 'mint',
+    args: [minter.address],
+  })
+  await createPublicClient({ transport }).waitForTransactionReceipt({ hash })
+  state.chainName = emulator.info.passport.overrides.zkEvmChainName
+  state.contract = emulator.info.contracts.erc721.toLowerCase()
+  state.tokenId = '1'
+  state.account = minter.address.toLowerCase()
+  const nft = await fetch(
+    `${base.api}/v1/chains/${state.chainName}/collections/${state.contract}/nfts/1`,
+  )
+  expect(nft.status).toBe(200)
+  state.metadataId = (
+    (await nft.json()) as { result: { metadata_id: string } }
+  ).result.metadata_id
+  const activities = await fetch(
+    `${base.api}/v1/chains/${state.chainName}/activities?account_address=${state.account}`,
+  )
+  state.activityId = ((await activities.json()) as { result: { id: string }[] })
+    .result[0]!.id
 }, 120_000)
 
 afterAll(async () => {
@@ -191,10 +251,11 @@ type Route = {
   form: Form
   /**
    * Sends the real sign-in or device page's cookies and form fields, a
-   * registered player's access token (`bearer`), or the key-custody
-   * headers with their id token (`tee`).
+   * registered player's access token (`bearer`), the key-custody
+   * headers with their id token (`tee`), or the platform's secret API key
+   * (`key`).
    */
-  session?: 'interaction' | 'device' | 'bearer' | 'tee' | undefined
+  session?: 'interaction' | 'device' | 'bearer' | 'tee' | 'key' | undefined
 }
 
 /** Every route of every service. */
@@ -412,6 +473,66 @@ const routes: readonly Route[] = [
     path: '/dev/session-activity',
     form: 'json',
   },
+  // The platform API's indexer.
+  ...[
+    '/activities',
+    '/activity-history',
+    '/activities/:activityId',
+    '/collections',
+    '/collections/:contract',
+    '/accounts/:account/collections',
+    '/collections/:contract/nfts/:tokenId',
+    '/collections/:contract/nfts',
+    '/accounts/:account/nfts',
+    '/nfts',
+    '/collections/:contract/nfts/:tokenId/owners',
+    '/nft-owners',
+    '/collections/:contract/owners',
+    '/tokens',
+    '/tokens/:contract',
+    '/collections/:contract/metadata/:metadataId',
+    '/collections/:contract/metadata',
+    '/metadata',
+    '/search/filters/:contract',
+    '/search/nfts',
+    '/search/stacks',
+    '/stacks',
+    '/quotes/:contract/nfts',
+    '/quotes/:contract/stacks',
+  ].map(
+    (path): Route => ({
+      service: 'api',
+      method: 'GET',
+      path: `/v1/chains/:chainName${path}`,
+      form: 'json',
+    }),
+  ),
+  ...[
+    '/collections/:contract/refresh-metadata',
+    '/collections/:contract/metadata/refresh-metadata',
+    '/collections/:contract/nfts/refresh-metadata',
+  ].map(
+    (path): Route => ({
+      service: 'api',
+      method: 'POST',
+      path: `/v1/chains/:chainName${path}`,
+      form: 'json',
+      session: 'key',
+    }),
+  ),
+  {
+    service: 'api',
+    method: 'GET',
+    path: '/dev/indexer/verification-status',
+    form: 'json',
+  },
+  {
+    service: 'api',
+    method: 'PUT',
+    path: '/dev/indexer/verification-status',
+    form: 'json',
+  },
+  { service: 'api', method: 'GET', path: '/dev/indexer/status', form: 'json' },
   // The game wallet's key-custody API.
   { service: 'tee', method: 'GET', path: '/health', form: 'json' },
   {
@@ -668,6 +789,25 @@ const queryValue = fc.oneof(
 )
 
 const queryName = fc.constantFrom(
+  'contract_address',
+  'token_id',
+  'account_address',
+  'activity_type',
+  'transaction_hash',
+  'page_size',
+  'page_cursor',
+  'from_updated_at',
+  'to_updated_at',
+  'verification_status',
+  'is_canonical',
+  'stack_id',
+  'traits',
+  'keyword',
+  'payment_token',
+  'sort_by',
+  'only_include_owner_listings',
+  'only_if_has_active_listings',
+  'chainName',
   'clientId',
   'wallet',
   'checkCount',
@@ -906,14 +1046,18 @@ const pathOf = (route: Route) =>
     )
     .map(([real, garbage, search]) => {
       const filled = route.path.replace(/:(\w+)/g, (_, name: string) => {
-        const value =
-          name === 'flowId'
-            ? state.flowId
-            : name === 'uid'
-              ? state.interaction.uid
-              : name === 'id'
-                ? state.verdictId
-                : ''
+        const known: Record<string, string> = {
+          flowId: state.flowId,
+          uid: state.interaction.uid,
+          id: state.verdictId,
+          chainName: state.chainName,
+          contract: state.contract,
+          tokenId: state.tokenId,
+          account: state.account,
+          metadataId: state.metadataId,
+          activityId: state.activityId,
+        }
+        const value = known[name] ?? ''
         if (real && value !== '') return value
         try {
           return encodeURIComponent(garbage)
@@ -997,6 +1141,8 @@ const anyRequest: fc.Arbitrary<Sent> = fc
         headers['x-oidc-provider-id'] = 'emulator-passport-identity'
         headers['x-magic-chain'] = 'ETH'
       }
+      if (real && route.session === 'key')
+        headers['x-immutable-api-key'] = platformApiKey
       if (real && route.session === 'device') {
         headers.cookie = state.device.cookie
         sentBody = `xsrf=${state.device.xsrf}&${sentBody ?? ''}`
@@ -1252,6 +1398,25 @@ describe('the emulator, under hostile input', () => {
     )
     expect(odd.status).toBe(400)
 
+    // The indexer reads no cursor it did not sign, and takes statuses
+    // from this machine's pages only.
+    const indexer = `${base.api}/v1/chains/${state.chainName}`
+    const forged = Buffer.from(
+      JSON.stringify(['ListAllNFTs', 'n', '']),
+    ).toString('base64url')
+    const cursor = await fetch(
+      `${indexer}/nfts?page_cursor=${forged}.${'A'.repeat(22)}`,
+    )
+    expect(cursor.status).toBe(400)
+    const status = await fetch(`${base.api}/dev/indexer/verification-status`, {
+      ...json(
+        { contractAddress: state.contract, status: 'spam' },
+        { origin: foreign },
+      ),
+      method: 'PUT',
+    })
+    expect(status.status).toBe(403)
+
     // No site frames the emulator's pages.
     for (const page of [
       `${base.dev}/mailbox/view`,
@@ -1318,6 +1483,13 @@ describe('the emulator, under hostile input', () => {
     expect(info.status).toBe(200)
     expect(await info.json()).toMatchObject({
       email: 'fuzz-player@example.com',
+    })
+    const nft = await fetch(
+      `${base.api}/v1/chains/${state.chainName}/collections/${state.contract}/nfts/${state.tokenId}`,
+    )
+    expect(nft.status).toBe(200)
+    expect(await nft.json()).toMatchObject({
+      result: { token_id: '1', name: 'Test NFT 1' },
     })
     const wallet = await fetch(`${base.tee}/v1/wallet`, {
       method: 'POST',

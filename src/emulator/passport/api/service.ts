@@ -10,7 +10,9 @@
  * - profile.ts: `GET /passport-profile/v1/user/info`,
  *   `POST /passport-profile/v2/linked-wallets`;
  * - session.ts: `GET /v1/sdk/session-activity/check`,
- *   `GET|PUT /dev/session-activity`.
+ *   `GET|PUT /dev/session-activity`;
+ * - the indexer (../indexer/): the multi-rollup reads of the chain under
+ *   `/v1/chains/{chain_name}` and `/dev/indexer/…`.
  *
  * Any page may call the public routes (CORS open, as the real API is to
  * the games embedding the SDK); the `/dev/` control routes answer loopback
@@ -33,6 +35,8 @@ import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
 import { type Chain, defineService } from '../../service.js'
 import { createVerifier } from '../bearer.js'
+import { createIndexer, type Indexer } from '../indexer/indexer.js'
+import { indexerRoutes } from '../indexer/routes.js'
 import { chainNameOf, chainRoutes } from './chains.js'
 import { guardianRoutes } from './guardian.js'
 import type { ApiChain, ApiEnv, Deps, WalletAddressOf } from './http.js'
@@ -113,6 +117,7 @@ export function createApiService(
   guardianRoutes(app, deps)
   profileRoutes(app, deps)
   sessionRoutes(app, deps)
+  if (options.indexer) indexerRoutes(app, { indexer: options.indexer })
   return app
 }
 
@@ -136,6 +141,8 @@ export declare namespace createApiService {
     passportOrigin?: string | undefined
     /** The clock. @default () => new Date() */
     now?: (() => Date) | undefined
+    /** The indexer whose routes the API serves; none without it. */
+    indexer?: Indexer | undefined
   }
 }
 
@@ -225,18 +232,30 @@ export const service = defineService({
     const { origins } = context
     const [main] = context.chains
     const issuer = required(origins.identity, 'identity')
+    const passportOrigin = required(origins.passport, 'passport')
+    const indexer = createIndexer({
+      chains: context.chains.map((chain) => ({
+        chainId: chain.chainId,
+        nodeUrl: chain.nodeUrl,
+        seaport: seaportOf(chain),
+      })),
+    })
     const app = createApiService({
       issuer,
       registry: context.registry,
       guardian: context.passport.guardian,
       chains: context.chains,
       walletAddress: walletAddressOf(context.chains),
-      passportOrigin: required(origins.passport, 'passport'),
+      passportOrigin,
+      indexer,
     })
     const server = await startServer({
       fetch: app.fetch,
       ...context.listen,
       localOnly: ['/dev/'],
+    }).catch(async (error: unknown) => {
+      await indexer.stop()
+      throw error
     })
     const overrides = overridesOf({
       api: server.url,
@@ -252,6 +271,10 @@ export const service = defineService({
     })
     return {
       ...server,
+      async stop() {
+        await server.stop()
+        await indexer.stop()
+      },
       info: {
         passport: {
           apiUrl: server.url,
@@ -263,6 +286,14 @@ export const service = defineService({
     }
   },
 })
+
+/**
+ * The chain's Seaport, once the emulator deploys one: its `OrderFulfilled`
+ * events make the indexer's sales.
+ */
+function seaportOf(chain: Chain): Address | undefined {
+  return (chain.contracts as { seaport?: Address | undefined }).seaport
+}
 
 function required(origin: string | undefined, slot: string): string {
   if (origin === undefined)
