@@ -38,3 +38,11 @@ export const passportOidcProviderId = 'emulator-passport-identity'
  * hosted services, where the game platform's custody key is its own app.
  */
 export const custodyApiKey = 'pk_live_EMULATORCUSTODY000'
+
+/**
+ * The platform API's secret key (`x-immutable-api-key`): the credential the
+ * hosted API asks of a game's backend for mint requests, metadata and
+ * collection refreshes, crafting signatures and user metadata. A public
+ * test key: any program on this machine may use it.
+ */
+export const platformApiKey = 'sk_imapik-test-EMULATOR000000'
