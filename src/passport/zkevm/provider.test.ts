@@ -1121,6 +1121,7 @@ describe('guardian', () => {
         {
           code: 'AUTHENTICATION_ERROR',
           message: 'The guardian is unavailable.',
+          details: null,
         },
       ]),
     )

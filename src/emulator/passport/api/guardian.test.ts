@@ -216,6 +216,7 @@ describe('POST /guardian/v1/transactions/evm/evaluate', () => {
       expect(response.body).toEqual({
         code: 'AUTHENTICATION_ERROR',
         message: 'The guardian is unavailable.',
+        details: null,
       })
     }
   })
@@ -232,6 +233,7 @@ describe('POST /guardian/v1/transactions/evm/evaluate', () => {
     expect(response.body).toEqual({
       code: 'AUTHENTICATION_ERROR',
       message: "userAddress is not the player's wallet.",
+      details: null,
     })
   })
 
@@ -247,6 +249,7 @@ describe('POST /guardian/v1/transactions/evm/evaluate', () => {
       expect(response.body).toEqual({
         code: 'AUTHENTICATION_ERROR',
         message: 'The player has no zkEVM wallet yet: register it first.',
+        details: null,
       })
       const anonymous = await api.post(path, transactionBody())
       expect(anonymous.status).toBe(401)
@@ -332,7 +335,11 @@ describe('POST /guardian/v1/transactions/evm/evaluate', () => {
         player.accessToken,
       )
       expect(response.status).toBe(400)
-      expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message })
+      expect(response.body).toEqual({
+        code: 'VALIDATION_ERROR',
+        message,
+        details: null,
+      })
     }
   })
 })
@@ -357,6 +364,7 @@ describe('evaluation size', () => {
       expect(response.body).toEqual({
         code: 'VALIDATION_ERROR',
         message: `An evaluation is at most ${maxEvaluationBytes} bytes.`,
+        details: null,
       })
     }
   })
@@ -441,7 +449,11 @@ describe('POST /guardian/v1/messages/evaluate', () => {
         player.accessToken,
       )
       expect(response.status).toBe(400)
-      expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message })
+      expect(response.body).toEqual({
+        code: 'VALIDATION_ERROR',
+        message,
+        details: null,
+      })
     }
     const hexChain = await api.post(
       evaluate.message,
@@ -468,6 +480,7 @@ describe('POST /guardian/v1/messages/evaluate', () => {
     expect(response.body).toEqual({
       code: 'VALIDATION_ERROR',
       message: 'The request could not be handled.',
+      details: null,
     })
   })
 })
@@ -517,6 +530,7 @@ describe('POST /guardian/v1/erc191-messages/evaluate', () => {
         code: 'VALIDATION_ERROR',
         message:
           'Expected { chainID, payload } with chainID eip155:<id of a chain of the emulator> and payload a string.',
+        details: null,
       })
     }
   })
@@ -575,6 +589,7 @@ describe('approve', () => {
     code: 'AUTHENTICATION_ERROR',
     message:
       'Only the confirmation page, or a program on this machine, may approve what the player must confirm.',
+    details: null,
   }
 
   test("error: a page on another origin cannot skip the player's click: with the player's own token, its approval is refused and the verdict stays pending", async () => {
@@ -676,6 +691,7 @@ describe('approve', () => {
     expect(response.body).toEqual({
       code: 'AUTHENTICATION_ERROR',
       message: "The evaluation is about another player's wallet.",
+      details: null,
     })
     expect(api.guardian.get(id)?.state).toBe('pending')
   })
@@ -706,6 +722,7 @@ describe('approve', () => {
     expect(response.body).toEqual({
       code: 'CONFLICT_ERROR',
       message: 'The evaluation was rejected already.',
+      details: null,
     })
     const anonymous = await api.post(
       `/guardian/v1/transactions/${id}/approve`,
@@ -781,7 +798,11 @@ describe('/dev/guardian/rules', () => {
     const bad = await api.put('/dev/guardian/rules?wallet=0x12', {})
     expect(bad).toMatchObject({
       status: 400,
-      body: { code: 'VALIDATION_ERROR', message: 'wallet must be an address.' },
+      body: {
+        code: 'VALIDATION_ERROR',
+        message: 'wallet must be an address.',
+        details: null,
+      },
     })
   })
 
@@ -802,7 +823,11 @@ describe('/dev/guardian/rules', () => {
     ] as const) {
       const response = await api.put('/dev/guardian/rules', body)
       expect(response.status).toBe(400)
-      expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message })
+      expect(response.body).toEqual({
+        code: 'VALIDATION_ERROR',
+        message,
+        details: null,
+      })
     }
     expect(api.guardian.rules).toEqual({ confirmErc191: true })
   })

@@ -46,6 +46,7 @@ import {
   caip2ChainOf,
   chainById,
   type Deps,
+  errorBody,
   fail,
   isRecord,
   playerOf,
@@ -290,10 +291,10 @@ function walletOf(c: HonoContext<ApiEnv>, deps: Deps): Address | Response {
 
 function tooLarge(c: HonoContext) {
   return c.json(
-    {
-      code: 'VALIDATION_ERROR',
-      message: `An evaluation is at most ${maxEvaluationBytes} bytes.`,
-    },
+    errorBody(
+      'VALIDATION_ERROR',
+      `An evaluation is at most ${maxEvaluationBytes} bytes.`,
+    ),
     413,
   )
 }

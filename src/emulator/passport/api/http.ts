@@ -55,14 +55,35 @@ export type ApiEnv = { Variables: { bearer: Bearer } }
 /** One of the API's error kinds (see the wire's `apiErrors`). */
 export type ErrorKind = keyof typeof apiErrors
 
-/** Answers the API's error body `{ code, message }` with its status. */
+/**
+ * The API's error body, as its OpenAPI error schemas give it (`APIError400`
+ * and the others): the code, a one-line message, and `details`, which the
+ * schemas require and allow to be null. The emulator has no documentation
+ * `link` or `trace_id` to give.
+ */
+export type ErrorBody = {
+  code: string
+  message: string
+  details: Record<string, unknown> | null
+}
+
+/** The error body of `code` and `message`. */
+export function errorBody(
+  code: string,
+  message: string,
+  details: Record<string, unknown> | null = null,
+): ErrorBody {
+  return { code, message, details }
+}
+
+/** Answers the API's {@link ErrorBody} with its status. */
 export function fail(
   c: HonoContext,
   kind: ErrorKind,
   message: string,
   code: string = apiErrors[kind].code,
 ) {
-  return c.json({ code, message }, apiErrors[kind].status)
+  return c.json(errorBody(code, message), apiErrors[kind].status)
 }
 
 /**

@@ -35,7 +35,13 @@ import { type Chain, defineService } from '../../service.js'
 import { createVerifier } from '../bearer.js'
 import { chainNameOf, chainRoutes } from './chains.js'
 import { guardianRoutes } from './guardian.js'
-import type { ApiChain, ApiEnv, Deps, WalletAddressOf } from './http.js'
+import {
+  type ApiChain,
+  type ApiEnv,
+  type Deps,
+  errorBody,
+  type WalletAddressOf,
+} from './http.js'
 import { createLinkStore, profileRoutes } from './profile.js'
 import { createSessionActivityStore, sessionRoutes } from './session.js'
 
@@ -78,19 +84,19 @@ export function createApiService(
     const status =
       error instanceof HTTPException && error.status < 500 ? error.status : 400
     return c.json(
-      {
-        code: status === 404 ? 'RESOURCE_NOT_FOUND' : 'VALIDATION_ERROR',
-        message: 'The request could not be handled.',
-      },
+      errorBody(
+        status === 404 ? 'RESOURCE_NOT_FOUND' : 'VALIDATION_ERROR',
+        'The request could not be handled.',
+      ),
       status,
     )
   })
   app.notFound((c) =>
     c.json(
-      {
-        code: 'RESOURCE_NOT_FOUND',
-        message: `No route ${c.req.method} ${new URL(c.req.url).pathname}.`,
-      },
+      errorBody(
+        'RESOURCE_NOT_FOUND',
+        `No route ${c.req.method} ${new URL(c.req.url).pathname}.`,
+      ),
       404,
     ),
   )
