@@ -42,21 +42,21 @@ describe('GET /v1/chains', () => {
     expect(chainNameOf(13473)).toBe('imtbl-zkevm-local-13473')
   })
 
-  test('behavior: any page may call the API with the headers the SDK sends', async () => {
+  test('behavior: any page may call the API with the headers the SDK sends, the API key among them', async () => {
     const preflight = await fetch(`${api.url}/v1/chains`, {
       method: 'OPTIONS',
       headers: {
         origin: 'https://game.example',
         'access-control-request-method': 'POST',
         'access-control-request-headers':
-          'authorization,content-type,x-sdk-version',
+          'authorization,content-type,x-sdk-version,x-immutable-api-key',
       },
     })
     expect(preflight.status).toBe(204)
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
     expect(
       preflight.headers.get('access-control-allow-headers')?.toLowerCase(),
-    ).toBe('authorization,content-type,x-sdk-version')
+    ).toBe('authorization,content-type,x-sdk-version,x-immutable-api-key')
     const response = await fetch(`${api.url}/v1/chains`, {
       headers: { origin: 'https://game.example' },
     })

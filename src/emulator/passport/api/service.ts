@@ -9,12 +9,18 @@
  *   `GET|PUT /dev/guardian/rules`;
  * - profile.ts: `GET /passport-profile/v1/user/info`,
  *   `POST /passport-profile/v2/linked-wallets`;
+ * - users.ts: the linked addresses (both routes), the user metadata;
+ * - metadata.ts: the transaction and typed-data metadata, read from the
+ *   chain (onchain.ts);
  * - session.ts: `GET /v1/sdk/session-activity/check`,
  *   `GET|PUT /dev/session-activity`.
  *
  * Any page may call the public routes (CORS open, as the real API is to
  * the games embedding the SDK); the `/dev/` control routes answer loopback
- * pages only. Every refusal is `{ code, message }` with the API's status.
+ * pages only. Every refusal is `{ code, message, details }` with the API's
+ * status. Routes take the credential the API's spec names: the player's
+ * access token, or the platform's API key (`x-immutable-api-key`) for the
+ * user metadata.
  *
  * @packageDocumentation
  */
@@ -38,12 +44,17 @@ import { guardianRoutes } from './guardian.js'
 import {
   type ApiChain,
   type ApiEnv,
+  apiKeyHeader,
   type Deps,
   errorBody,
+  type VerificationOf,
   type WalletAddressOf,
 } from './http.js'
+import { metadataRoutes } from './metadata.js'
+import { type ChainReader, createChainReader } from './onchain.js'
 import { createLinkStore, profileRoutes } from './profile.js'
 import { createSessionActivityStore, sessionRoutes } from './session.js'
+import { userRoutes } from './users.js'
 
 export { chainNameOf } from './chains.js'
 export type { ApiChain, WalletAddressOf } from './http.js'
@@ -66,7 +77,12 @@ export type { ApiChain, WalletAddressOf } from './http.js'
 export function createApiService(
   options: createApiService.Options,
 ): Hono<ApiEnv> {
-  const { issuer, now = () => new Date() } = options
+  const {
+    issuer,
+    now = () => new Date(),
+    verificationOf = () => 'unverified',
+  } = options
+  const readers = new Map<number, ChainReader>()
   const deps: Deps = {
     registry: options.registry,
     guardian: options.guardian,
@@ -78,6 +94,15 @@ export function createApiService(
     sessionActivity: createSessionActivityStore(),
     passportOrigin: options.passportOrigin,
     now,
+    readerOf(chain) {
+      let reader = readers.get(chain.chainId)
+      if (!reader) {
+        reader = createChainReader(chain)
+        readers.set(chain.chainId, reader)
+      }
+      return reader
+    },
+    verificationOf,
   }
   const app = createApp<ApiEnv>()
   app.onError((error, c) => {
@@ -105,7 +130,12 @@ export function createApiService(
   const open = cors({
     origin: '*',
     allowMethods: ['GET', 'POST', 'OPTIONS'],
-    allowHeaders: ['Authorization', 'Content-Type', sdkVersionHeader],
+    allowHeaders: [
+      'Authorization',
+      'Content-Type',
+      sdkVersionHeader,
+      apiKeyHeader,
+    ],
     exposeHeaders: ['WWW-Authenticate'],
     maxAge: 600,
   })
@@ -119,6 +149,8 @@ export function createApiService(
   guardianRoutes(app, deps)
   profileRoutes(app, deps)
   sessionRoutes(app, deps)
+  userRoutes(app, deps)
+  metadataRoutes(app, deps)
   return app
 }
 
@@ -142,6 +174,11 @@ export declare namespace createApiService {
     passportOrigin?: string | undefined
     /** The clock. @default () => new Date() */
     now?: (() => Date) | undefined
+    /**
+     * The platform's verification status of a contract, as the metadata
+     * routes report it. @default every contract is `unverified`
+     */
+    verificationOf?: VerificationOf | undefined
   }
 }
 
