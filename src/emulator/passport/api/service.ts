@@ -5,7 +5,8 @@
  *
  * - chains.ts: `GET /v1/chains`,
  *   `POST /v2/chains/{chain_name}/passport/counterfactual-address`;
- * - guardian.ts: the three evaluations, the two approvals,
+ * - guardian.ts: the three evaluations, the approvals (by id or payload
+ *   hash), the records (`GET`, with simulations: simulation.ts),
  *   `GET|PUT /dev/guardian/rules`;
  * - profile.ts: `GET /passport-profile/v1/user/info`,
  *   `POST /passport-profile/v2/linked-wallets`;
