@@ -13,6 +13,7 @@
  * - users.ts: the linked addresses (both routes), the user metadata;
  * - metadata.ts: the transaction and typed-data metadata, read from the
  *   chain (onchain.ts);
+ * - crafting.ts: `POST /v1/chains/{chain_name}/crafting/sign`;
  * - session.ts: `GET /v1/sdk/session-activity/check`,
  *   `GET|PUT /dev/session-activity`.
  *
@@ -21,7 +22,7 @@
  * pages only. Every refusal is `{ code, message, details }` with the API's
  * status. Routes take the credential the API's spec names: the player's
  * access token, or the platform's API key (`x-immutable-api-key`) for the
- * user metadata.
+ * user metadata and crafting signatures.
  *
  * @packageDocumentation
  */
@@ -41,6 +42,7 @@ import { createApp, startServer } from '../../server.js'
 import { type Chain, defineService } from '../../service.js'
 import { createVerifier } from '../bearer.js'
 import { chainNameOf, chainRoutes } from './chains.js'
+import { craftingRoutes, craftingSigner } from './crafting.js'
 import { guardianRoutes } from './guardian.js'
 import {
   type ApiChain,
@@ -152,6 +154,7 @@ export function createApiService(
   sessionRoutes(app, deps)
   userRoutes(app, deps)
   metadataRoutes(app, deps)
+  craftingRoutes(app, deps)
   return app
 }
 
@@ -261,7 +264,8 @@ export function overridesOf(input: {
 /**
  * The platform API as a service of the emulator; its control routes
  * (`/dev/…`) answer loopback pages only. Adds `passport: { apiUrl,
- * passportDomain, relayerUrl, overrides }` to the JSON line.
+ * passportDomain, relayerUrl, craftingSigner, overrides }` to the JSON
+ * line.
  */
 export const service = defineService({
   name: 'api',
@@ -301,6 +305,7 @@ export const service = defineService({
           apiUrl: server.url,
           passportDomain: overrides.passportDomain,
           relayerUrl: overrides.relayerUrl,
+          craftingSigner: craftingSigner.address,
           overrides,
         },
       },
