@@ -72,6 +72,49 @@ describe('verdicts', () => {
   })
 })
 
+describe('find', () => {
+  test("behavior: finds the newest verdict on a digest for the wallet, of the kinds asked, on the chain asked; never another wallet's", () => {
+    const guardian = createGuardian()
+    const older = guardian.record({ ...transaction(1), state: 'allowed' })
+    const newer = guardian.record({ ...transaction(1), state: 'pending' })
+    const otherChain = guardian.record({
+      ...transaction(1),
+      chainId: 1337,
+      state: 'pending',
+    })
+    const message = guardian.record({
+      ...transaction(2),
+      kind: 'message',
+      state: 'pending',
+    })
+    const query = { wallet, digest: digest(1), kinds: ['transaction'] as const }
+    expect(guardian.find({ ...query, chainId: 31337 })?.id).toBe(newer.id)
+    expect(guardian.find(query)?.id).toBe(otherChain.id)
+    expect(guardian.find({ ...query, chainId: 1337 })?.id).toBe(otherChain.id)
+    // Case does not matter; kind, wallet and chain do.
+    expect(
+      guardian.find({
+        ...query,
+        wallet: wallet.toLowerCase() as Address,
+        digest: digest(1).toUpperCase().replace('0X', '0x') as Hex,
+        chainId: 31337,
+      })?.id,
+    ).toBe(newer.id)
+    expect(guardian.find({ ...query, digest: digest(2) })).toBeUndefined()
+    expect(
+      guardian.find({ ...query, digest: digest(2), kinds: ['message'] })?.id,
+    ).toBe(message.id)
+    expect(
+      guardian.find({
+        ...query,
+        wallet: '0x0000000000000000000000000000000000000001',
+      }),
+    ).toBeUndefined()
+    expect(guardian.find({ ...query, chainId: 5 })).toBeUndefined()
+    expect(older.state).toBe('allowed')
+  })
+})
+
 describe('allowances', () => {
   test(`keeps at most ${maxAllowances} allowed digests, forgetting the oldest (even after their verdicts went)`, () => {
     const guardian = createGuardian()

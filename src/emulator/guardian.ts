@@ -97,6 +97,17 @@ export type Guardian = {
   record(entry: Omit<Verdict, 'id' | 'state'> & { state: State }): Verdict
   /** The verdict with this id. */
   get(id: string): Verdict | undefined
+  /**
+   * The latest verdict on `digest` for `wallet` (of one of `kinds`, on
+   * `chainId` when given): what the platform API's routes by payload hash
+   * look up.
+   */
+  find(query: {
+    wallet: Address
+    digest: Hex
+    kinds: readonly Kind[]
+    chainId?: number | undefined
+  }): Verdict | undefined
   /** Settles a pending verdict; false if there is none with this id. */
   settle(id: string, state: 'allowed' | 'rejected'): boolean
   /** Whether the guardian allowed this digest for this wallet on this chain. */
@@ -172,6 +183,20 @@ export function createGuardian(): Guardian {
       return verdict
     },
     get: (id) => byId.get(id),
+    find({ wallet, digest, kinds, chainId }) {
+      const address = getAddress(wallet)
+      const hash = digest.toLowerCase()
+      // Newest first: a Map iterates in insertion order.
+      for (const verdict of [...byId.values()].reverse())
+        if (
+          verdict.wallet === address &&
+          verdict.digest.toLowerCase() === hash &&
+          kinds.includes(verdict.kind) &&
+          (chainId === undefined || verdict.chainId === chainId)
+        )
+          return verdict
+      return undefined
+    },
     settle(id, state) {
       const verdict = byId.get(id)
       if (verdict?.state !== 'pending') return false

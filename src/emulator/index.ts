@@ -62,7 +62,8 @@ export const services = [
  *   `authenticationDomain`, its client id, and the redirect URIs the dApp
  *   passes; the platform API's `apiUrl`, the passport domain of the confirmation
  *   pages (`passportDomain`) and
- *   the relayer's `relayerUrl`, and the `overrides` the game wallet is configured with,
+ *   the relayer's `relayerUrl`, the address of the crafting signer
+ *   (`craftingSigner`), and the `overrides` the game wallet is configured with,
  *   which point at every one of its services).
  */
 export type Info = Compute<

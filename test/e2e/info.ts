@@ -31,6 +31,7 @@ export function expectedInfo(options: {
       apiUrl: origin(5),
       passportDomain: origin(6),
       relayerUrl: origin(3),
+      craftingSigner: '0x110b736dfbCcfdF77757145A7d6083440Bf498FF',
       overrides: {
         authenticationDomain: origin(2),
         magicPublishableApiKey: 'pk_live_EMULATORCUSTODY000',

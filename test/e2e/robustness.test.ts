@@ -20,6 +20,7 @@ import {
   createTestClient,
   createWalletClient,
   defineChain,
+  hashMessage,
   http,
   parseEther,
 } from 'viem'
@@ -72,6 +73,8 @@ const state = {
   idToken: '',
   /** That player's game wallet. */
   wallet: '',
+  /** That player's user id. */
+  sub: '',
   verdictId: '',
   /** The indexer's real things: the chain, an NFT, its holder, ids. */
   chainName: '',
@@ -157,6 +160,7 @@ beforeAll(async () => {
   )
   state.accessToken = tokens.accessToken
   state.idToken = tokens.idToken
+  state.sub = tokens.sub
   const custody = await emulator.registry.findOrCreate(
     custodyIdentity(base.identity, tokens.sub),
   )
@@ -438,6 +442,76 @@ const routes: readonly Route[] = [
     path: '/guardian/v1/messages/:id/approve',
     form: 'json',
     session: 'bearer',
+  },
+  {
+    service: 'api',
+    method: 'POST',
+    path: '/guardian/v1/erc191-messages/:id/approve',
+    form: 'json',
+    session: 'bearer',
+  },
+  {
+    service: 'api',
+    method: 'GET',
+    path: '/guardian/v1/transactions/:id',
+    form: 'json',
+    session: 'bearer',
+  },
+  {
+    service: 'api',
+    method: 'GET',
+    path: '/guardian/v1/messages/:id',
+    form: 'json',
+    session: 'bearer',
+  },
+  {
+    service: 'api',
+    method: 'GET',
+    path: '/guardian/v1/erc191-messages/:id',
+    form: 'json',
+    session: 'bearer',
+  },
+  {
+    service: 'api',
+    method: 'GET',
+    path: '/v1/chains/:chainName/passport/users/:userId/linked-addresses',
+    form: 'json',
+    session: 'bearer',
+  },
+  {
+    service: 'api',
+    method: 'GET',
+    path: '/passport-mr/v1/users/:userId/linked-addresses',
+    form: 'json',
+    session: 'bearer',
+  },
+  {
+    service: 'api',
+    method: 'GET',
+    path: '/passport-mr/v1/users/:userId/metadata',
+    form: 'json',
+    session: 'key',
+  },
+  {
+    service: 'api',
+    method: 'POST',
+    path: '/v1/chains/:chainName/passport/transaction-metadata',
+    form: 'json',
+    session: 'bearer',
+  },
+  {
+    service: 'api',
+    method: 'POST',
+    path: '/v1/chains/:chainName/passport/typeddata-metadata',
+    form: 'json',
+    session: 'bearer',
+  },
+  {
+    service: 'api',
+    method: 'POST',
+    path: '/v1/chains/:chainName/crafting/sign',
+    form: 'json',
+    session: 'key',
   },
   {
     service: 'api',
@@ -828,6 +902,9 @@ const queryName = fc.constantFrom(
   'user_code',
   'login_hint',
   'request',
+  'chainType',
+  'chainID',
+  'includeSimulation',
   'a[b][c]',
 )
 
@@ -943,6 +1020,43 @@ const jsonBody = fc.oneof(
         rule: fc.jsonValue({ maxDepth: 2 }),
         confirmAboveValue: fc.jsonValue({ maxDepth: 1 }),
         knownContracts: fc.jsonValue({ maxDepth: 2 }),
+        contract_address: fc.oneof(
+          fc.constant('0x5FC8d32690cc91D4c39d9d3abcBD16989F875707'),
+          fc.jsonValue({ maxDepth: 1 }),
+        ),
+        method_id: fc.oneof(
+          fc.constantFrom('0xa9059cbb', '0x'),
+          fc.jsonValue({ maxDepth: 1 }),
+        ),
+        transaction_id: fc.jsonValue({ maxDepth: 1 }),
+        transaction_data: fc.oneof(
+          fc.constant(
+            '0xa9059cbb000000000000000000000000000000000000000000000000000000000000b0b00000000000000000000000000000000000000000000000000000000000000001',
+          ),
+          fc
+            .string({ unit: fc.constantFrom(...'0123456789abcdef') })
+            .map((hex) => `0x${hex}`),
+          fc.jsonValue({ maxDepth: 1 }),
+        ),
+        multi_caller: fc.jsonValue({ maxDepth: 2 }),
+        reference_id: fc.jsonValue({ maxDepth: 1 }),
+        calls: fc.oneof(
+          fc.constant([
+            {
+              target_address: '0x5FC8d32690cc91D4c39d9d3abcBD16989F875707',
+              function_signature: 'mint(address,uint256)',
+              function_args: [
+                '0x000000000000000000000000000000000000b0b0',
+                '1',
+              ],
+            },
+          ]),
+          fc.jsonValue({ maxDepth: 3 }),
+        ),
+        expires_at: fc.oneof(
+          fc.constant('2100-01-01T00:00:00Z'),
+          fc.jsonValue({ maxDepth: 1 }),
+        ),
       },
       { requiredKeys: [] },
     )
@@ -1056,6 +1170,7 @@ const pathOf = (route: Route) =>
           account: state.account,
           metadataId: state.metadataId,
           activityId: state.activityId,
+          userId: state.sub,
         }
         const value = known[name] ?? ''
         if (real && value !== '') return value
@@ -1313,8 +1428,26 @@ describe('the emulator, under hostile input', () => {
       json({}, { ...bearer, origin: foreign }),
     )
     expect(skipped.status).toBe(403)
+    // Nor by its payload hash, on the ERC-191 route.
+    const skippedByHash = await fetch(
+      `${base.api}/guardian/v1/erc191-messages/${hashMessage('click me')}/approve`,
+      json({}, { ...bearer, origin: foreign }),
+    )
+    expect(skippedByHash.status).toBe(403)
     const verdict = await fetch(`${base.passport}/dev/verdicts/${messageId}`)
     expect(((await verdict.json()) as { state: string }).state).toBe('pending')
+
+    // The key-protected routes refuse a page without the key, token or not.
+    const crafted = await fetch(
+      `${base.api}/v1/chains/${emulator.info.passport.overrides.zkEvmChainName}/crafting/sign`,
+      json({}, { ...bearer, origin: foreign }),
+    )
+    expect(crafted.status).toBe(401)
+    const metadata = await fetch(
+      `${base.api}/passport-mr/v1/users/${state.sub}/metadata`,
+      { headers: { ...bearer, origin: foreign } },
+    )
+    expect(metadata.status).toBe(401)
 
     // A delegateCall with no data is a contract call.
     const delegate = await fetch(

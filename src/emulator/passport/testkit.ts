@@ -124,7 +124,14 @@ export async function startPlatform(
       issuer: identity.issuer,
       registry,
       guardian,
-      chains: [{ chainId, rpcUrl: options.rpcUrl ?? 'http://127.0.0.1:8545' }],
+      chains: [
+        {
+          chainId,
+          rpcUrl: options.rpcUrl ?? 'http://127.0.0.1:8545',
+          nodeUrl: options.nodeUrl,
+          contracts,
+        },
+      ],
       walletAddress: (custody) => playerWalletAddress({ custody, contracts }),
     })
     const api = await startTap({

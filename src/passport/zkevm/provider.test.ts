@@ -1122,6 +1122,7 @@ describe('guardian', () => {
         {
           code: 'AUTHENTICATION_ERROR',
           message: 'The guardian is unavailable.',
+          details: null,
         },
       ]),
     )

@@ -120,9 +120,9 @@ export function recordingConfirmation(options: {
         'content-type': 'application/json',
         authorization: `Bearer ${options.user()?.accessToken}`,
       },
-      body: '{}',
+      body: JSON.stringify({ chainType: 'evm' }),
     })
-    if (response.status !== 200)
+    if (response.status !== 204)
       throw new Error(`Approve: ${response.status} ${await response.text()}`)
   }
   const confirmation: Confirmation = {

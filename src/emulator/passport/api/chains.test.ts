@@ -42,21 +42,21 @@ describe('GET /v1/chains', () => {
     expect(chainNameOf(13473)).toBe('imtbl-zkevm-local-13473')
   })
 
-  test('behavior: any page may call the API with the headers the SDK sends', async () => {
+  test('behavior: any page may call the API with the headers the SDK sends, the API key among them', async () => {
     const preflight = await fetch(`${api.url}/v1/chains`, {
       method: 'OPTIONS',
       headers: {
         origin: 'https://game.example',
         'access-control-request-method': 'POST',
         'access-control-request-headers':
-          'authorization,content-type,x-sdk-version',
+          'authorization,content-type,x-sdk-version,x-immutable-api-key',
       },
     })
     expect(preflight.status).toBe(204)
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
     expect(
       preflight.headers.get('access-control-allow-headers')?.toLowerCase(),
-    ).toBe('authorization,content-type,x-sdk-version')
+    ).toBe('authorization,content-type,x-sdk-version,x-immutable-api-key')
     const response = await fetch(`${api.url}/v1/chains`, {
       headers: { origin: 'https://game.example' },
     })
@@ -69,6 +69,7 @@ describe('GET /v1/chains', () => {
     expect(response.body).toEqual({
       code: 'RESOURCE_NOT_FOUND',
       message: 'No route GET /v1/nothing.',
+      details: null,
     })
   })
 })
@@ -137,6 +138,7 @@ describe('POST /v2/chains/{chain_name}/passport/counterfactual-address', () => {
           token === undefined
             ? 'A bearer token is required.'
             : 'The token is invalid or expired.',
+        details: null,
       })
       expect(response.headers.get('www-authenticate')).toMatch(
         /^Bearer error="invalid_token"/,
@@ -160,6 +162,7 @@ describe('POST /v2/chains/{chain_name}/passport/counterfactual-address', () => {
     expect(response.body).toEqual({
       code: 'RESOURCE_NOT_FOUND',
       message: 'There is no chain named imtbl-zkevm-testnet.',
+      details: null,
     })
   })
 
@@ -171,6 +174,7 @@ describe('POST /v2/chains/{chain_name}/passport/counterfactual-address', () => {
       code: 'VALIDATION_ERROR',
       message:
         'Expected { ethereum_address, ethereum_signature } (an address and a 65-byte hex signature).',
+      details: null,
     }
     for (const body of [
       'not json',
@@ -200,6 +204,7 @@ describe('POST /v2/chains/{chain_name}/passport/counterfactual-address', () => {
     expect(badV.body).toEqual({
       code: 'VALIDATION_ERROR',
       message: 'The signature must end with v 0, 1, 27 or 28.',
+      details: null,
     })
   })
 
@@ -222,6 +227,7 @@ describe('POST /v2/chains/{chain_name}/passport/counterfactual-address', () => {
         code: 'AUTHENTICATION_ERROR',
         message:
           'ethereum_signature is not a signature of the registration message by ethereum_address.',
+        details: null,
       })
     }
     expect(api.registry.get(player.sub)?.passport).toEqual({})
@@ -248,6 +254,7 @@ describe('POST /v2/chains/{chain_name}/passport/counterfactual-address', () => {
     expect(response.body).toEqual({
       code: 'AUTHENTICATION_ERROR',
       message: "ethereum_address is not the player's key-custody wallet.",
+      details: null,
     })
     expect(api.registry.get(player.sub)?.passport).toEqual({})
     expect(api.registry.get(someone.sub)?.passport).toEqual({})

@@ -45,6 +45,14 @@ export function chainNameOf(chainId: number): string {
   return `${chainNamePrefix}${chainId}`
 }
 
+/** The emulator chain of an API chain name, e.g. `imtbl-zkevm-local-31337`. */
+export function chainByName(
+  deps: Pick<Deps, 'chains'>,
+  name: string | undefined,
+): ApiChain | undefined {
+  return deps.chains.find((chain) => chainNameOf(chain.chainId) === name)
+}
+
 /** Adds the chain and registration routes to `app`. */
 export function chainRoutes(app: Hono<ApiEnv>, deps: Deps): void {
   app.get(paths.chains, (c) =>
@@ -64,9 +72,7 @@ export function chainRoutes(app: Hono<ApiEnv>, deps: Deps): void {
       const player = playerOf(deps, c.var.bearer)
       if (!player) return fail(c, 'unauthorised', 'The player is unknown.')
       const chainName = c.req.param('chainName')
-      const chain = deps.chains.find(
-        (candidate) => chainNameOf(candidate.chainId) === chainName,
-      )
+      const chain = chainByName(deps, chainName)
       if (!chain)
         return fail(c, 'notFound', `There is no chain named ${chainName}.`)
       const body = await readJson(c)

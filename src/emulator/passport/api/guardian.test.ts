@@ -216,6 +216,7 @@ describe('POST /guardian/v1/transactions/evm/evaluate', () => {
       expect(response.body).toEqual({
         code: 'AUTHENTICATION_ERROR',
         message: 'The guardian is unavailable.',
+        details: null,
       })
     }
   })
@@ -232,6 +233,7 @@ describe('POST /guardian/v1/transactions/evm/evaluate', () => {
     expect(response.body).toEqual({
       code: 'AUTHENTICATION_ERROR',
       message: "userAddress is not the player's wallet.",
+      details: null,
     })
   })
 
@@ -247,6 +249,7 @@ describe('POST /guardian/v1/transactions/evm/evaluate', () => {
       expect(response.body).toEqual({
         code: 'AUTHENTICATION_ERROR',
         message: 'The player has no zkEVM wallet yet: register it first.',
+        details: null,
       })
       const anonymous = await api.post(path, transactionBody())
       expect(anonymous.status).toBe(401)
@@ -332,7 +335,11 @@ describe('POST /guardian/v1/transactions/evm/evaluate', () => {
         player.accessToken,
       )
       expect(response.status).toBe(400)
-      expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message })
+      expect(response.body).toEqual({
+        code: 'VALIDATION_ERROR',
+        message,
+        details: null,
+      })
     }
   })
 })
@@ -357,6 +364,7 @@ describe('evaluation size', () => {
       expect(response.body).toEqual({
         code: 'VALIDATION_ERROR',
         message: `An evaluation is at most ${maxEvaluationBytes} bytes.`,
+        details: null,
       })
     }
   })
@@ -441,7 +449,11 @@ describe('POST /guardian/v1/messages/evaluate', () => {
         player.accessToken,
       )
       expect(response.status).toBe(400)
-      expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message })
+      expect(response.body).toEqual({
+        code: 'VALIDATION_ERROR',
+        message,
+        details: null,
+      })
     }
     const hexChain = await api.post(
       evaluate.message,
@@ -468,6 +480,7 @@ describe('POST /guardian/v1/messages/evaluate', () => {
     expect(response.body).toEqual({
       code: 'VALIDATION_ERROR',
       message: 'The request could not be handled.',
+      details: null,
     })
   })
 })
@@ -517,14 +530,19 @@ describe('POST /guardian/v1/erc191-messages/evaluate', () => {
         code: 'VALIDATION_ERROR',
         message:
           'Expected { chainID, payload } with chainID eip155:<id of a chain of the emulator> and payload a string.',
+        details: null,
       })
     }
   })
 })
 
 describe('approve', () => {
-  async function pending(kind: 'transaction' | 'erc191') {
-    api.guardian.rules = { confirmAboveValue: 0n, confirmErc191: true }
+  async function pending(kind: 'transaction' | 'erc191' | 'message') {
+    api.guardian.rules = {
+      confirmAboveValue: 0n,
+      confirmErc191: true,
+      confirmTypedData: true,
+    }
     const response =
       kind === 'transaction'
         ? await api.post(
@@ -532,24 +550,30 @@ describe('approve', () => {
             transactionBody({ value: '1' }),
             player.accessToken,
           )
-        : await api.post(
-            evaluate.erc191,
-            { chainID: 'eip155:31337', payload: 'confirm me' },
-            player.accessToken,
-          )
+        : kind === 'erc191'
+          ? await api.post(
+              evaluate.erc191,
+              { chainID: 'eip155:31337', payload: 'confirm me' },
+              player.accessToken,
+            )
+          : await api.post(
+              evaluate.message,
+              { chainID: '31337', payload: typedData },
+              player.accessToken,
+            )
     const body = response.body as { transactionId?: string; messageId?: string }
     return (body.transactionId ?? body.messageId) as string
   }
+  const evm = { chainType: 'evm' }
 
-  test("default: the verdict's own player approves a transaction, which the relayer may then co-sign", async () => {
+  test("default: the verdict's own player approves a transaction (204), which the relayer may then co-sign", async () => {
     const id = await pending('transaction')
     const response = await api.post(
       `/guardian/v1/transactions/${id}/approve`,
-      {},
+      evm,
       player.accessToken,
     )
-    expect(response.status).toBe(200)
-    expect(response.body).toEqual({ id, state: 'allowed' })
+    expect([response.status, response.text]).toEqual([204, ''])
     const verdict = api.guardian.get(id)
     expect(verdict?.state).toBe('allowed')
     expect(
@@ -561,25 +585,109 @@ describe('approve', () => {
     ).toBe(true)
   })
 
-  test('default: a message is approved on the messages route', async () => {
-    const id = await pending('erc191')
-    const response = await api.post(
-      `/guardian/v1/messages/${id}/approve`,
-      {},
+  test('default: a transaction is approved by its payload hash too, on the chain chainID names', async () => {
+    const id = await pending('transaction')
+    const digest = api.guardian.get(id)?.digest as string
+    const elsewhere = await api.post(
+      `/guardian/v1/transactions/${digest}/approve`,
+      { chainType: 'evm', chainID: 'eip155:1337' },
       player.accessToken,
     )
-    expect(response.body).toEqual({ id, state: 'allowed' })
+    expect([elsewhere.status, elsewhere.body]).toEqual([
+      404,
+      {
+        code: 'RESOURCE_NOT_FOUND',
+        message: `There is no evaluation ${digest}.`,
+        details: null,
+      },
+    ])
+    const response = await api.post(
+      `/guardian/v1/transactions/${digest.toUpperCase().replace('0X', '0x')}/approve`,
+      { chainType: 'evm', chainID: '31337' },
+      player.accessToken,
+    )
+    expect(response.status).toBe(204)
+    expect(api.guardian.get(id)?.state).toBe('allowed')
+  })
+
+  test('default: messages are approved on their routes: typed data and ERC-191 on /messages/, ERC-191 on /erc191-messages/ too', async () => {
+    for (const [kind, route] of [
+      ['message', 'messages'],
+      ['erc191', 'messages'],
+      ['erc191', 'erc191-messages'],
+    ] as const) {
+      const id = await pending(kind)
+      const response = await api.post(
+        `/guardian/v1/${route}/${id}/approve`,
+        {},
+        player.accessToken,
+      )
+      expect([kind, route, response.status]).toEqual([kind, route, 204])
+      expect(api.guardian.get(id)?.state).toBe('allowed')
+    }
+    // With no body at all, too.
+    const id = await pending('erc191')
+    const bare = await api.request(
+      'POST',
+      `/guardian/v1/erc191-messages/${id}/approve`,
+      { token: player.accessToken },
+    )
+    expect(bare.status).toBe(204)
+  })
+
+  test('error: a transaction approval without chainType evm, or with a chainID of no emulator chain, is 400; a message approval body must be an object', async () => {
+    const id = await pending('transaction')
+    const shape =
+      "Expected { chainType: 'evm', chainID?, otp? } (chainID eip155:<id> or <id> of a chain of the emulator)."
+    for (const body of [
+      {},
+      { chainType: 'starkex' },
+      { chainType: 'evm', chainID: 'eip155:5' },
+      { chainType: 'evm', chainID: 31337 },
+      { chainType: 'evm', otp: 1 },
+      [],
+      'x',
+    ]) {
+      const response = await api.post(
+        `/guardian/v1/transactions/${id}/approve`,
+        body,
+        player.accessToken,
+      )
+      expect([body, response.status, response.body]).toEqual([
+        body,
+        400,
+        { code: 'VALIDATION_ERROR', message: shape, details: null },
+      ])
+    }
+    const message = await pending('erc191')
+    const notObject = await api.post(
+      `/guardian/v1/messages/${message}/approve`,
+      [1],
+      player.accessToken,
+    )
+    expect([notObject.status, notObject.body]).toEqual([
+      400,
+      {
+        code: 'VALIDATION_ERROR',
+        message: 'The body, when sent, must be a JSON object.',
+        details: null,
+      },
+    ])
+    expect(api.guardian.get(id)?.state).toBe('pending')
+    expect(api.guardian.get(message)?.state).toBe('pending')
   })
 
   const onlyThePage = {
     code: 'AUTHENTICATION_ERROR',
     message:
       'Only the confirmation page, or a program on this machine, may approve what the player must confirm.',
+    details: null,
   }
 
-  test("error: a page on another origin cannot skip the player's click: with the player's own token, its approval is refused and the verdict stays pending", async () => {
+  test("error: a page on another origin cannot skip the player's click: with the player's own token, its approval is refused and the verdict stays pending, by id or by payload hash", async () => {
     const transaction = await pending('transaction')
     const message = await pending('erc191')
+    const digest = api.guardian.get(transaction)?.digest as string
     for (const headers of [
       { origin: 'https://evil.example' },
       // The dApp's own page, on a loopback origin, holds the token too.
@@ -593,18 +701,21 @@ describe('approve', () => {
     ])
       for (const path of [
         `/guardian/v1/transactions/${transaction}/approve`,
+        `/guardian/v1/transactions/${digest}/approve`,
         `/guardian/v1/messages/${message}/approve`,
+        `/guardian/v1/erc191-messages/${message}/approve`,
       ]) {
         const response = await api.request('POST', path, {
-          body: {},
+          body: evm,
           token: player.accessToken,
           headers,
         })
         expect({
           headers,
+          path,
           status: response.status,
           body: response.body,
-        }).toEqual({ headers, status: 403, body: onlyThePage })
+        }).toEqual({ headers, path, status: 403, body: onlyThePage })
       }
     expect(api.guardian.get(transaction)?.state).toBe('pending')
     expect(api.guardian.get(message)?.state).toBe('pending')
@@ -615,7 +726,7 @@ describe('approve', () => {
     const other = await pending('transaction')
     const approve = (secret: string) =>
       api.request('POST', `/guardian/v1/transactions/${id}/approve`, {
-        body: { secret },
+        body: { ...evm, secret },
         token: player.accessToken,
         headers: { origin: api.passportOrigin },
       })
@@ -625,7 +736,7 @@ describe('approve', () => {
       'POST',
       `/guardian/v1/transactions/${id}/approve`,
       {
-        body: { secret: api.guardian.secretOf(id) },
+        body: { ...evm, secret: api.guardian.secretOf(id) },
         token: player.accessToken,
         headers: { origin: 'https://evil.example' },
       },
@@ -636,11 +747,12 @@ describe('approve', () => {
     ])
     expect(api.guardian.get(id)?.state).toBe('pending')
     const right = await approve(api.guardian.secretOf(id))
-    expect([right.status, right.body]).toEqual([200, { id, state: 'allowed' }])
+    expect(right.status).toBe(204)
+    expect(api.guardian.get(id)?.state).toBe('allowed')
     expect(api.guardian.get(other)?.state).toBe('pending')
   })
 
-  test('behavior: an evaluation that asked nothing has nothing to settle: any caller is told it is allowed', async () => {
+  test('behavior: an evaluation that asked nothing has nothing to settle: any caller is answered 204', async () => {
     api.guardian.rules = {}
     const response = await api.post(
       evaluate.transaction,
@@ -652,44 +764,56 @@ describe('approve', () => {
       'POST',
       `/guardian/v1/transactions/${id}/approve`,
       {
-        body: {},
+        body: evm,
         token: player.accessToken,
         headers: { origin: 'https://evil.example' },
       },
     )
-    expect([approved.status, approved.body]).toEqual([
-      200,
-      { id, state: 'allowed' },
-    ])
+    expect(approved.status).toBe(204)
+    expect(api.guardian.get(id)?.state).toBe('allowed')
   })
 
-  test('error: another player cannot approve (403), and the verdict stays pending', async () => {
+  test("error: another player cannot approve (403), and the verdict stays pending; their payload-hash lookup finds none of another's", async () => {
     const id = await pending('transaction')
     const other = await api.player()
     await api.register(other)
     const response = await api.post(
       `/guardian/v1/transactions/${id}/approve`,
-      {},
+      evm,
       other.accessToken,
     )
-    expect(response.status).toBe(403)
-    expect(response.body).toEqual({
-      code: 'AUTHENTICATION_ERROR',
-      message: "The evaluation is about another player's wallet.",
-    })
+    expect([response.status, response.body]).toEqual([
+      403,
+      {
+        code: 'AUTHENTICATION_ERROR',
+        message: "The evaluation is about another player's wallet.",
+        details: null,
+      },
+    ])
+    const digest = api.guardian.get(id)?.digest as string
+    const byHash = await api.post(
+      `/guardian/v1/transactions/${digest}/approve`,
+      evm,
+      other.accessToken,
+    )
+    expect(byHash.status).toBe(404)
     expect(api.guardian.get(id)?.state).toBe('pending')
   })
 
   test('error: an unknown id, or one of the other kind, is 404', async () => {
     const tx = await pending('transaction')
-    const message = await pending('erc191')
+    const message = await pending('message')
+    const erc191 = await pending('erc191')
     for (const path of [
       '/guardian/v1/transactions/nope/approve',
       `/guardian/v1/messages/${tx}/approve`,
       `/guardian/v1/transactions/${message}/approve`,
+      `/guardian/v1/erc191-messages/${message}/approve`,
+      `/guardian/v1/erc191-messages/${tx}/approve`,
+      `/guardian/v1/transactions/${erc191}/approve`,
     ]) {
-      const response = await api.post(path, {}, player.accessToken)
-      expect(response.status).toBe(404)
+      const response = await api.post(path, evm, player.accessToken)
+      expect([path, response.status]).toEqual([path, 404])
       expect(response.body).toMatchObject({ code: 'RESOURCE_NOT_FOUND' })
     }
   })
@@ -699,17 +823,171 @@ describe('approve', () => {
     api.guardian.settle(id, 'rejected')
     const response = await api.post(
       `/guardian/v1/transactions/${id}/approve`,
-      {},
+      evm,
       player.accessToken,
     )
-    expect(response.status).toBe(409)
-    expect(response.body).toEqual({
-      code: 'CONFLICT_ERROR',
-      message: 'The evaluation was rejected already.',
-    })
+    expect([response.status, response.body]).toEqual([
+      409,
+      {
+        code: 'CONFLICT_ERROR',
+        message: 'The evaluation was rejected already.',
+        details: null,
+      },
+    ])
     const anonymous = await api.post(
       `/guardian/v1/transactions/${id}/approve`,
-      {},
+      evm,
+    )
+    expect(anonymous.status).toBe(401)
+  })
+})
+
+describe('GET the guardian records', () => {
+  test('default: a transaction by id or by payload hash: its wallet, state and the evaluation as received', async () => {
+    api.guardian.rules = { confirmAboveValue: 0n }
+    const body = transactionBody({ value: '1' })
+    const evaluated = await api.post(
+      evaluate.transaction,
+      body,
+      player.accessToken,
+    )
+    const id = (evaluated.body as { transactionId: string }).transactionId
+    const digest = api.guardian.get(id)?.digest as string
+    const expected = {
+      id,
+      eth_address: wallet,
+      status: 'pending',
+      transaction_type: 'evm',
+      version: '1',
+      transaction_metadata: body,
+    }
+    for (const path of [
+      `/guardian/v1/transactions/${id}?chainType=evm`,
+      `/guardian/v1/transactions/${id}?chainType=evm&chainID=eip155:31337`,
+      `/guardian/v1/transactions/${digest}?chainType=evm&chainID=31337`,
+      `/guardian/v1/transactions/${digest}?chainType=evm`,
+    ]) {
+      const response = await api.get(path, player.accessToken)
+      expect([path, response.status, response.body]).toEqual([
+        path,
+        200,
+        expected,
+      ])
+    }
+    api.guardian.settle(id, 'rejected')
+    const after = await api.get(
+      `/guardian/v1/transactions/${id}?chainType=evm`,
+      player.accessToken,
+    )
+    expect(after.body).toEqual({ ...expected, status: 'rejected' })
+  })
+
+  test('default: typed data and ERC-191 messages by id, each on its own route', async () => {
+    api.guardian.rules = {}
+    const typed = await api.post(
+      evaluate.message,
+      { chainID: '31337', payload: typedData },
+      player.accessToken,
+    )
+    const typedId = (typed.body as { messageId: string }).messageId
+    const text = await api.post(
+      evaluate.erc191,
+      { chainID: 'eip155:31337', payload: 'hello there' },
+      player.accessToken,
+    )
+    const textId = (text.body as { messageId: string }).messageId
+    const message = await api.get(
+      `/guardian/v1/messages/${typedId}`,
+      player.accessToken,
+    )
+    expect([message.status, message.body]).toEqual([
+      200,
+      {
+        id: typedId,
+        eth_address: wallet,
+        status: 'allowed',
+        version: '1',
+        data: typedData,
+      },
+    ])
+    const erc191 = await api.get(
+      `/guardian/v1/erc191-messages/${textId}`,
+      player.accessToken,
+    )
+    expect([erc191.status, erc191.body]).toEqual([
+      200,
+      {
+        id: textId,
+        eth_address: wallet,
+        status: 'allowed',
+        version: '1',
+        data: 'hello there',
+      },
+    ])
+    // By payload hash: the EIP-191 hash of the text.
+    const byHash = await api.get(
+      `/guardian/v1/erc191-messages/${hashMessage('hello there')}`,
+      player.accessToken,
+    )
+    expect(byHash.body).toMatchObject({ id: textId })
+    for (const path of [
+      `/guardian/v1/messages/${textId}`,
+      `/guardian/v1/erc191-messages/${typedId}`,
+      `/guardian/v1/transactions/${typedId}?chainType=evm`,
+    ]) {
+      const response = await api.get(path, player.accessToken)
+      expect([path, response.status]).toEqual([path, 404])
+    }
+  })
+
+  test("error: another player's record is 403; chainType must be evm, chainID a chain of the emulator and match", async () => {
+    api.guardian.rules = {}
+    const evaluated = await api.post(
+      evaluate.transaction,
+      transactionBody(),
+      player.accessToken,
+    )
+    const id = (evaluated.body as { transactionId: string }).transactionId
+    const other = await api.player()
+    await api.register(other)
+    const theirs = await api.get(
+      `/guardian/v1/transactions/${id}?chainType=evm`,
+      other.accessToken,
+    )
+    expect([theirs.status, theirs.body]).toEqual([
+      403,
+      {
+        code: 'AUTHENTICATION_ERROR',
+        message: "The evaluation is about another player's wallet.",
+        details: null,
+      },
+    ])
+    for (const [query, status, message] of [
+      ['', 400, "chainType must be 'evm'."],
+      ['?chainType=starkex', 400, "chainType must be 'evm'."],
+      [
+        '?chainType=evm&chainID=5',
+        400,
+        'chainID must be the id of a chain of the emulator (eip155:<id> or <id>).',
+      ],
+      ['?chainType=evm&chainID=1337', 404, `There is no evaluation ${id}.`],
+    ] as const) {
+      const response = await api.get(
+        `/guardian/v1/transactions/${id}${query}`,
+        player.accessToken,
+      )
+      expect([query, response.status, response.body]).toEqual([
+        query,
+        status,
+        {
+          code: status === 400 ? 'VALIDATION_ERROR' : 'RESOURCE_NOT_FOUND',
+          message,
+          details: null,
+        },
+      ])
+    }
+    const anonymous = await api.get(
+      `/guardian/v1/transactions/${id}?chainType=evm`,
     )
     expect(anonymous.status).toBe(401)
   })
@@ -781,7 +1059,11 @@ describe('/dev/guardian/rules', () => {
     const bad = await api.put('/dev/guardian/rules?wallet=0x12', {})
     expect(bad).toMatchObject({
       status: 400,
-      body: { code: 'VALIDATION_ERROR', message: 'wallet must be an address.' },
+      body: {
+        code: 'VALIDATION_ERROR',
+        message: 'wallet must be an address.',
+        details: null,
+      },
     })
   })
 
@@ -802,7 +1084,11 @@ describe('/dev/guardian/rules', () => {
     ] as const) {
       const response = await api.put('/dev/guardian/rules', body)
       expect(response.status).toBe(400)
-      expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message })
+      expect(response.body).toEqual({
+        code: 'VALIDATION_ERROR',
+        message,
+        details: null,
+      })
     }
     expect(api.guardian.rules).toEqual({ confirmErc191: true })
   })

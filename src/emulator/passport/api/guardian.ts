@@ -10,10 +10,15 @@
  *   `{ confirmationRequired, confirmationMethod: 'web', transactionId |
  *   messageId }`. With the `unavailable` rule every evaluation is 403; a
  *   body over {@link maxEvaluationBytes} is 413.
- * - `POST /guardian/v1/transactions/{id}/approve`,
- *   `POST /guardian/v1/messages/{id}/approve`: the player whose wallet the
- *   verdict is about settles it allowed (`{ id, state: 'allowed' }`);
- *   another player gets 403, an unknown id 404, a rejected verdict 409.
+ * - `POST /guardian/v1/transactions/{id}/approve` (body
+ *   `{ chainType: 'evm', chainID?, otp? }`),
+ *   `POST /guardian/v1/messages/{id}/approve`,
+ *   `POST /guardian/v1/erc191-messages/{id}/approve`: the player whose
+ *   wallet the verdict is about settles it allowed (204); `{id}` is the
+ *   verdict's id or its payload hash (the digest the relayer co-signs,
+ *   looked up among the player's own verdicts, on `chainID`'s chain when
+ *   given). Another player gets 403, an unknown id 404, a rejected
+ *   verdict 409.
  *   A verdict that waits for the player's confirmation is settled only by
  *   the confirmation page's own flow (a request from the passport domain
  *   with the verdict's secret `{ secret }`, which only that page holds) or
@@ -21,6 +26,14 @@
  *   browser); any other caller gets 403 and it stays pending. The dApp's
  *   page holds the player's access token, so the token alone must not
  *   stand for the player's click.
+ * - `GET /guardian/v1/transactions/{id}?chainType=evm[&chainID]`,
+ *   `GET /guardian/v1/messages/{id}`,
+ *   `GET /guardian/v1/erc191-messages/{id}` (by id or payload hash): the
+ *   player's own verdict, `{ id, eth_address, status, version, … }` with
+ *   the status `allowed`, `pending` or `rejected` and what was evaluated
+ *   (`transaction_metadata`, `data`); with `includeSimulation=true` a
+ *   transaction or typed data also carries `validation`, simulated on the
+ *   chain (see simulation.ts).
  * - `GET|PUT /dev/guardian/rules` (loopback only): the rules, bigints as
  *   decimal strings (see {@link RulesBody}).
  *
@@ -38,14 +51,21 @@ import {
   transactionsDigest,
   typedDataDigest,
 } from '../../../passport/wire/sequence.js'
-import { erc191Digest, type Kind, type Rules } from '../../guardian.js'
 import {
+  erc191Digest,
+  type Kind,
+  type Rules,
+  type Verdict,
+} from '../../guardian.js'
+import {
+  type ApiChain,
   type ApiEnv,
   addressOf,
   bytesOf,
   caip2ChainOf,
   chainById,
   type Deps,
+  errorBody,
   fail,
   isRecord,
   playerOf,
@@ -53,6 +73,14 @@ import {
   requireBearer,
   uint256Of,
 } from './http.js'
+import { chainIdOf, describerOf, typedDataOf } from './metadata.js'
+import type {
+  Erc191MessageResponse,
+  EvmMessage,
+  Transaction,
+  ValidationResult,
+} from './schemas.js'
+import { simulateTransactions, simulateTypedData } from './simulation.js'
 
 /** The most meta-transactions one evaluation may hold. */
 export const maxMetaTransactions = 100
@@ -176,14 +204,30 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
     })
   })
 
+  /**
+   * An approval: settles the verdict `id` (or the player's newest verdict
+   * on the payload hash `id`) allowed, answering 204. `body` checks the
+   * request body first (`undefined`: fine; a string: why it is refused).
+   */
   const approve =
-    (kinds: readonly Kind[]) => async (c: HonoContext<ApiEnv>) => {
+    (
+      kinds: readonly Kind[],
+      body: (value: unknown) => { chainId?: number } | string = () => ({}),
+    ) =>
+    async (c: HonoContext<ApiEnv>) => {
       const player = playerOf(deps, c.var.bearer)
       if (!player) return fail(c, 'unauthorised', 'The player is unknown.')
-      const id = c.req.param('id') ?? ''
-      const verdict = deps.guardian.get(id)
-      if (!verdict || !kinds.includes(verdict.kind))
-        return fail(c, 'notFound', `There is no evaluation ${id}.`)
+      const text = await c.req.text()
+      const request = body(text.trim() === '' ? {} : parseJson(text))
+      if (typeof request === 'string') return fail(c, 'validation', request)
+      const found = findVerdict(deps, {
+        id: c.req.param('id') ?? '',
+        kinds,
+        wallet: player.passport.zkevmEthAddress,
+        chainId: request.chainId,
+      })
+      if (typeof found === 'string') return fail(c, 'notFound', found)
+      const verdict = found
       if (verdict.wallet !== player.passport.zkevmEthAddress)
         return fail(
           c,
@@ -192,25 +236,112 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
         )
       if (verdict.state === 'rejected')
         return fail(c, 'conflict', 'The evaluation was rejected already.')
-      if (verdict.state === 'pending' && !(await confirmedByPage(c, deps, id)))
+      if (
+        verdict.state === 'pending' &&
+        !(await confirmedByPage(c, deps, verdict.id))
+      )
         return fail(
           c,
           'authentication',
           'Only the confirmation page, or a program on this machine, may approve what the player must confirm.',
         )
-      deps.guardian.settle(id, 'allowed')
-      return c.json({ id, state: verdict.state })
+      deps.guardian.settle(verdict.id, 'allowed')
+      return c.body(null, 204)
     }
   app.post(
-    paths.approveTransaction.replace('{transactionID}', ':id'),
+    guardianPaths.approveTransaction,
     bearer,
-    approve(['transaction']),
+    approve(['transaction'], (value) => approvalRequestOf(deps, value)),
   )
   app.post(
-    paths.approveMessage.replace('{messageID}', ':id'),
+    guardianPaths.approveMessage,
     bearer,
-    approve(['message', 'erc191']),
+    approve(['message', 'erc191'], objectBody),
   )
+  app.post(
+    guardianPaths.approveErc191Message,
+    bearer,
+    approve(['erc191'], objectBody),
+  )
+
+  app.get(guardianPaths.transaction, bearer, async (c) => {
+    const wallet = walletOf(c, deps)
+    if (typeof wallet !== 'string') return wallet
+    if (c.req.query('chainType') !== 'evm')
+      return fail(c, 'validation', "chainType must be 'evm'.")
+    const chainQuery = c.req.query('chainID')
+    const chain =
+      chainQuery === undefined ? undefined : anyChainIdOf(deps, chainQuery)
+    if (chainQuery !== undefined && !chain)
+      return fail(
+        c,
+        'validation',
+        'chainID must be the id of a chain of the emulator (eip155:<id> or <id>).',
+      )
+    const simulate = includeSimulationOf(c)
+    if (simulate === null) return fail(c, 'validation', includeSimulationError)
+    const verdict = ownVerdict(c, deps, wallet, ['transaction'], chain?.chainId)
+    if (verdict instanceof Response) return verdict
+    return c.json({
+      id: verdict.id,
+      eth_address: verdict.wallet,
+      status: verdict.state,
+      transaction_type: 'evm',
+      version: recordVersion,
+      transaction_metadata: isRecord(verdict.payload) ? verdict.payload : {},
+      ...(simulate
+        ? { validation: await transactionValidation(deps, verdict) }
+        : {}),
+    } satisfies Transaction)
+  })
+
+  app.get(guardianPaths.message, bearer, async (c) => {
+    const wallet = walletOf(c, deps)
+    if (typeof wallet !== 'string') return wallet
+    const simulate = includeSimulationOf(c)
+    if (simulate === null) return fail(c, 'validation', includeSimulationError)
+    const verdict = ownVerdict(c, deps, wallet, ['message'])
+    if (verdict instanceof Response) return verdict
+    const payload = typedDataOf(verdict.payload)
+    const chain = chainById(deps, verdict.chainId)
+    return c.json({
+      id: verdict.id,
+      eth_address: verdict.wallet,
+      status: verdict.state,
+      version: recordVersion,
+      data: isRecord(verdict.payload) ? verdict.payload : {},
+      ...(simulate
+        ? {
+            validation:
+              typeof payload === 'object' && chain
+                ? await simulateTypedData(
+                    describerOf(deps, chain),
+                    verdict.wallet,
+                    payload,
+                  )
+                : {
+                    status: 'simulation_failed',
+                    error:
+                      'The evaluation holds no typed data of a chain of the emulator to simulate.',
+                  },
+          }
+        : {}),
+    } satisfies EvmMessage)
+  })
+
+  app.get(guardianPaths.erc191Message, bearer, (c) => {
+    const wallet = walletOf(c, deps)
+    if (typeof wallet !== 'string') return wallet
+    const verdict = ownVerdict(c, deps, wallet, ['erc191'])
+    if (verdict instanceof Response) return verdict
+    return c.json({
+      id: verdict.id,
+      eth_address: verdict.wallet,
+      status: verdict.state,
+      version: recordVersion,
+      data: typeof verdict.payload === 'string' ? verdict.payload : '',
+    } satisfies Erc191MessageResponse)
+  })
 
   // `?wallet=` reads or sets the rules of one wallet only (a `PUT` with
   // the body `null` removes them): they replace the global rules for it.
@@ -237,6 +368,159 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
     else deps.guardian.rules = rules
     return c.json(rulesBodyOf(rules))
   })
+}
+
+/** The guardian's routes beyond the evaluations, as Hono patterns. */
+export const guardianPaths = {
+  approveTransaction: '/guardian/v1/transactions/:id/approve',
+  approveMessage: '/guardian/v1/messages/:id/approve',
+  approveErc191Message: '/guardian/v1/erc191-messages/:id/approve',
+  transaction: '/guardian/v1/transactions/:id',
+  message: '/guardian/v1/messages/:id',
+  erc191Message: '/guardian/v1/erc191-messages/:id',
+} as const
+
+/**
+ * The `version` of the guardian's records: the shape they are served in
+ * has one version here.
+ */
+export const recordVersion = '1'
+
+const includeSimulationError = "includeSimulation must be 'true' or 'false'."
+
+/** The `includeSimulation` query: absent is false; null when malformed. */
+function includeSimulationOf(c: HonoContext<ApiEnv>): boolean | null {
+  const value = c.req.query('includeSimulation')
+  if (value === undefined || value === 'false') return false
+  return value === 'true' ? true : null
+}
+
+/**
+ * The verdict a route names: by its id, or by its payload hash (the
+ * digest the relayer co-signs, `0x` and 64 hex digits), which the route
+ * looks up among `wallet`'s verdicts (on `chainId` when given). Otherwise
+ * why there is none.
+ */
+function findVerdict(
+  deps: Deps,
+  query: {
+    id: string
+    kinds: readonly Kind[]
+    wallet: Address | undefined
+    chainId?: number | undefined
+  },
+): Verdict | string {
+  const { id, kinds, wallet, chainId } = query
+  const verdict = /^0x[0-9a-fA-F]{64}$/.test(id)
+    ? wallet &&
+      deps.guardian.find({ wallet, digest: id as Hex, kinds, chainId })
+    : deps.guardian.get(id)
+  if (
+    !verdict ||
+    !kinds.includes(verdict.kind) ||
+    (chainId !== undefined && verdict.chainId !== chainId)
+  )
+    return `There is no evaluation ${id.slice(0, 100)}.`
+  return verdict
+}
+
+/** The verdict a GET route names, when it is about `wallet`. */
+function ownVerdict(
+  c: HonoContext<ApiEnv>,
+  deps: Deps,
+  wallet: Address,
+  kinds: readonly Kind[],
+  chainId?: number | undefined,
+): Verdict | Response {
+  const found = findVerdict(deps, {
+    id: c.req.param('id') ?? '',
+    kinds,
+    wallet,
+    chainId,
+  })
+  if (typeof found === 'string') return fail(c, 'notFound', found)
+  if (found.wallet !== wallet)
+    return fail(
+      c,
+      'authentication',
+      "The evaluation is about another player's wallet.",
+    )
+  return found
+}
+
+/** The simulation of a transaction verdict's batch. */
+async function transactionValidation(
+  deps: Deps,
+  verdict: Verdict,
+): Promise<ValidationResult> {
+  const chain = chainById(deps, verdict.chainId)
+  const data = isRecord(verdict.payload)
+    ? verdict.payload.transactionData
+    : undefined
+  const list = isRecord(data) ? data.metaTransactions : undefined
+  const transactions = Array.isArray(list) ? list.map(metaTransactionOf) : []
+  if (
+    !chain ||
+    transactions.length === 0 ||
+    transactions.some((tx) => tx === undefined)
+  )
+    return {
+      status: 'simulation_failed',
+      error:
+        'The evaluation holds no meta-transactions of a chain of the emulator to simulate.',
+    }
+  return simulateTransactions(
+    describerOf(deps, chain),
+    chain,
+    verdict.wallet,
+    transactions as MetaTransaction[],
+  )
+}
+
+/**
+ * The body of a transaction approval (`TransactionApprovalRequest`):
+ * `chainType: 'evm'`, and an optional `chainID` (`eip155:N` or `N`) that
+ * narrows a payload hash to one chain; `otp` is read as nothing (the
+ * emulator confirms on the web page); `secret` is the confirmation page's.
+ */
+function approvalRequestOf(
+  deps: Deps,
+  body: unknown,
+): { chainId?: number } | string {
+  const shape =
+    "Expected { chainType: 'evm', chainID?, otp? } (chainID eip155:<id> or <id> of a chain of the emulator)."
+  if (!isRecord(body) || body.chainType !== 'evm') return shape
+  if (body.otp !== undefined && typeof body.otp !== 'string') return shape
+  if (body.chainID === undefined) return {}
+  const chain =
+    typeof body.chainID === 'string'
+      ? anyChainIdOf(deps, body.chainID)
+      : undefined
+  return chain ? { chainId: chain.chainId } : shape
+}
+
+/** A body that, when sent, must be a JSON object. */
+function objectBody(body: unknown): { chainId?: number } | string {
+  return isRecord(body) ? {} : 'The body, when sent, must be a JSON object.'
+}
+
+/** A chain id as `eip155:N` or `N`, of an emulator chain. */
+function anyChainIdOf(deps: Deps, value: string): ApiChain | undefined {
+  return (
+    caip2ChainOf(deps, value) ??
+    (/^[1-9][0-9]{0,15}$/.test(value)
+      ? chainById(deps, Number(value))
+      : undefined)
+  )
+}
+
+/** `text` parsed as JSON; `undefined` when it is not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
 }
 
 const walletQueryError = 'wallet must be an address.'
@@ -290,10 +574,10 @@ function walletOf(c: HonoContext<ApiEnv>, deps: Deps): Address | Response {
 
 function tooLarge(c: HonoContext) {
   return c.json(
-    {
-      code: 'VALIDATION_ERROR',
-      message: `An evaluation is at most ${maxEvaluationBytes} bytes.`,
-    },
+    errorBody(
+      'VALIDATION_ERROR',
+      `An evaluation is at most ${maxEvaluationBytes} bytes.`,
+    ),
     413,
   )
 }
@@ -401,7 +685,7 @@ function transactionRequestOf(
   return { chainId: chain.chainId, nonce, userAddress, metaTransactions }
 }
 
-function metaTransactionOf(item: unknown): MetaTransaction | undefined {
+export function metaTransactionOf(item: unknown): MetaTransaction | undefined {
   if (!isRecord(item)) return undefined
   const { delegateCall, revertOnError } = item
   const gasLimit = uint256Of(item.gasLimit)
@@ -450,15 +734,6 @@ function typedDigestOf(payload: unknown, chainId: number): Hex | string {
   } catch {
     return 'payload is not valid EIP-712 typed data.'
   }
-}
-
-/** A chain id given as a number, a decimal string or a hex string. */
-function chainIdOf(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return value
-  if (typeof value !== 'string') return undefined
-  if (/^[0-9]{1,16}$/.test(value)) return Number(value)
-  if (/^0x[0-9a-fA-F]{1,13}$/.test(value)) return Number.parseInt(value, 16)
-  return undefined
 }
 
 /** The rules as JSON. */

@@ -5,13 +5,17 @@
  *
  * @packageDocumentation
  */
+import { timingSafeEqual } from 'node:crypto'
 import type { Context as HonoContext, MiddlewareHandler } from 'hono'
 import { type Address, getAddress, isAddress, isHex } from 'viem'
 import { apiErrors } from '../../../passport/wire/api.js'
+import { platformApiKey } from '../../constants.js'
 import type { Guardian } from '../../guardian.js'
 import type { Registry, User } from '../../registry/index.js'
 import type { Bearer, Verifier } from '../bearer.js'
+import type { ChainReader } from './onchain.js'
 import type { LinkStore } from './profile.js'
+import type { VerificationStatus } from './schemas.js'
 import type { SessionActivityStore } from './session.js'
 
 /** One chain as the API lists it. */
@@ -19,6 +23,16 @@ export type ApiChain = {
   readonly chainId: number
   /** Its public JSON-RPC URL. */
   readonly rpcUrl: string
+  /**
+   * Its node's own URL, where the API reads contracts and simulates
+   * transactions. @default rpcUrl
+   */
+  readonly nodeUrl?: string | undefined
+  /**
+   * The game wallet's contracts on it: simulating a wallet not deployed
+   * yet puts the wallet's proxy in front of this main module.
+   */
+  readonly contracts?: { readonly mainModule: Address } | undefined
 }
 
 /**
@@ -47,7 +61,21 @@ export type Deps = {
   readonly passportOrigin: string | undefined
   /** The clock. */
   readonly now: () => Date
+  /** What the API reads from each chain (one reader per chain). */
+  readonly readerOf: (chain: ApiChain) => ChainReader
+  /** The platform's verification status of a contract. */
+  readonly verificationOf: VerificationOf
 }
+
+/**
+ * The platform's verification status of a contract on a chain (the
+ * indexer's collections know it; without one, every contract is
+ * `unverified`).
+ */
+export type VerificationOf = (
+  chainId: number,
+  address: Address,
+) => VerificationStatus | Promise<VerificationStatus>
 
 /** The Hono environment of the API's routes: the verified bearer. */
 export type ApiEnv = { Variables: { bearer: Bearer } }
@@ -55,14 +83,35 @@ export type ApiEnv = { Variables: { bearer: Bearer } }
 /** One of the API's error kinds (see the wire's `apiErrors`). */
 export type ErrorKind = keyof typeof apiErrors
 
-/** Answers the API's error body `{ code, message }` with its status. */
+/**
+ * The API's error body, as its OpenAPI error schemas give it (`APIError400`
+ * and the others): the code, a one-line message, and `details`, which the
+ * schemas require and allow to be null. The emulator has no documentation
+ * `link` or `trace_id` to give.
+ */
+export type ErrorBody = {
+  code: string
+  message: string
+  details: Record<string, unknown> | null
+}
+
+/** The error body of `code` and `message`. */
+export function errorBody(
+  code: string,
+  message: string,
+  details: Record<string, unknown> | null = null,
+): ErrorBody {
+  return { code, message, details }
+}
+
+/** Answers the API's {@link ErrorBody} with its status. */
 export function fail(
   c: HonoContext,
   kind: ErrorKind,
   message: string,
   code: string = apiErrors[kind].code,
 ) {
-  return c.json({ code, message }, apiErrors[kind].status)
+  return c.json(errorBody(code, message), apiErrors[kind].status)
 }
 
 /**
@@ -82,6 +131,35 @@ export function requireBearer(verifier: Verifier): MiddlewareHandler<ApiEnv> {
     }
     const { ok: _, ...bearer } = checked
     c.set('bearer', bearer)
+    await next()
+  }
+}
+
+/** The header of the platform's secret API key. */
+export const apiKeyHeader = 'x-immutable-api-key'
+
+/**
+ * Lets only requests carrying the platform's API key in
+ * `x-immutable-api-key` through; others get 401 `UNAUTHORISED_REQUEST`.
+ * The key is compared in constant time.
+ */
+export function requireApiKey(): MiddlewareHandler<ApiEnv> {
+  const expected = Buffer.from(platformApiKey)
+  return async (c, next) => {
+    const sent = c.req.header(apiKeyHeader)
+    if (sent === undefined)
+      return fail(
+        c,
+        'unauthorised',
+        `The ${apiKeyHeader} header is required: the platform's secret API key.`,
+      )
+    const given = Buffer.from(sent)
+    if (given.length !== expected.length || !timingSafeEqual(given, expected))
+      return fail(
+        c,
+        'unauthorised',
+        `The ${apiKeyHeader} header is not this platform's API key.`,
+      )
     await next()
   }
 }

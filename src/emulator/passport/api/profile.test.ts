@@ -126,6 +126,7 @@ describe('POST /passport-profile/v2/linked-wallets', () => {
     expect(again.response.body).toEqual({
       code: 'ALREADY_LINKED',
       message: 'This wallet is linked to a Passport account already.',
+      details: null,
     })
     const other = await api.player()
     const otherWallet = await api.register(other)
@@ -142,6 +143,7 @@ describe('POST /passport-profile/v2/linked-wallets', () => {
     expect(reused.response.body).toEqual({
       code: 'DUPLICATE_NONCE',
       message: 'This nonce was used already.',
+      details: null,
     })
     // Nonces are the player's own: another player may use the same one.
     const other = await api.player()
@@ -160,6 +162,7 @@ describe('POST /passport-profile/v2/linked-wallets', () => {
     expect(extra.response.body).toEqual({
       code: 'MAX_WALLETS_LINKED',
       message: `A player may link at most ${maxLinkedWallets} wallets.`,
+      details: null,
     })
     const info = await api.get(infoPath, player.accessToken)
     expect(
@@ -196,7 +199,11 @@ describe('POST /passport-profile/v2/linked-wallets', () => {
         player.accessToken,
       )
       expect(response.status).toBe(400)
-      expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message })
+      expect(response.body).toEqual({
+        code: 'VALIDATION_ERROR',
+        message,
+        details: null,
+      })
     }
     const info = await api.get(infoPath, player.accessToken)
     expect(info.body).toMatchObject({ linked_addresses: [] })
@@ -230,7 +237,11 @@ describe('POST /passport-profile/v2/linked-wallets', () => {
     ] as const) {
       const response = await api.post(linkPath, body, player.accessToken)
       expect(response.status).toBe(400)
-      expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message })
+      expect(response.body).toEqual({
+        code: 'VALIDATION_ERROR',
+        message,
+        details: null,
+      })
     }
   })
 
@@ -244,6 +255,7 @@ describe('POST /passport-profile/v2/linked-wallets', () => {
     expect(response.body).toEqual({
       code: 'AUTHENTICATION_ERROR',
       message: 'The player has no zkEVM wallet yet: register it first.',
+      details: null,
     })
     const anonymous = await api.post(linkPath, {})
     expect(anonymous.status).toBe(401)

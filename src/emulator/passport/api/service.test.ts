@@ -86,7 +86,7 @@ describe('overridesOf', () => {
 })
 
 describe('service', () => {
-  test("default: adds the API's origin, the passport domain, the relayer and the overrides to the JSON line", async () => {
+  test("default: adds the API's origin, the passport domain, the relayer, the crafting signer and the overrides to the JSON line", async () => {
     const ports = getPorts(await findFreePortRange(8))
     const origins = Object.fromEntries(
       Object.entries(ports).map(([slot, port]) => [
@@ -122,6 +122,7 @@ describe('service', () => {
           apiUrl: origins.api,
           passportDomain: origins.passport,
           relayerUrl: origins.relayer,
+          craftingSigner: '0x110b736dfbCcfdF77757145A7d6083440Bf498FF',
           overrides: overridesOf({
             api: origins.api as string,
             origins: {

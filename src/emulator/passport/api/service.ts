@@ -5,10 +5,15 @@
  *
  * - chains.ts: `GET /v1/chains`,
  *   `POST /v2/chains/{chain_name}/passport/counterfactual-address`;
- * - guardian.ts: the three evaluations, the two approvals,
+ * - guardian.ts: the three evaluations, the approvals (by id or payload
+ *   hash), the records (`GET`, with simulations: simulation.ts),
  *   `GET|PUT /dev/guardian/rules`;
  * - profile.ts: `GET /passport-profile/v1/user/info`,
  *   `POST /passport-profile/v2/linked-wallets`;
+ * - users.ts: the linked addresses (both routes), the user metadata;
+ * - metadata.ts: the transaction and typed-data metadata, read from the
+ *   chain (onchain.ts);
+ * - crafting.ts: `POST /v1/chains/{chain_name}/crafting/sign`;
  * - session.ts: `GET /v1/sdk/session-activity/check`,
  *   `GET|PUT /dev/session-activity`;
  * - the indexer (../indexer/): the multi-rollup reads of the chain under
@@ -16,7 +21,10 @@
  *
  * Any page may call the public routes (CORS open, as the real API is to
  * the games embedding the SDK); the `/dev/` control routes answer loopback
- * pages only. Every refusal is `{ code, message }` with the API's status.
+ * pages only. Every refusal is `{ code, message, details }` with the API's
+ * status. Routes take the credential the API's spec names: the player's
+ * access token, or the platform's API key (`x-immutable-api-key`) for the
+ * user metadata and crafting signatures.
  *
  * @packageDocumentation
  */
@@ -38,10 +46,22 @@ import { createVerifier } from '../bearer.js'
 import { createIndexer, type Indexer } from '../indexer/indexer.js'
 import { indexerRoutes } from '../indexer/routes.js'
 import { chainNameOf, chainRoutes } from './chains.js'
+import { craftingRoutes, craftingSigner } from './crafting.js'
 import { guardianRoutes } from './guardian.js'
-import type { ApiChain, ApiEnv, Deps, WalletAddressOf } from './http.js'
+import {
+  type ApiChain,
+  type ApiEnv,
+  apiKeyHeader,
+  type Deps,
+  errorBody,
+  type VerificationOf,
+  type WalletAddressOf,
+} from './http.js'
+import { metadataRoutes } from './metadata.js'
+import { type ChainReader, createChainReader } from './onchain.js'
 import { createLinkStore, profileRoutes } from './profile.js'
 import { createSessionActivityStore, sessionRoutes } from './session.js'
+import { userRoutes } from './users.js'
 
 export { chainNameOf } from './chains.js'
 export type { ApiChain, WalletAddressOf } from './http.js'
@@ -64,7 +84,12 @@ export type { ApiChain, WalletAddressOf } from './http.js'
 export function createApiService(
   options: createApiService.Options,
 ): Hono<ApiEnv> {
-  const { issuer, now = () => new Date() } = options
+  const {
+    issuer,
+    now = () => new Date(),
+    verificationOf = () => 'unverified',
+  } = options
+  const readers = new Map<number, ChainReader>()
   const deps: Deps = {
     registry: options.registry,
     guardian: options.guardian,
@@ -76,25 +101,34 @@ export function createApiService(
     sessionActivity: createSessionActivityStore(),
     passportOrigin: options.passportOrigin,
     now,
+    readerOf(chain) {
+      let reader = readers.get(chain.chainId)
+      if (!reader) {
+        reader = createChainReader(chain)
+        readers.set(chain.chainId, reader)
+      }
+      return reader
+    },
+    verificationOf,
   }
   const app = createApp<ApiEnv>()
   app.onError((error, c) => {
     const status =
       error instanceof HTTPException && error.status < 500 ? error.status : 400
     return c.json(
-      {
-        code: status === 404 ? 'RESOURCE_NOT_FOUND' : 'VALIDATION_ERROR',
-        message: 'The request could not be handled.',
-      },
+      errorBody(
+        status === 404 ? 'RESOURCE_NOT_FOUND' : 'VALIDATION_ERROR',
+        'The request could not be handled.',
+      ),
       status,
     )
   })
   app.notFound((c) =>
     c.json(
-      {
-        code: 'RESOURCE_NOT_FOUND',
-        message: `No route ${c.req.method} ${new URL(c.req.url).pathname}.`,
-      },
+      errorBody(
+        'RESOURCE_NOT_FOUND',
+        `No route ${c.req.method} ${new URL(c.req.url).pathname}.`,
+      ),
       404,
     ),
   )
@@ -103,7 +137,12 @@ export function createApiService(
   const open = cors({
     origin: '*',
     allowMethods: ['GET', 'POST', 'OPTIONS'],
-    allowHeaders: ['Authorization', 'Content-Type', sdkVersionHeader],
+    allowHeaders: [
+      'Authorization',
+      'Content-Type',
+      sdkVersionHeader,
+      apiKeyHeader,
+    ],
     exposeHeaders: ['WWW-Authenticate'],
     maxAge: 600,
   })
@@ -117,6 +156,9 @@ export function createApiService(
   guardianRoutes(app, deps)
   profileRoutes(app, deps)
   sessionRoutes(app, deps)
+  userRoutes(app, deps)
+  metadataRoutes(app, deps)
+  craftingRoutes(app, deps)
   if (options.indexer) indexerRoutes(app, { indexer: options.indexer })
   return app
 }
@@ -141,6 +183,11 @@ export declare namespace createApiService {
     passportOrigin?: string | undefined
     /** The clock. @default () => new Date() */
     now?: (() => Date) | undefined
+    /**
+     * The platform's verification status of a contract, as the metadata
+     * routes report it. @default every contract is `unverified`
+     */
+    verificationOf?: VerificationOf | undefined
     /** The indexer whose routes the API serves; none without it. */
     indexer?: Indexer | undefined
   }
@@ -224,7 +271,8 @@ export function overridesOf(input: {
 /**
  * The platform API as a service of the emulator; its control routes
  * (`/dev/…`) answer loopback pages only. Adds `passport: { apiUrl,
- * passportDomain, relayerUrl, overrides }` to the JSON line.
+ * passportDomain, relayerUrl, craftingSigner, overrides }` to the JSON
+ * line.
  */
 export const service = defineService({
   name: 'api',
@@ -248,6 +296,8 @@ export const service = defineService({
       walletAddress: walletAddressOf(context.chains),
       passportOrigin,
       indexer,
+      verificationOf: (chainId, address) =>
+        indexer.verificationStatus(chainId, address),
     })
     const server = await startServer({
       fetch: app.fetch,
@@ -280,6 +330,7 @@ export const service = defineService({
           apiUrl: server.url,
           passportDomain: overrides.passportDomain,
           relayerUrl: overrides.relayerUrl,
+          craftingSigner: craftingSigner.address,
           overrides,
         },
       },

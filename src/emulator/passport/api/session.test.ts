@@ -33,6 +33,7 @@ describe('GET /v1/sdk/session-activity/check', () => {
     expect(response.body).toEqual({
       code: 'RESOURCE_NOT_FOUND',
       message: 'No session activity is wanted for client game-404.',
+      details: null,
     })
     const recorded = await api.get('/dev/session-activity?clientId=game-404')
     const { checks } = recorded.body as { checks: { at: string }[] }
@@ -138,6 +139,7 @@ describe('GET /v1/sdk/session-activity/check', () => {
         code: 'VALIDATION_ERROR',
         message:
           'Expected the query clientId, wallet (an address), checkCount and sendCount (counts).',
+        details: null,
       })
     }
     const after = (
@@ -175,7 +177,11 @@ describe('/dev/session-activity', () => {
         rule,
       })
       expect(response.status).toBe(400)
-      expect(response.body).toEqual({ code: 'VALIDATION_ERROR', message })
+      expect(response.body).toEqual({
+        code: 'VALIDATION_ERROR',
+        message,
+        details: null,
+      })
     }
     const missing = await api.put('/dev/session-activity', { rule: {} })
     expect(missing.status).toBe(400)

@@ -49,7 +49,11 @@ export const testPassportOrigin = 'http://passport.localhost'
 
 /** Starts an identity provider and the API on free ports. */
 export async function startApi(
-  options: { walletAddress?: WalletAddressOf | undefined } = {},
+  options: {
+    walletAddress?: WalletAddressOf | undefined
+    /** @default testChains */
+    chains?: readonly ApiChain[] | undefined
+  } = {},
 ) {
   const identity = await startIdentity()
   const guardian: Guardian = createGuardian()
@@ -57,7 +61,7 @@ export async function startApi(
     issuer: identity.issuer,
     registry: identity.registry,
     guardian,
-    chains: testChains,
+    chains: options.chains ?? testChains,
     walletAddress: options.walletAddress ?? testWalletAddress,
     passportOrigin: testPassportOrigin,
   })
@@ -169,3 +173,100 @@ export async function startApi(
 
 /** A running test API. */
 export type TestApi = Awaited<ReturnType<typeof startApi>>
+
+/**
+ * A Seaport listing of one ERC-721 for 0.01 of the native token plus a fee
+ * of 0.00025, as @imtbl/orderbook asks the wallet to sign it.
+ */
+export function seaportListing(options: {
+  chainId: number
+  offerer: Address
+  token: Address
+  tokenId: string
+  seaport: Address
+  feeRecipient: Address
+}) {
+  return {
+    types: {
+      EIP712Domain: [
+        { name: 'name', type: 'string' },
+        { name: 'version', type: 'string' },
+        { name: 'chainId', type: 'uint256' },
+        { name: 'verifyingContract', type: 'address' },
+      ],
+      OrderComponents: [
+        { name: 'offerer', type: 'address' },
+        { name: 'zone', type: 'address' },
+        { name: 'offer', type: 'OfferItem[]' },
+        { name: 'consideration', type: 'ConsiderationItem[]' },
+        { name: 'orderType', type: 'uint8' },
+        { name: 'startTime', type: 'uint256' },
+        { name: 'endTime', type: 'uint256' },
+        { name: 'zoneHash', type: 'bytes32' },
+        { name: 'salt', type: 'uint256' },
+        { name: 'conduitKey', type: 'bytes32' },
+        { name: 'counter', type: 'uint256' },
+      ],
+      OfferItem: [
+        { name: 'itemType', type: 'uint8' },
+        { name: 'token', type: 'address' },
+        { name: 'identifierOrCriteria', type: 'uint256' },
+        { name: 'startAmount', type: 'uint256' },
+        { name: 'endAmount', type: 'uint256' },
+      ],
+      ConsiderationItem: [
+        { name: 'itemType', type: 'uint8' },
+        { name: 'token', type: 'address' },
+        { name: 'identifierOrCriteria', type: 'uint256' },
+        { name: 'startAmount', type: 'uint256' },
+        { name: 'endAmount', type: 'uint256' },
+        { name: 'recipient', type: 'address' },
+      ],
+    },
+    domain: {
+      name: 'ImmutableSeaport',
+      version: '1.5',
+      chainId: options.chainId,
+      verifyingContract: options.seaport,
+    },
+    primaryType: 'OrderComponents',
+    message: {
+      offerer: options.offerer,
+      zone: '0x0000000000000000000000000000000000000000',
+      offer: [
+        {
+          itemType: '2',
+          token: options.token,
+          identifierOrCriteria: options.tokenId,
+          startAmount: '1',
+          endAmount: '1',
+        },
+      ],
+      consideration: [
+        {
+          itemType: '0',
+          token: '0x0000000000000000000000000000000000000000',
+          identifierOrCriteria: '0',
+          startAmount: '10000000000000000',
+          endAmount: '10000000000000000',
+          recipient: options.offerer,
+        },
+        {
+          itemType: '0',
+          token: '0x0000000000000000000000000000000000000000',
+          identifierOrCriteria: '0',
+          startAmount: '250000000000000',
+          endAmount: '250000000000000',
+          recipient: options.feeRecipient,
+        },
+      ],
+      orderType: '0',
+      startTime: '1700000000',
+      endTime: '2000000000',
+      zoneHash: `0x${'00'.repeat(32)}`,
+      salt: '12345',
+      conduitKey: `0x${'00'.repeat(32)}`,
+      counter: '0',
+    },
+  }
+}

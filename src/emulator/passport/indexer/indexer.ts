@@ -134,6 +134,8 @@ export type Indexer = {
     contract: Address,
     status: VerificationStatus,
   ): void
+  /** The verification status of a contract (`unverified` unless set). */
+  verificationStatus(chainId: number, contract: Address): VerificationStatus
   /** The chain of an API name, if it is one of the emulator's. */
   chainByName(name: string): IndexerChain | undefined
   /** Stops following every chain. Idempotent. */
@@ -263,6 +265,12 @@ export function createIndexer(options: createIndexer.Options): Indexer {
       }
       const record = state.collections.get(address) ?? state.tokens.get(address)
       if (record) record.updatedAt = at
+    },
+    verificationStatus(chainId, contract) {
+      const status = byId(chainId)?.state.statuses.get(
+        contract.toLowerCase() as Address,
+      )
+      return status?.status ?? 'unverified'
     },
     chainByName(name) {
       return chains.find((chain) => chain.name === name)
