@@ -38,3 +38,10 @@ export const passportOidcProviderId = 'emulator-passport-identity'
  * hosted services, where the game platform's custody key is its own app.
  */
 export const custodyApiKey = 'pk_live_EMULATORCUSTODY000'
+
+/**
+ * The secret API key of the emulated platform (`passport.apiKey` on the
+ * JSON line): what its routes that take a studio's key, such as mint
+ * requests, expect in `x-immutable-api-key`.
+ */
+export const platformApiKey = 'sk_imapik-test-EMULATOR000000'
