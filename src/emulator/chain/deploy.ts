@@ -2,6 +2,7 @@ import {
   type Abi,
   type Address,
   createPublicClient,
+  createWalletClient,
   encodeDeployData,
   encodeFunctionData,
   getAddress,
@@ -9,6 +10,7 @@ import {
   type Hash,
   type Hex,
   http,
+  numberToHex,
   type PublicClient,
   parseGwei,
   stringToHex,
@@ -260,9 +262,8 @@ function predictAll(
  * sponsored-call delegate, the game wallet's co-signer, and the platform's
  * contracts (Immutable's seaport and signed zone, its operator allowlist
  * and the two collections) from the deployer account (Anvil account 0),
- * and sets their roles. Every transaction is signed up front with its
- * nonce and sent without waiting for the one before to be mined; then
- * every receipt is checked. On a fresh chain the addresses are
+ * and sets their roles. Every transaction goes with its nonce, without
+ * waiting for the one before to be mined; then every receipt is checked. On a fresh chain the addresses are
  * always {@link predictContracts}`()`.
  *
  * @throws {DeployError} naming the first step that failed.
@@ -275,15 +276,13 @@ export async function deployContracts(
   options: deployContracts.Options,
 ): Promise<deployContracts.ReturnType> {
   const { rpcUrl } = options
-  const client: PublicClient = createPublicClient({
-    transport: http(rpcUrl, { batch: true }),
-  })
-  let chainId: number
+  const transport = http(rpcUrl, { batch: true })
+  const client: PublicClient = createPublicClient({ transport })
+  const node = createWalletClient({ transport })
   let nonce: number
   let block: { baseFeePerGas: bigint | null }
   try {
-    ;[chainId, nonce, block] = await Promise.all([
-      options.chainId ?? client.getChainId(),
+    ;[nonce, block] = await Promise.all([
       client.getTransactionCount({
         address: deployer.address,
         blockTag: 'pending',
@@ -299,47 +298,53 @@ export async function deployContracts(
   const maxFeePerGas = (block.baseFeePerGas ?? 0n) * 2n + maxPriorityFeePerGas
   const { contracts, all } = predictAll(deployer.address, BigInt(nonce))
 
-  const raw = await Promise.all(
-    steps.map((step, index) =>
-      deployer.signTransaction({
-        chainId,
-        type: 'eip1559',
-        nonce: nonce + index,
-        maxFeePerGas,
-        maxPriorityFeePerGas,
-        ...(step.kind === 'create'
-          ? {
-              gas: creationGas,
-              data: encodeDeployData({
-                abi: step.artifact.abi,
-                bytecode: step.artifact.bytecode,
-                args: step.args(all),
-              }),
-            }
-          : {
-              gas: callGas,
-              to: all[step.to] as Address,
-              data: encodeFunctionData({
-                abi: step.abi,
-                functionName: step.functionName,
-                args: step.args(all),
-              }),
-            }),
-      }),
-    ),
-  )
-  // One after the other: Anvil handles the requests of a batch
-  // concurrently, and a transaction that reaches its pool ahead of its
-  // nonce was seen to get lost.
+  // Anvil signs: the deployer is its first dev account (the keys of
+  // accounts.ts), and signing the deployment's 150 KB of init code in
+  // JavaScript would take longer than the rest of the deployment. Sent one
+  // after the other: Anvil handles the requests of a batch concurrently,
+  // and a transaction that reached its pool ahead of its nonce was seen to
+  // get lost.
   const hashes: Hash[] = []
-  for (const [index, serializedTransaction] of raw.entries()) {
+  for (const [index, step] of steps.entries()) {
+    const common = {
+      from: deployer.address,
+      nonce: numberToHex(nonce + index),
+      maxFeePerGas: numberToHex(maxFeePerGas),
+      maxPriorityFeePerGas: numberToHex(maxPriorityFeePerGas),
+      ...(options.chainId === undefined
+        ? {}
+        : { chainId: numberToHex(options.chainId) }),
+    }
+    const request =
+      step.kind === 'create'
+        ? {
+            ...common,
+            gas: numberToHex(creationGas),
+            data: encodeDeployData({
+              abi: step.artifact.abi,
+              bytecode: step.artifact.bytecode,
+              args: step.args(all),
+            }),
+          }
+        : {
+            ...common,
+            gas: numberToHex(callGas),
+            to: all[step.to] as Address,
+            data: encodeFunctionData({
+              abi: step.abi,
+              functionName: step.functionName,
+              args: step.args(all),
+            }),
+          }
     try {
-      hashes.push(await client.sendRawTransaction({ serializedTransaction }))
-    } catch (error) {
-      throw new DeployError(
-        `Cannot send ${steps[index]?.name} to ${rpcUrl}.`,
-        error,
+      hashes.push(
+        await node.request({
+          method: 'eth_sendTransaction',
+          params: [request],
+        }),
       )
+    } catch (error) {
+      throw new DeployError(`Cannot send ${step.name} to ${rpcUrl}.`, error)
     }
   }
   const receipts = await receiptsOf(client, hashes, rpcUrl)
@@ -402,7 +407,7 @@ export declare namespace deployContracts {
   type Options = {
     /** JSON-RPC endpoint of the chain (an Anvil node). */
     rpcUrl: string
-    /** The chain's id; asked from the node when left out. */
+    /** The chain's id: the node refuses the deployment on another chain. */
     chainId?: number | undefined
   }
   type ReturnType = Contracts
