@@ -107,7 +107,10 @@ test('anyone mints an ERC-1155 balance and transfers part of it', async () => {
   const alice = await fundedAccount()
   const bob = randomAddress()
   const client = walletClient(alice)
-  const items = { address: contracts.testErc1155, abi: TestERC1155.abi } as const
+  const items = {
+    address: contracts.testErc1155,
+    abi: TestERC1155.abi,
+  } as const
   const balanceOf = (account: Address) =>
     publicClient.readContract({
       ...items,
