@@ -299,7 +299,7 @@ export async function deployContracts(
   const { contracts, all } = predictAll(deployer.address, BigInt(nonce))
 
   // Anvil signs: the deployer is its first dev account (the keys of
-  // accounts.ts), and signing the deployment's 150 KB of init code in
+  // accounts.ts), and signing the deployment's init code in
   // JavaScript would take longer than the rest of the deployment. Sent one
   // after the other: Anvil handles the requests of a batch concurrently,
   // and a transaction that reached its pool ahead of its nonce was seen to
