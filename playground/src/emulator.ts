@@ -32,10 +32,16 @@ const contractNames = {
   guestModule: true,
   sequenceUtils: true,
   erc20: true,
-  erc721: true,
-  erc1155: true,
+  testErc721: true,
+  testErc1155: true,
   sponsoredCallDelegate: true,
   coSigner: true,
+  conduitController: true,
+  seaport: true,
+  signedZone: true,
+  operatorAllowlist: true,
+  erc721: true,
+  erc1155: true,
 } as const satisfies Record<keyof Info['contracts'], true>
 
 /** The `passport.overrides` that must be URLs (the wallet calls each). */

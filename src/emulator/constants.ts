@@ -40,9 +40,9 @@ export const passportOidcProviderId = 'emulator-passport-identity'
 export const custodyApiKey = 'pk_live_EMULATORCUSTODY000'
 
 /**
- * The platform API's secret key (`x-immutable-api-key`): the credential the
- * hosted API asks of a game's backend for mint requests, metadata and
- * collection refreshes, crafting signatures and user metadata. A public
- * test key: any program on this machine may use it.
+ * The platform API's secret key (`x-immutable-api-key`, `passport.apiKey` on
+ * the JSON line): the credential the hosted API asks of a game's backend for
+ * mint requests, metadata and collection refreshes, crafting signatures and
+ * user metadata. A public test key: any program on this machine may use it.
  */
 export const platformApiKey = 'sk_imapik-test-EMULATOR000000'

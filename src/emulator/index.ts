@@ -6,7 +6,9 @@
  * @packageDocumentation
  */
 import { BaseError } from '../core/Errors.js'
+import { emulatorAccounts } from './chain/accounts.js'
 import { type RunningChain, startChain } from './chain/gateway.js'
+import { platformApiKey } from './constants.js'
 import * as Mailbox from './dev/mailbox.js'
 import * as Dev from './dev/service.js'
 import { createGuardian } from './guardian.js'
@@ -53,8 +55,13 @@ export const services = [
  * needs to reach the chains and the services.
  *
  * - `chainId`, `rpcUrl`, `contracts`: the main chain, its public JSON-RPC
- *   URL and the deployed contracts' checksummed addresses;
+ *   URL and the deployed contracts' checksummed addresses (among them the
+ *   order book's `seaport` and `signedZone`, and the `erc721` and
+ *   `erc1155` collections mint requests mint on);
  * - `chains`: every chain, the main one first;
+ * - `accounts`: the Anvil accounts the emulator uses, by role (index and
+ *   address); accounts 1 to 4 are none of them, left to dApps and their
+ *   tests;
  * - then what each service adds: `mailbox` (the dev mailbox's JSON
  *   endpoint; `/view` appended: the page), `magic` (the iframe wallet's
  *   provider: its origin, the SDK's `endpoint`, and its API key),
@@ -63,8 +70,9 @@ export const services = [
  *   passes; the platform API's `apiUrl`, the passport domain of the confirmation
  *   pages (`passportDomain`) and
  *   the relayer's `relayerUrl`, the address of the crafting signer
- *   (`craftingSigner`), and the `overrides` the game wallet is configured with,
- *   which point at every one of its services).
+ *   (`craftingSigner`), the `overrides` the game wallet is configured with,
+ *   which point at every one of its services, and `apiKey`, the platform
+ *   API's secret key for `x-immutable-api-key`).
  */
 export type Info = Compute<
   {
@@ -76,6 +84,16 @@ export type Info = Compute<
     chains: { chainId: number; rpcUrl: string }[]
     /** The contracts' checksummed addresses (the same on every chain). */
     contracts: Chain['contracts']
+    /**
+     * The Anvil accounts the emulator signs or sends with, by role. Accounts
+     * 1 to 4 are never among them: they are left to dApps and their tests.
+     */
+    accounts: typeof emulatorAccounts
+    /**
+     * The platform API's secret key, for `x-immutable-api-key` (the rest of
+     * `passport` comes from the game wallet's services).
+     */
+    passport: { apiKey: string }
   } & ServicesInfo<(typeof services)[number]>
 >
 
@@ -204,6 +222,7 @@ export async function startEmulator(
         rpcUrl: chain.rpcUrl,
       })),
       contracts: { ...main.contracts },
+      accounts: emulatorAccounts,
     }
     for (const service of services) {
       const port = ports[service.name]
@@ -225,6 +244,8 @@ export async function startEmulator(
       started.push({ name: `the ${service.name} service`, stop: running.stop })
       info = mergeInfo(info, running.info)
     }
+    // The platform API's key: what a dApp passes as `x-immutable-api-key`.
+    info = mergeInfo(info, { passport: { apiKey: platformApiKey } })
 
     let stopping: Promise<void> | undefined
     return {

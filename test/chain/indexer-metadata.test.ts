@@ -193,7 +193,7 @@ describe('metadata from the chain and the store', () => {
       name: `Item ${'0'.repeat(63)}1`,
       contract_type: 'ERC1155',
     })
-    const { erc721, erc1155 } = kit.contracts
+    const { testErc721: erc721, testErc1155: erc1155 } = kit.contracts
     await kit.send(alice, TestERC721.abi, erc721, 'mint', [a])
     expect(await nft(erc721.toLowerCase() as Address, '1')).toMatchObject({
       name: 'Test NFT 1',

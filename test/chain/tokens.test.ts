@@ -56,7 +56,7 @@ test('anyone mints an ERC-721, which has a data-URI tokenURI and transfers', asy
   const alice = await fundedAccount()
   const bob = randomAddress()
   const client = walletClient(alice)
-  const nft = { address: contracts.erc721, abi: TestERC721.abi } as const
+  const nft = { address: contracts.testErc721, abi: TestERC721.abi } as const
 
   const receipt = await publicClient.waitForTransactionReceipt({
     hash: await client.writeContract({
@@ -107,7 +107,10 @@ test('anyone mints an ERC-1155 balance and transfers part of it', async () => {
   const alice = await fundedAccount()
   const bob = randomAddress()
   const client = walletClient(alice)
-  const items = { address: contracts.erc1155, abi: TestERC1155.abi } as const
+  const items = {
+    address: contracts.testErc1155,
+    abi: TestERC1155.abi,
+  } as const
   const balanceOf = (account: Address) =>
     publicClient.readContract({
       ...items,

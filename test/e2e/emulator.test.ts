@@ -63,10 +63,16 @@ describe.each(launchers)('$name emulator', ({ command, args }) => {
       'guestModule',
       'sequenceUtils',
       'erc20',
-      'erc721',
-      'erc1155',
+      'testErc721',
+      'testErc1155',
       'sponsoredCallDelegate',
       'coSigner',
+      'conduitController',
+      'seaport',
+      'signedZone',
+      'operatorAllowlist',
+      'erc721',
+      'erc1155',
     ])
     for (const address of Object.values<string>(info.contracts)) {
       expect(isAddress(address, { strict: true })).toBe(true)

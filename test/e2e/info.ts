@@ -18,6 +18,32 @@ export function expectedInfo(options: {
     rpcUrl: `http://127.0.0.1:${anvilPort}`,
     chains: [{ chainId, rpcUrl: `http://127.0.0.1:${anvilPort}` }],
     contracts: predictContracts(),
+    accounts: {
+      deployer: {
+        index: 0,
+        address: '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266',
+      },
+      coSigner: {
+        index: 5,
+        address: '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc',
+      },
+      minter: {
+        index: 6,
+        address: '0x976EA74026E726554dB657fA54763abd0C3a0aa9',
+      },
+      zoneSigner: {
+        index: 7,
+        address: '0x14dC79964da2C08b23698B3D3cc7Ca32193d9955',
+      },
+      relayer: {
+        index: 8,
+        address: '0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f',
+      },
+      gasSponsor: {
+        index: 9,
+        address: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720',
+      },
+    },
     mailbox: `http://127.0.0.1:${portBase}/mailbox`,
     magic: {
       endpoint: `http://127.0.0.1:${portBase + 1}`,
@@ -51,6 +77,7 @@ export function expectedInfo(options: {
         zkEvmWalletMainModule: predictContracts().mainModule,
         zkEvmCoSigner: predictContracts().coSigner,
       },
+      apiKey: 'sk_imapik-test-EMULATOR000000',
     },
   }
 }

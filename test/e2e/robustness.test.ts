@@ -203,14 +203,14 @@ beforeAll(async () => {
     transport,
     chain,
   }).writeContract({
-    address: emulator.info.contracts.erc721,
+    address: emulator.info.contracts.testErc721,
     abi: TestERC721.abi,
     functionName: 'mint',
     args: [minter.address],
   })
   await createPublicClient({ transport }).waitForTransactionReceipt({ hash })
   state.chainName = emulator.info.passport.overrides.zkEvmChainName
-  state.contract = emulator.info.contracts.erc721.toLowerCase()
+  state.contract = emulator.info.contracts.testErc721.toLowerCase()
   state.tokenId = '1'
   state.account = minter.address.toLowerCase()
   const nft = await fetch(

@@ -34,7 +34,7 @@ export function AccountPanel(props: {
   const { record } = useWalletLog()
   const disconnect = useDisconnect()
   const write = useWriteContract()
-  const { erc20, erc721 } = info.contracts
+  const { erc20, testErc721: erc721 } = info.contracts
 
   const eth = useBalance({ address })
   const tokens = useReadContracts({

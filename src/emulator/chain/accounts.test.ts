@@ -6,9 +6,13 @@ import {
   anvilMnemonic,
   anvilPrivateKeys,
   coSignerKey,
+  dappAccountIndexes,
   deployer,
+  emulatorAccounts,
   gasSponsor,
+  minter,
   relayerSubmitter,
+  zoneSigner,
 } from './accounts.js'
 
 test('the deployer is Anvil account 0', () => {
@@ -36,4 +40,22 @@ test('the co-signer, relayer and gas sponsor keys are distinct Anvil accounts 5,
   expect(gasSponsor.address).toBe('0xa0Ee7A142d267C1f36714E4a8F75612F20a79720')
   expect(anvilAccounts[5]?.address).toBe(coSignerKey.address)
   expect(anvilAccounts[8]?.address).toBe(relayerSubmitter.address)
+})
+
+test('the minter and the zone signer are Anvil accounts 6 and 7', () => {
+  expect(minter.address).toBe('0x976EA74026E726554dB657fA54763abd0C3a0aa9')
+  expect(zoneSigner.address).toBe('0x14dC79964da2C08b23698B3D3cc7Ca32193d9955')
+  expect(anvilAccounts[6]?.address).toBe(minter.address)
+  expect(anvilAccounts[7]?.address).toBe(zoneSigner.address)
+})
+
+test('behavior: the emulator names every account it uses, and none of the dApp accounts 1 to 4', () => {
+  const roles = Object.values(emulatorAccounts)
+  for (const { index, address } of roles)
+    expect(anvilAccounts[index]?.address).toBe(address)
+  expect(roles.map(({ index }) => index)).toEqual([0, 5, 6, 7, 8, 9])
+  expect(new Set(roles.map(({ address }) => address)).size).toBe(roles.length)
+  expect(dappAccountIndexes).toEqual([1, 2, 3, 4])
+  const used: readonly number[] = roles.map(({ index }) => index)
+  for (const index of dappAccountIndexes) expect(used).not.toContain(index)
 })

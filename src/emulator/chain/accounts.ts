@@ -1,4 +1,4 @@
-import type { Hex, PrivateKeyAccount } from 'viem'
+import type { Address, Hex, PrivateKeyAccount } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 
 // PUBLIC TEST KEYS. These are the accounts Anvil (and Hardhat) fund by default,
@@ -51,6 +51,29 @@ export const coSignerKey: PrivateKeyAccount = privateKeyToAccount(
 )
 
 /**
+ * Anvil account 6 (`0x976EA74026E726554dB657fA54763abd0C3a0aa9`), the
+ * platform's minter: it holds the minter role of the ERC-721 and ERC-1155
+ * collections the emulator deploys, and sends the mints of the emulated
+ * minting API; it is also a registrar of the operator allowlist those
+ * collections check, so that the platform can allowlist a contract wallet.
+ * No other part of the emulator sends from it, so one service alone orders
+ * its nonces. Public test key.
+ */
+export const minter: PrivateKeyAccount = privateKeyToAccount(
+  anvilPrivateKeys[6],
+)
+
+/**
+ * Anvil account 7 (`0x14dC79964da2C08b23698B3D3cc7Ca32193d9955`), the
+ * signed zone's signer: the emulated order book signs the SIP-7 extra data
+ * of its fulfilment data with it, and the zone accepts its signatures. It
+ * never sends a transaction. Public test key.
+ */
+export const zoneSigner: PrivateKeyAccount = privateKeyToAccount(
+  anvilPrivateKeys[7],
+)
+
+/**
  * Anvil account 8 (`0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f`), the game
  * wallet relayer's submitter: it sends the co-signed `execute` (or the
  * deploy-and-execute batch) and pays the gas. No other part of the emulator
@@ -68,3 +91,26 @@ export const relayerSubmitter: PrivateKeyAccount = privateKeyToAccount(
 export const gasSponsor: PrivateKeyAccount = privateKeyToAccount(
   anvilPrivateKeys[9],
 )
+
+/**
+ * The Anvil accounts the emulator uses, by role, as its JSON line lists
+ * them (`accounts`). Accounts 1 to 4 are none of them: they are left to
+ * dApps and their tests ({@link dappAccountIndexes}).
+ */
+export const emulatorAccounts = {
+  /** Deploys the contracts when a chain starts (account 0). */
+  deployer: { index: 0, address: deployer.address },
+  /** The game wallet's co-signing key; signs, never sends (account 5). */
+  coSigner: { index: 5, address: coSignerKey.address },
+  /** Mints on the platform's collections (account 6). */
+  minter: { index: 6, address: minter.address },
+  /** Signs the signed zone's extra data; never sends (account 7). */
+  zoneSigner: { index: 7, address: zoneSigner.address },
+  /** Submits the game wallet relayer's transactions (account 8). */
+  relayer: { index: 8, address: relayerSubmitter.address },
+  /** Pays the gas of the iframe wallet's sponsored calls (account 9). */
+  gasSponsor: { index: 9, address: gasSponsor.address },
+} as const satisfies Record<string, { index: number; address: Address }>
+
+/** The Anvil accounts no emulator service uses: dApps' own (1 to 4). */
+export const dappAccountIndexes = [1, 2, 3, 4] as const

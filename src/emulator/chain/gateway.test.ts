@@ -112,8 +112,8 @@ describe('the chain gateway', () => {
   })
 
   test('behavior: a page on any origin may send a transaction it signed', async () => {
-    const sender = anvilAccounts[7]
-    if (!sender) throw new Error('no account 7')
+    const sender = anvilAccounts[1]
+    if (!sender) throw new Error('no account 1')
     const client = createPublicClient({ transport: http(chain.nodeUrl) })
     const before = await balanceOf(target)
     const raw = await sender.signTransaction({

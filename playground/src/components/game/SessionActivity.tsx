@@ -15,7 +15,7 @@ import { messageOf, shortHex } from '../../ui/format.js'
  */
 const targets = {
   erc20: ['totalSupply', 'name', 'symbol', 'decimals'],
-  erc721: ['name', 'symbol'],
+  testErc721: ['name', 'symbol'],
 } as const
 
 type Target = keyof typeof targets
@@ -100,8 +100,8 @@ export function SessionActivity(props: { info: Info; wallet: GameWallet }) {
             <option value="erc20">
               TestERC20 ({shortHex(info.contracts.erc20)})
             </option>
-            <option value="erc721">
-              TestERC721 ({shortHex(info.contracts.erc721)})
+            <option value="testErc721">
+              TestERC721 ({shortHex(info.contracts.testErc721)})
             </option>
           </select>
         </div>

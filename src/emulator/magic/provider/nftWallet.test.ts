@@ -19,7 +19,7 @@ const wallet = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 async function initiated() {
   const flow = await open(app, 'magic_nft_checkout', [
     {
-      contractId: contracts.erc721,
+      contractId: contracts.testErc721,
       tokenId: '1',
       walletAddress: wallet,
       walletProvider: 'web3modal',
@@ -41,7 +41,7 @@ describe('magic_nft_checkout with a third-party wallet (walletProvider web3modal
   test('behavior: emits the mint for walletAddress; the sent hash is checked on chain: processed', async () => {
     const { flow, transaction } = await initiated()
     expect(transaction.from).toBe(wallet)
-    expect(transaction.to).toBe(contracts.erc721)
+    expect(transaction.to).toBe(contracts.testErc721)
     const hash = await createWalletClient({
       transport: http(anvil.rpcUrl),
     }).sendTransaction({ ...transaction, account: wallet, chain: null })
@@ -75,7 +75,7 @@ describe('magic_nft_checkout with a third-party wallet (walletProvider web3modal
   test('behavior: disconnecting the external wallet on the checkout screen, before or while it pays, emits disconnect and ends cancelled', async () => {
     const before = await open(app, 'magic_nft_checkout', [
       {
-        contractId: contracts.erc721,
+        contractId: contracts.testErc721,
         walletAddress: wallet,
         walletProvider: 'web3modal',
       },
@@ -107,7 +107,7 @@ describe('magic_nft_checkout with a third-party wallet (walletProvider web3modal
 
   test('error: without walletAddress it is -32602', async () => {
     const { error } = await call(app, 'magic_nft_checkout', [
-      { contractId: contracts.erc721, walletProvider: 'web3modal' },
+      { contractId: contracts.testErc721, walletProvider: 'web3modal' },
     ])
     expect(error).toEqual({
       code: -32602,

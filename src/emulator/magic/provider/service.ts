@@ -406,8 +406,8 @@ export const service = defineService({
       chains: context.chains,
       tokens: {
         erc20: contracts.erc20,
-        erc721: contracts.erc721,
-        erc1155: contracts.erc1155,
+        erc721: contracts.testErc721,
+        erc1155: contracts.testErc1155,
         sponsoredCallDelegate: contracts.sponsoredCallDelegate,
       },
     })

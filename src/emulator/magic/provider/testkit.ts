@@ -336,7 +336,12 @@ export async function startChainService(): Promise<ChainService> {
     mailbox,
     registry,
     chain: { rpcUrl: anvil.rpcUrl, chainId: anvil.chainId },
-    tokens: contracts,
+    tokens: {
+      erc20: contracts.erc20,
+      erc721: contracts.testErc721,
+      erc1155: contracts.testErc1155,
+      sponsoredCallDelegate: contracts.sponsoredCallDelegate,
+    },
   })
   let users = 0
   const loggedIn = async () => {

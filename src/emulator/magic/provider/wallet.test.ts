@@ -71,7 +71,7 @@ describe('wallet screens and NFTs', { timeout: 30_000 }, () => {
     const purchase = await open(
       app,
       'magic_nft_purchase',
-      [{ nft: { contractAddress: contracts.erc721, quantity: 1 } }],
+      [{ nft: { contractAddress: contracts.testErc721, quantity: 1 } }],
       { device },
     )
     await purchase.until((line) => line.kind === 'screen')
@@ -82,7 +82,7 @@ describe('wallet screens and NFTs', { timeout: 30_000 }, () => {
     const checkout = await open(
       app,
       'magic_nft_checkout',
-      [{ contractId: contracts.erc1155, tokenId: '7', quantity: 3 }],
+      [{ contractId: contracts.testErc1155, tokenId: '7', quantity: 3 }],
       { device },
     )
     await checkout.until((line) => line.kind === 'screen')
@@ -100,7 +100,7 @@ describe('wallet screens and NFTs', { timeout: 30_000 }, () => {
     expect(screen.data.nfts).toEqual([
       expect.objectContaining({ standard: 'ERC721', quantity: '1' }),
       {
-        contractAddress: contracts.erc1155,
+        contractAddress: contracts.testErc1155,
         standard: 'ERC1155',
         tokenId: '7',
         quantity: '3',
@@ -111,7 +111,7 @@ describe('wallet screens and NFTs', { timeout: 30_000 }, () => {
     const cancelled = await open(
       app,
       'magic_nft_transfer',
-      [{ contractAddress: contracts.erc721, tokenId, recipient: address }],
+      [{ contractAddress: contracts.testErc721, tokenId, recipient: address }],
       { device },
     )
     await cancelled.until((line) => line.kind === 'screen')
@@ -124,7 +124,7 @@ describe('wallet screens and NFTs', { timeout: 30_000 }, () => {
     const transfer = await open(
       app,
       'magic_nft_transfer',
-      [{ contractAddress: contracts.erc721, tokenId, recipient }],
+      [{ contractAddress: contracts.testErc721, tokenId, recipient }],
       { device },
     )
     await transfer.until((line) => line.kind === 'screen')
@@ -134,7 +134,7 @@ describe('wallet screens and NFTs', { timeout: 30_000 }, () => {
     })
     expect(
       await chain().readContract({
-        address: contracts.erc721,
+        address: contracts.testErc721,
         abi: [
           {
             type: 'function',

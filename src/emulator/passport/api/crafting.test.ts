@@ -159,7 +159,7 @@ function request(expiresAt = new Date(Date.now() + 3_600_000)) {
         function_args: [bob, '7'],
       },
       {
-        target_address: b.contracts.erc1155,
+        target_address: b.contracts.testErc1155,
         function_signature: 'mint(address,uint256,uint256,bytes)',
         function_args: [bob, '3', '2', '0x'],
       },
@@ -220,7 +220,7 @@ describe('POST /v1/chains/{chain_name}/crafting/sign', () => {
         args: [bob],
       }),
       erc1155: await b.publicClient.readContract({
-        address: b.contracts.erc1155,
+        address: b.contracts.testErc1155,
         abi: tokens,
         functionName: 'balanceOf',
         args: [bob, 3n],
@@ -241,7 +241,7 @@ describe('POST /v1/chains/{chain_name}/crafting/sign', () => {
     ).toBe(before.erc20 + 7n)
     expect(
       await b.publicClient.readContract({
-        address: b.contracts.erc1155,
+        address: b.contracts.testErc1155,
         abi: tokens,
         functionName: 'balanceOf',
         args: [bob, 3n],

@@ -37,7 +37,7 @@ beforeAll(async () => {
   const minter = privateKeyToAccount(generatePrivateKey())
   await b.fund(minter.address, parseEther('1'))
   tokenId = await b.publicClient.readContract({
-    address: b.contracts.erc721,
+    address: b.contracts.testErc721,
     abi: testAbi,
     functionName: 'nextTokenId',
   })
@@ -46,7 +46,7 @@ beforeAll(async () => {
     transport: http(b.nodeUrl),
   }).writeContract({
     chain: null,
-    address: b.contracts.erc721,
+    address: b.contracts.testErc721,
     abi: testAbi,
     functionName: 'mint',
     args: [alice],
@@ -100,7 +100,7 @@ const encode = (
 
 describe('POST /v1/chains/{chain_name}/passport/transaction-metadata', () => {
   test('behavior: ERC-20 transfer, approve and transferFrom, with the symbol and decimals the token answers', async () => {
-    const { erc20, erc721 } = b.contracts
+    const { erc20, testErc721: erc721 } = b.contracts
     expect(
       await metadataOf(erc20, encode('transfer', [bob, 10n ** 16n])),
     ).toEqual({
@@ -139,7 +139,7 @@ describe('POST /v1/chains/{chain_name}/passport/transaction-metadata', () => {
   })
 
   test("behavior: ERC-721 approve, safeTransferFrom and safeTransferFromBatch, with the token's name from its on-chain metadata", async () => {
-    const { erc721 } = b.contracts
+    const { testErc721: erc721 } = b.contracts
     const asset = `Test NFT ${tokenId}`
     expect(await metadataOf(erc721, encode('approve', [bob, tokenId]))).toEqual(
       {
@@ -196,7 +196,7 @@ describe('POST /v1/chains/{chain_name}/passport/transaction-metadata', () => {
   })
 
   test('behavior: setApprovalForAll names the standard of the collection', async () => {
-    const { erc721, erc1155, erc20 } = b.contracts
+    const { testErc721: erc721, testErc1155: erc1155, erc20 } = b.contracts
     const data = encode('setApprovalForAll', [erc20, true])
     expect(await metadataOf(erc721, data)).toEqual({
       transaction_type: 'ERC721_SET_APPROVAL_FOR_ALL',
@@ -220,7 +220,7 @@ describe('POST /v1/chains/{chain_name}/passport/transaction-metadata', () => {
   })
 
   test('behavior: any other call is UNKNOWN, with the called address as the chain shows it', async () => {
-    const { erc721, erc20 } = b.contracts
+    const { testErc721: erc721, erc20 } = b.contracts
     // transfer(address,uint256) is no ERC-721 call.
     expect(await metadataOf(erc721, encode('transfer', [bob, 1n]))).toEqual({
       transaction_type: 'UNKNOWN',
@@ -243,7 +243,7 @@ describe('POST /v1/chains/{chain_name}/passport/transaction-metadata', () => {
   })
 
   test("behavior: a Seaport fulfilment lists each order's item, price and fees", async () => {
-    const { erc721, erc20, guestModule } = b.contracts
+    const { testErc721: erc721, erc20, guestModule } = b.contracts
     const item = (
       itemType: number,
       token: Address,
@@ -401,7 +401,7 @@ describe('POST /v1/chains/{chain_name}/passport/typeddata-metadata', () => {
       payload: seaportListing({
         chainId: b.chainId,
         offerer: player.wallet,
-        token: b.contracts.erc721,
+        token: b.contracts.testErc721,
         tokenId: tokenId.toString(),
         seaport: bob,
         feeRecipient: alice,
@@ -413,7 +413,7 @@ describe('POST /v1/chains/{chain_name}/passport/typeddata-metadata', () => {
         typed_data_type: 'SEAPORT_CREATE_LISTING_METADATA',
         sell: {
           type: 'ERC721',
-          contract_address: b.contracts.erc721,
+          contract_address: b.contracts.testErc721,
           contract_name: 'Test NFT',
           name: `Test NFT ${tokenId}`,
           token_id: tokenId.toString(),
@@ -451,7 +451,7 @@ describe('POST /v1/chains/{chain_name}/passport/typeddata-metadata', () => {
     const listing = seaportListing({
       chainId: 1,
       offerer: player.wallet,
-      token: b.contracts.erc721,
+      token: b.contracts.testErc721,
       tokenId: '1',
       seaport: bob,
       feeRecipient: alice,
@@ -486,7 +486,7 @@ describe('POST /v1/chains/{chain_name}/passport/typeddata-metadata', () => {
 
 describe('describeTransaction', () => {
   test("behavior: the platform's verification status is reported, and a verified spender counts as verified", async () => {
-    const { erc20, erc721 } = b.contracts
+    const { erc20, testErc721: erc721 } = b.contracts
     const reader = createChainReader({
       chainId: b.chainId,
       rpcUrl: b.nodeUrl,

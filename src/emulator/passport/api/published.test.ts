@@ -135,7 +135,7 @@ describe('the published generated client', () => {
           payload: seaportListing({
             chainId: b.chainId,
             offerer: player.wallet,
-            token: b.contracts.erc721,
+            token: b.contracts.testErc721,
             tokenId: '5',
             seaport: bob,
             feeRecipient: bob,

@@ -147,7 +147,7 @@ describe('GET /guardian/v1/transactions/{id}?includeSimulation=true', () => {
   })
 
   test('behavior: an unlimited allowance, an approval of every NFT and a delegateCall are warnings; the first warning leads', async () => {
-    const { erc20, erc721 } = b.contracts
+    const { erc20, testErc721: erc721 } = b.contracts
     const validation = await simulate([
       call(erc20, 'approve', [bob, maxUint256]),
       call(erc721, 'setApprovalForAll', [bob, true]),
@@ -308,7 +308,7 @@ describe('GET /guardian/v1/messages/{id}?includeSimulation=true', () => {
   }
 
   test('behavior: a Seaport listing: what it offers for what, and whether the wallet is its offerer and owns what it offers, from the chain', async () => {
-    const { erc721 } = b.contracts
+    const { testErc721: erc721 } = b.contracts
     // Token 1 is not minted: nobody owns it.
     const other = getAddress('0x00000000000000000000000000000000000000aa')
     const validation = await simulateMessage(

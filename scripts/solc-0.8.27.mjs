@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// forge's solc for the contracts that pin solc 0.8.27 (see scripts/solc.mjs).
+import { serve } from './solc.mjs'
+
+await serve('solc-0.8.27')
