@@ -304,6 +304,7 @@ describe('validation', () => {
     expect(answer.body).toEqual({
       code: 'RESOURCE_NOT_FOUND',
       message: `No route GET /v1/chains/${kit.chainName}/collections/${contract}/nfts/mint-requests.`,
+      details: null,
     })
   })
 })
