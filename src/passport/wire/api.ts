@@ -10,6 +10,9 @@
  * carries `Authorization: Bearer <access token>`.
  */
 
+/** `GET` (no credential): what background activity the game wants. */
+export const sessionActivityCheckPath = '/v1/sdk/session-activity/check'
+
 /** Paths on the API domain. `{…}` segments are filled by the helpers below. */
 export const paths = {
   /** `GET`: the chains (`{ result: [{ id: 'eip155:N', name }] }`). */
@@ -31,8 +34,8 @@ export const paths = {
   userInfo: '/passport-profile/v1/user/info',
   /** `POST`: links an external wallet to the player. */
   linkedWallets: '/passport-profile/v2/linked-wallets',
-  /** `GET` (no credential): what background activity the game wants. */
-  sessionActivityCheck: '/v1/sdk/session-activity/check',
+  /** See {@link sessionActivityCheckPath}. */
+  sessionActivityCheck: sessionActivityCheckPath,
 } as const
 
 /** The counterfactual-address path of a chain (e.g. `imtbl-zkevm-testnet`). */
