@@ -1638,6 +1638,30 @@ describe('relayer', () => {
       message: 'Relayer HTTP error: 503. Content: {"message":"overloaded"}',
     })
   })
+
+  test('error: a throttled relayer (429) is -32603 at once, as published: one request, no retry', async () => {
+    const { provider } = await start()
+    b().relayer.answer(
+      { path: '/v1/transactions' },
+      {
+        status: 429,
+        headers: { 'retry-after': '0' },
+        body: { message: 'slow down' },
+      },
+    )
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32603,
+      message: 'Relayer HTTP error: 429. Content: {"message":"slow down"}',
+    })
+    expect(
+      b().relayer.requests.filter((r) => r.path === '/v1/transactions'),
+    ).toHaveLength(1)
+  })
 })
 
 describe('events', () => {
