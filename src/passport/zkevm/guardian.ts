@@ -58,7 +58,7 @@ export async function checkTransaction(
         },
       },
     })
-    evaluation = answer.data
+    evaluation = verdictOf(answer.data)
   } catch (error) {
     if (error instanceof ApiError && error.status === 403) {
       await handle?.unavailable()
@@ -121,7 +121,7 @@ export async function checkMessage(
               payload: parameters.payload as EIP712Message,
             },
           })
-    evaluation = answer.data
+    evaluation = verdictOf(answer.data)
   } catch (error) {
     if (error instanceof ApiError && error.status === 403) {
       await handle?.unavailable()
@@ -142,6 +142,18 @@ export async function checkMessage(
         : (open) => open.message({ messageId, wallet, messageType }),
     rejected: messages.signatureRejected,
   })
+}
+
+/**
+ * The evaluation an answer carries. An answer that does not say whether a
+ * confirmation is required is a failed evaluation, never a pass.
+ */
+function verdictOf<evaluation extends { confirmationRequired: boolean }>(
+  data: evaluation,
+): evaluation {
+  if (typeof data?.confirmationRequired !== 'boolean')
+    throw new Error('The guardian answered no evaluation.')
+  return data
 }
 
 /**

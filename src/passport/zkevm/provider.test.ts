@@ -1140,6 +1140,22 @@ describe('guardian', () => {
     expect(sent()).toEqual([])
   })
 
+  test('error: an evaluation answer without a verdict is -32603, never a pass: nothing relayed', async () => {
+    const { provider, sent } = await start()
+    b().api.answer({ path: paths.evaluateTransaction }, { status: 200 })
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32603,
+      message:
+        'Transaction failed to validate with error: The guardian answered no evaluation.',
+    })
+    expect(sent()).toEqual([])
+  })
+
   test('error: a 422 in bridge mode is -32015 Transaction will revert', async () => {
     const { provider } = await start({
       config: { crossSdkBridgeEnabled: true },
