@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import * as Http from './Http.js'
 
 let url = ''
+/** How many of the next requests to `/throttled` answer 429. */
+let throttled = 0
 const seen: { method: string; type: string | undefined; body: string }[] = []
 const server = createServer(async (req, res) => {
   const chunks: Buffer[] = []
@@ -13,7 +15,10 @@ const server = createServer(async (req, res) => {
     type: req.headers['content-type'],
     body: Buffer.concat(chunks).toString(),
   })
-  if (req.url === '/ok') res.writeHead(200).end('{"a":1}')
+  if (req.url === '/throttled' && throttled-- > 0)
+    res.writeHead(429, { 'retry-after': '0' }).end('slow down')
+  else if (req.url === '/ok' || req.url === '/throttled')
+    res.writeHead(200).end('{"a":1}')
   else if (req.url === '/empty') res.writeHead(204).end()
   else if (req.url === '/text') res.writeHead(200).end('not json')
   else res.writeHead(403).end('{"code":"AUTHENTICATION_ERROR"}')
@@ -59,5 +64,30 @@ describe('Http.json', () => {
     expect(error).toBeInstanceOf(Http.HttpError)
     expect(error?.status).toBe(200)
     expect(error?.text).toBe('not json')
+  })
+  test('behavior: sent through Http.request: a 429 is retried after Retry-After', async () => {
+    throttled = 2
+    const before = seen.length
+    expect(await Http.json(`${url}/throttled`, { body: { x: 1 } })).toEqual({
+      a: 1,
+    })
+    expect(seen.slice(before).map((request) => request.body)).toEqual([
+      '{"x":1}',
+      '{"x":1}',
+      '{"x":1}',
+    ])
+  })
+
+  test('param: maxAttempts 1 throws a 429 at once as HttpError', async () => {
+    throttled = 1
+    const before = seen.length
+    const error = await Http.json(`${url}/throttled`, { maxAttempts: 1 }).then(
+      () => undefined,
+      (e: Http.HttpError) => e,
+    )
+    expect(error).toBeInstanceOf(Http.HttpError)
+    expect(error?.status).toBe(429)
+    expect(error?.text).toBe('slow down')
+    expect(seen.length - before).toBe(1)
   })
 })

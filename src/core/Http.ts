@@ -1,7 +1,7 @@
 /**
  * Helpers for the wallets' HTTP calls to their backends: {@link request},
  * the one fetch helper (429 throttling and a time-out), {@link json} on top
- * of fetch, and {@link retry} for calls that may fail in transit.
+ * of it, and {@link retry} for calls that may fail in transit.
  */
 import * as Errors from './Errors.js'
 
@@ -56,10 +56,13 @@ export declare namespace retry {
 }
 
 /**
- * Sends a JSON request and parses the JSON answer: `body` (when given) is
- * serialised with `Content-Type: application/json`; a non-2xx status throws
- * {@link HttpError} carrying the status and the answer's text, so callers
- * can branch on `status` (e.g. a 403 from an authorisation check).
+ * Sends a JSON request through {@link request} (so a 429 is retried in its
+ * throttle slots, and the exchange has its time-out) and parses the JSON
+ * answer: `body` (when given) is serialised with `Content-Type:
+ * application/json`; a non-2xx status, a 429 still answered after the
+ * last attempt included, throws {@link HttpError} carrying the status and
+ * the answer's text, so callers can branch on `status` (e.g. a 403 from an
+ * authorisation check).
  *
  * @example
  * ```ts
@@ -75,17 +78,21 @@ export async function json<result>(
   url: string | URL,
   options: json.Options = {},
 ): Promise<result> {
-  const { body, headers = {}, method, signal } = options
-  const response = await fetch(url, {
-    method: method ?? (body === undefined ? 'GET' : 'POST'),
-    headers: {
-      Accept: 'application/json',
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-      ...headers,
+  const { body, headers = {}, method, signal, maxAttempts, timeout } = options
+  const response = await request(
+    url,
+    {
+      method: method ?? (body === undefined ? 'GET' : 'POST'),
+      headers: {
+        Accept: 'application/json',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...headers,
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(signal ? { signal } : {}),
     },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    ...(signal ? { signal } : {}),
-  })
+    { maxAttempts, timeout },
+  )
   const text = await response.text()
   if (!response.ok)
     throw new HttpError({ status: response.status, url: String(url), text })
@@ -110,8 +117,15 @@ export declare namespace json {
     body?: unknown
     headers?: Record<string, string> | undefined
     signal?: AbortSignal | undefined
+    /**
+     * Calls in all while the answer is 429 (1: a 429 is thrown at once).
+     * @default 12
+     */
+    maxAttempts?: number | undefined
+    /** The whole exchange's limit, in ms, 429 waits included. @default 300000 */
+    timeout?: number | undefined
   }
-  type ErrorType = HttpError
+  type ErrorType = HttpError | request.ErrorType
 }
 
 /** A non-2xx answer, or a 2xx answer that is not JSON. */

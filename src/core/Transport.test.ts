@@ -1,4 +1,4 @@
-import { createServer } from 'node:http'
+import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import * as Http from './Http.js'
@@ -8,8 +8,16 @@ type Call = { id: number; method: string; params: unknown[] }
 
 /** What the node received, one entry per POST (the parsed body). */
 let posts: unknown[] = []
-/** How the node answers the next POSTs; `answer` by default. */
-let script: ((body: unknown) => { status: number; body: unknown })[] = []
+/**
+ * How the node answers the next POSTs (`'drop'`: the connection is closed
+ * unanswered; `'stall'`: never answered); `answer` by default.
+ */
+let script: ((
+  body: unknown,
+) =>
+  | { status: number; body: unknown; headers?: Record<string, string> }
+  | 'drop'
+  | 'stall')[] = []
 
 function answer(call: Call) {
   if (call.method === 'fail')
@@ -28,8 +36,18 @@ const server = createServer(async (req, res) => {
   const body = JSON.parse(Buffer.concat(chunks).toString())
   posts.push(body)
   const scripted = script.shift()?.(body)
+  if (scripted === 'drop') {
+    res.socket?.destroy()
+    return
+  }
+  if (scripted === 'stall') {
+    stalled.push(res)
+    return
+  }
   if (scripted) {
-    res.writeHead(scripted.status).end(JSON.stringify(scripted.body))
+    res
+      .writeHead(scripted.status, scripted.headers ?? {})
+      .end(JSON.stringify(scripted.body))
     return
   }
   const out = Array.isArray(body)
@@ -38,6 +56,9 @@ const server = createServer(async (req, res) => {
     : answer(body)
   res.writeHead(200).end(JSON.stringify(out))
 })
+
+/** Answers held by a `'stall'` script, ended after each test. */
+const stalled: ServerResponse[] = []
 
 let url = ''
 beforeAll(async () => {
@@ -50,6 +71,7 @@ afterAll(() => {
 beforeEach(() => {
   posts = []
   script = []
+  for (const res of stalled.splice(0)) res.socket?.destroy()
 })
 
 const methods = (post: unknown) =>
@@ -238,5 +260,64 @@ describe('Transport.http', () => {
     expect(error).toBeInstanceOf(Http.HttpError)
     expect(error.status).toBe(500)
     expect(posts).toHaveLength(3)
+  })
+  test('behavior: a 429 is retried by the fetch helper after Retry-After, not by the transport: retryCount 0 still gets the answer', async () => {
+    const throttled = () => ({
+      status: 429,
+      body: 'slow down',
+      headers: { 'retry-after': '0' },
+    })
+    script = [throttled, throttled]
+    const node = Transport.http(url, { retryCount: 0 })
+    expect(await node.request({ method: 'eth_chainId' })).toEqual([
+      'eth_chainId',
+      [],
+    ])
+    expect(posts).toHaveLength(3)
+  })
+
+  test("error: a 429 left after the fetch helper's 12 attempts is thrown, not retried again by the transport", async () => {
+    script = Array.from({ length: 20 }, () => () => ({
+      status: 429,
+      body: 'slow down',
+      headers: { 'retry-after': '0' },
+    }))
+    const node = Transport.http(url, { retryDelay: 1 })
+    const error = (await node
+      .request({ method: 'eth_chainId' })
+      .catch((e) => e)) as Http.HttpError
+    expect(error).toBeInstanceOf(Http.HttpError)
+    expect(error.status).toBe(429)
+    expect(posts).toHaveLength(12)
+  })
+
+  test('behavior: a dropped connection (NetworkError) is retried, then answers', async () => {
+    script = [() => 'drop']
+    const node = Transport.http(url, { retryDelay: 1 })
+    expect(await node.request({ method: 'eth_chainId' })).toEqual([
+      'eth_chainId',
+      [],
+    ])
+    expect(posts).toHaveLength(2)
+  })
+
+  test('behavior: a POST past its time-out (TimeoutError) is retried, then answers', async () => {
+    script = [() => 'stall']
+    const node = Transport.http(url, { timeout: 100, retryDelay: 1 })
+    expect(await node.request({ method: 'eth_chainId' })).toEqual([
+      'eth_chainId',
+      [],
+    ])
+    expect(posts).toHaveLength(2)
+  })
+
+  test('error: out of retries in transit, the NetworkError is thrown', async () => {
+    script = [() => 'drop', () => 'drop']
+    const node = Transport.http(url, { retryCount: 1, retryDelay: 1 })
+    const error = await node
+      .request({ method: 'eth_chainId' })
+      .catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(Http.NetworkError)
+    expect(posts).toHaveLength(2)
   })
 })

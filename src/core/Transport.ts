@@ -74,14 +74,14 @@ export function http(url: string, options: http.Options = {}): Transport {
   let queueBytes = 0
   let timer: ReturnType<typeof setTimeout> | undefined
 
+  // One policy per failure: the fetch helper retries a 429 in its throttle
+  // slots (within the POST's time-out), this loop the other transient ones.
   const post = (body: unknown) =>
     Http.retry(
       () =>
         Http.json<unknown>(url, {
           body,
-          ...(timeout > 0 && typeof AbortSignal.timeout === 'function'
-            ? { signal: AbortSignal.timeout(timeout) }
-            : {}),
+          ...(timeout > 0 ? { timeout } : {}),
         }),
       {
         retries: retryCount,
@@ -168,19 +168,32 @@ export declare namespace http {
           maxBytes?: number | undefined
         }
       | undefined
-    /** Retries of a POST that failed in transit or with 408/429/5xx. @default 3 */
+    /**
+     * Retries of a POST that failed in transit, timed out or answered
+     * 408/5xx. A 429 is not counted here: the fetch helper
+     * (`Http.request`) retries it in its throttle slots. @default 3
+     */
     retryCount?: number | undefined
     /** First wait before a retry, doubled each time, ms. @default 150 */
     retryDelay?: number | undefined
-    /** Time limit of one POST, ms (0: none). @default 10000 */
+    /**
+     * Time limit of one POST, ms, the fetch helper's 429 waits included
+     * (0: the fetch helper's 300000 ms). @default 10000
+     */
     timeout?: number | undefined
   }
 }
 
-/** A failure worth another try: the network, a time-out, or a busy node. */
+/**
+ * A failure worth another try: the network, a time-out, or a node that is
+ * busy or failing (a 429 left after the fetch helper's own retries is not:
+ * the node keeps throttling). A body that is not JSON will not become JSON
+ * on a second try.
+ */
 function isTransient(error: unknown): boolean {
   if (error instanceof Http.HttpError)
-    return [408, 429, 500, 502, 503, 504].includes(error.status)
-  // A body that is not JSON will not become JSON on a second try.
-  return !(error instanceof Errors.BaseError)
+    return [408, 500, 502, 503, 504].includes(error.status)
+  return (
+    error instanceof Http.NetworkError || error instanceof Http.TimeoutError
+  )
 }

@@ -108,6 +108,9 @@ export function create(options: Options): Client {
     [oauth.allowInsecureRequests]?: boolean
   } = {}
   const { fetch } = options
+  // Not the core fetch helper: oauth4webapi sends the OIDC requests itself
+  // (the token endpoint's codes are single-use; refresh and device polling
+  // have their own retry and slow_down rules in session.ts and device.ts).
   if (fetch) http[oauth.customFetch] = (url, init) => fetch(url, init)
   if (isLoopbackHttp(issuer)) http[oauth.allowInsecureRequests] = true
 

@@ -53,6 +53,8 @@ export function createVerifier(options: createVerifier.Options): Verifier {
   } = options
   let jwks: ReturnType<typeof createRemoteJWKSet> | undefined
   const keys = () => {
+    // jose fetches the JWKS itself, with its own time-out and refetch
+    // cool-down; not through the core fetch helper.
     jwks ??= createRemoteJWKSet(new URL(jwksUri), {
       ...(fetch
         ? {

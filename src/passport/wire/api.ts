@@ -1,14 +1,20 @@
 /**
- * The game wallet's platform API as both sides see it: the paths the wallet
- * calls on the API domain (chains, the counterfactual address, the
- * guardian's evaluations, the profile's linked wallets, session activity)
- * and their bodies. The client (`zkevm/`) builds its requests from these and
- * the emulated API serves them. A leaf: it imports nothing.
+ * The game wallet's platform API as both sides see it. The wallet calls the
+ * platform through the generated clients (`src/api`, whose wire holds the
+ * OpenAPI types and operation tables); this module keeps what those do not
+ * describe: the text the custody key signs to register, the link-wallet
+ * typed data and the link route's own error codes, and the session-activity
+ * check, which is not part of the OpenAPI specs. It also keeps the routes
+ * and answers the emulated API serves them from. A leaf: it imports
+ * nothing.
  *
  * Paths and bodies are those the published @imtbl/passport 2.x sends (its
- * generated multi-rollup client); every call but the session-activity check
- * carries `Authorization: Bearer <access token>`.
+ * generated multi-rollup client); every call but the chain list and the
+ * session-activity check carries `Authorization: Bearer <access token>`.
  */
+
+/** `GET` (no credential): what background activity the game wants. */
+export const sessionActivityCheckPath = '/v1/sdk/session-activity/check'
 
 /** Paths on the API domain. `{…}` segments are filled by the helpers below. */
 export const paths = {
@@ -31,8 +37,8 @@ export const paths = {
   userInfo: '/passport-profile/v1/user/info',
   /** `POST`: links an external wallet to the player. */
   linkedWallets: '/passport-profile/v2/linked-wallets',
-  /** `GET` (no credential): what background activity the game wants. */
-  sessionActivityCheck: '/v1/sdk/session-activity/check',
+  /** See {@link sessionActivityCheckPath}. */
+  sessionActivityCheck: sessionActivityCheckPath,
 } as const
 
 /** The counterfactual-address path of a chain (e.g. `imtbl-zkevm-testnet`). */
@@ -44,7 +50,7 @@ export function counterfactualAddressPath(chainName: string): string {
 }
 
 /** One chain of `GET /v1/chains`. */
-export type ChainRecord = {
+type ChainRecord = {
   /** CAIP-2, e.g. `eip155:13473`. */
   id: string
   /** The API's name for it, e.g. `imtbl-zkevm-testnet`. */
@@ -56,13 +62,6 @@ export type ChainRecord = {
 /** `GET /v1/chains`. */
 export type ChainsResponse = { result: ChainRecord[] }
 
-/** The counterfactual-address request: the custody key's address and its signature. */
-export type CounterfactualAddressRequest = {
-  ethereum_address: string
-  /** `personal_sign` of {@link registrationMessage}, `r ‖ s ‖ v` with v 0 or 1. */
-  ethereum_signature: string
-}
-
 /** The counterfactual-address answer. */
 export type CounterfactualAddressResponse = { counterfactual_address: string }
 
@@ -70,50 +69,11 @@ export type CounterfactualAddressResponse = { counterfactual_address: string }
 export const registrationMessage =
   'Only sign this message from Immutable Passport'
 
-/** One meta-transaction as the guardian receives it (numbers as decimal strings). */
-export type MetaTransactionBody = {
-  delegateCall: boolean
-  revertOnError: boolean
-  gasLimit: string
-  target: string
-  value: string
-  data: string
-}
-
-/** `POST` {@link paths.evaluateTransaction}. */
-export type EvaluateTransactionRequest = {
-  chainType: 'evm'
-  /** CAIP-2, `eip155:N`. */
-  chainId: string
-  transactionData: {
-    /** The encoded nonce, decimal. */
-    nonce: string
-    /** The smart-contract wallet. */
-    userAddress: string
-    metaTransactions: MetaTransactionBody[]
-  }
-}
-
 /** The answer to a transaction evaluation. */
 export type EvaluateTransactionResponse = {
   confirmationRequired: boolean
   confirmationMethod?: 'otp' | 'web' | undefined
   transactionId?: string | undefined
-}
-
-/** `POST` {@link paths.evaluateMessage}: EIP-712 typed data. */
-export type EvaluateMessageRequest = {
-  /** The chain id as a plain decimal string (not CAIP-2). */
-  chainID: string
-  payload: unknown
-}
-
-/** `POST` {@link paths.evaluateErc191Message}: a personal_sign text. */
-export type EvaluateErc191MessageRequest = {
-  /** CAIP-2, `eip155:N`. */
-  chainID: string
-  /** The message as UTF-8 text. */
-  payload: string
 }
 
 /** The answer to a message evaluation. */
@@ -129,16 +89,6 @@ export type UserInfoResponse = {
   email?: string | undefined
   passport_address?: string | undefined
   linked_addresses: string[]
-}
-
-/** `POST` {@link paths.linkedWallets}. */
-export type LinkWalletRequest = {
-  /** The wallet's EIP-6963 rdns, `External` or `WalletConnect` (at most 32 characters). */
-  type: string
-  wallet_address: string
-  /** The external wallet's EIP-712 {@link linkWalletTypedData} signature. */
-  signature: string
-  nonce: string
 }
 
 /** The answer to a link request. */
@@ -191,9 +141,6 @@ export type SessionActivityResponse = {
   /** Seconds before checking again; 0 or absent: stop. */
   delay?: number | undefined
 }
-
-/** The error body of the API (`{ code, message }`). */
-export type ApiError = { code: string; message: string }
 
 /**
  * The API's error `code`s and the HTTP status each comes with (the

@@ -1,63 +1,20 @@
 /**
- * The platform API calls of the zkEVM provider: the chain list, the
- * counterfactual address (registration) and the guardian's evaluations,
- * each with the player's access token, as the published SDK sends them.
- * An error answer becomes an {@link ApiResponseError} with the API's own
- * `{ code, message }`, so that what reaches the player is the API's text,
- * never its raw body.
+ * The zkEVM provider's platform API clients: the generated classes of the
+ * three tags it calls (chains, passport, guardian), each imported from its
+ * own module so that the wallet carries no other tag, as the published SDK
+ * calls them through its generated multi-rollup client. Registration takes
+ * the signed-in player's access token and the guardian the registered
+ * player's, each sent as `Authorization: Bearer …` on the operations that
+ * take one. Every call goes through the core fetch helper (a 429 retried
+ * in throttle slots, a time-out) and an error answer rejects with its
+ * `ApiErrors` class, which keeps the API's own `code` and `message`.
  */
-import { BaseError } from '../../core/Errors.js'
-import * as Http from '../../core/Http.js'
-import * as Api from '../wire/api.js'
+import { Configuration } from '../../api/Configuration.js'
+import { ChainsApi } from '../../api/mr/chains.generated.js'
+import { GuardianApi } from '../../api/mr/guardian.generated.js'
+import { PassportApi } from '../../api/mr/passport.generated.js'
 
-/**
- * An error answer of the platform API: its HTTP status and, when its body
- * is the API's error object, its `code` (e.g. `AUTHENTICATION_ERROR` for a
- * 403) and `message`. The raw answer stays on the cause.
- */
-export class ApiResponseError extends BaseError<Http.HttpError> {
-  override readonly name = 'Api.ApiResponseError'
-  /** The HTTP status. */
-  readonly status: number
-  /** The API's error code, when the body carried one. */
-  readonly apiCode: string | undefined
-  constructor(cause: Http.HttpError) {
-    const body = errorBody(cause.text)
-    // The message is the API's own text; the raw body is only on the cause.
-    super(body?.message ?? cause.shortMessage, { cause, details: '' })
-    this.status = cause.status
-    this.apiCode = body?.code
-  }
-}
-
-/** The API's error object in a body, if that is what it is. */
-function errorBody(text: string): Partial<Api.ApiError> | undefined {
-  try {
-    const body = JSON.parse(text) as { code?: unknown; message?: unknown }
-    if (typeof body?.message !== 'string') return undefined
-    return {
-      message: body.message,
-      ...(typeof body.code === 'string' ? { code: body.code } : {}),
-    }
-  } catch {
-    return undefined
-  }
-}
-
-/** `Http.json`, with the API's error answers as {@link ApiResponseError}. */
-async function request<result>(
-  url: string,
-  options: Http.json.Options,
-): Promise<result> {
-  try {
-    return await Http.json<result>(url, options)
-  } catch (error) {
-    if (error instanceof Http.HttpError) throw new ApiResponseError(error)
-    throw error
-  }
-}
-
-/** What the API client needs. */
+/** What the API clients need. */
 export type ApiOptions = {
   /** The multi-rollup API base (`indexerMrBasePath`). */
   basePath: string
@@ -67,63 +24,28 @@ export type ApiOptions = {
   getZkEvmAccessToken: () => Promise<string>
 }
 
-/** The client returned by {@link createApiClient}. */
-export type ApiClient = ReturnType<typeof createApiClient>
+/** The clients returned by {@link createApiClient}. */
+export type ApiClient = {
+  /** `listChains`: the chain names registration needs. */
+  readonly chains: ChainsApi
+  /** `createCounterfactualAddressV2`: registration. */
+  readonly passport: PassportApi
+  /** The evaluations of transactions and messages. */
+  readonly guardian: GuardianApi
+}
 
-/** Creates the API client. */
-export function createApiClient(options: ApiOptions) {
-  const base = options.basePath.replace(/\/$/, '')
-  async function post<result>(
-    path: string,
-    body: unknown,
-    getToken = options.getAccessToken,
-  ) {
-    const token = await getToken()
-    return request<result>(`${base}${path}`, {
-      body,
-      headers: { Authorization: `Bearer ${token}` },
-    })
-  }
+/** Creates the API clients. */
+export function createApiClient(options: ApiOptions): ApiClient {
+  // The route is appended to the base, as the published client does: a
+  // trailing slash would double the path's first one.
+  const basePath = options.basePath.replace(/\/+$/, '')
   return {
-    /** `GET /v1/chains`. */
-    async chains(): Promise<Api.ChainRecord[]> {
-      const token = await options.getAccessToken()
-      const answer = await request<Api.ChainsResponse>(
-        `${base}${Api.paths.chains}`,
-        { headers: { Authorization: `Bearer ${token}` } },
-      )
-      return answer?.result ?? []
-    },
-    /** Registers the player's wallet; resolves its address. */
-    counterfactualAddress(
-      chainName: string,
-      body: Api.CounterfactualAddressRequest,
-    ) {
-      return post<Api.CounterfactualAddressResponse>(
-        Api.counterfactualAddressPath(chainName),
-        body,
-      )
-    },
-    evaluateTransaction(body: Api.EvaluateTransactionRequest) {
-      return post<Api.EvaluateTransactionResponse>(
-        Api.paths.evaluateTransaction,
-        body,
-        options.getZkEvmAccessToken,
-      )
-    },
-    evaluateMessage(body: Api.EvaluateMessageRequest) {
-      return post<Api.EvaluateMessageResponse>(
-        Api.paths.evaluateMessage,
-        body,
-        options.getZkEvmAccessToken,
-      )
-    },
-    evaluateErc191Message(body: Api.EvaluateErc191MessageRequest) {
-      return post<Api.EvaluateMessageResponse>(
-        Api.paths.evaluateErc191Message,
-        body,
-        options.getZkEvmAccessToken,
-      )
-    },
+    chains: new ChainsApi(new Configuration({ basePath })),
+    passport: new PassportApi(
+      new Configuration({ basePath, accessToken: options.getAccessToken }),
+    ),
+    guardian: new GuardianApi(
+      new Configuration({ basePath, accessToken: options.getZkEvmAccessToken }),
+    ),
   }
 }

@@ -5,10 +5,15 @@
  * where no popup can open).
  */
 import type { Address } from 'viem'
+import { ApiError } from '../../api/ApiErrors.js'
+import type {
+  EIP712Message,
+  MessageEvaluationResponse,
+  TransactionEvaluationResponse,
+} from '../../api/mr/models.generated.js'
 import * as RpcErrors from '../../core/RpcErrors.js'
 import * as Relayer from '../wire/relayer.js'
 import type { MetaTransaction } from '../wire/sequence.js'
-import { ApiResponseError } from './apiClient.js'
 import type { Context } from './context.js'
 import {
   describe,
@@ -31,31 +36,36 @@ export async function checkTransaction(
   },
 ): Promise<void> {
   const { wallet, chainId, nonce, transactions, handle } = parameters
-  let evaluation: Awaited<ReturnType<Context['api']['evaluateTransaction']>>
+  let evaluation: TransactionEvaluationResponse
   try {
-    evaluation = await context.api.evaluateTransaction({
-      chainType: 'evm',
-      chainId: Relayer.caip2(chainId),
-      transactionData: {
-        nonce: nonce.toString(),
-        userAddress: wallet,
-        metaTransactions: transactions.map((tx) => ({
-          delegateCall: tx.delegateCall,
-          revertOnError: tx.revertOnError,
-          gasLimit: tx.gasLimit.toString(),
-          target: tx.target,
-          value: tx.value.toString(),
-          data: tx.data,
-        })),
+    // The route's `{id}` is the kind of transaction: `evm` for zkEVM.
+    const answer = await context.api.guardian.evaluateTransaction({
+      id: 'evm',
+      transactionEvaluationRequest: {
+        chainType: 'evm',
+        chainId: Relayer.caip2(chainId),
+        transactionData: {
+          nonce: nonce.toString(),
+          userAddress: wallet,
+          metaTransactions: transactions.map((tx) => ({
+            delegateCall: tx.delegateCall,
+            revertOnError: tx.revertOnError,
+            gasLimit: tx.gasLimit.toString(),
+            target: tx.target,
+            value: tx.value.toString(),
+            data: tx.data,
+          })),
+        },
       },
     })
+    evaluation = verdictOf(answer.data)
   } catch (error) {
-    if (error instanceof ApiResponseError && error.status === 403) {
+    if (error instanceof ApiError && error.status === 403) {
       await handle?.unavailable()
       throw serviceUnavailable({ cause: error })
     }
     if (
-      error instanceof ApiResponseError &&
+      error instanceof ApiError &&
       error.status === 422 &&
       context.config.crossSdkBridgeEnabled
     )
@@ -93,21 +103,27 @@ export async function checkMessage(
   ),
 ): Promise<void> {
   const { wallet, chainId, handle, messageType } = parameters
-  let evaluation: Awaited<ReturnType<Context['api']['evaluateMessage']>>
+  let evaluation: MessageEvaluationResponse
   try {
-    evaluation =
+    const { guardian } = context.api
+    const answer =
       parameters.messageType === 'erc191'
-        ? await context.api.evaluateErc191Message({
-            chainID: Relayer.caip2(chainId),
-            payload: parameters.payload,
+        ? await guardian.evaluateErc191Message({
+            eRC191MessageEvaluationRequest: {
+              chainID: Relayer.caip2(chainId),
+              payload: parameters.payload,
+            },
           })
         : // The typed-data route takes the chain id as plain decimal text.
-          await context.api.evaluateMessage({
-            chainID: String(chainId),
-            payload: parameters.payload,
+          await guardian.evaluateMessage({
+            messageEvaluationRequest: {
+              chainID: String(chainId),
+              payload: parameters.payload as EIP712Message,
+            },
           })
+    evaluation = verdictOf(answer.data)
   } catch (error) {
-    if (error instanceof ApiResponseError && error.status === 403) {
+    if (error instanceof ApiError && error.status === 403) {
       await handle?.unavailable()
       throw serviceUnavailable({ cause: error })
     }
@@ -126,6 +142,18 @@ export async function checkMessage(
         : (open) => open.message({ messageId, wallet, messageType }),
     rejected: messages.signatureRejected,
   })
+}
+
+/**
+ * The evaluation an answer carries. An answer that does not say whether a
+ * confirmation is required is a failed evaluation, never a pass.
+ */
+function verdictOf<evaluation extends { confirmationRequired: boolean }>(
+  data: evaluation,
+): evaluation {
+  if (typeof data?.confirmationRequired !== 'boolean')
+    throw new Error('The guardian answered no evaluation.')
+  return data
 }
 
 /**

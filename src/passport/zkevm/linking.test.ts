@@ -94,6 +94,34 @@ describe('linkExternalWallet', () => {
     })
   })
 
+  test('behavior: a throttled link (429) is sent again through the fetch helper after Retry-After; the request names the SDK version', async () => {
+    const { player, user } = await registered()
+    const params = await linkOf(player)
+    b().api.answer(
+      { path: paths.linkedWallets },
+      {
+        status: 429,
+        headers: { 'retry-after': '0' },
+        body: { code: 'TOO_MANY_REQUESTS_ERROR', message: 'Slow down.' },
+      },
+    )
+    const result = await linkExternalWallet(
+      { apiBase: b().api.url, getUser: async () => user },
+      params,
+    )
+    expect(result.address).toBe(params.walletAddress)
+    const received = b().api.requests
+    expect(received.map((r) => [r.status, r.scripted])).toEqual([
+      [429, true],
+      [200, false],
+    ])
+    expect(received[1]?.body).toBe(received[0]?.body)
+    for (const request of received) {
+      expect(request.headers.authorization).toBe(`Bearer ${player.accessToken}`)
+      expect(request.headers['x-sdk-version']).toBe('ts-immutable-sdk-2.2.0')
+    }
+  })
+
   test('behavior: a user registered on StarkEx only may link; the base path is kept', async () => {
     const { player, user } = await registered()
     // The emulated API serves no base path: answered for it here.
@@ -288,6 +316,53 @@ describe('getLinkedAddresses', () => {
     ).toEqual([
       ['GET', '/passport-profile/v1/user/info', `Bearer ${player.accessToken}`],
     ])
+  })
+
+  test('behavior: a throttled read (429) is sent again through the fetch helper', async () => {
+    const { user } = await registered()
+    b().api.answer(
+      { path: paths.userInfo },
+      { status: 429, headers: { 'retry-after': '0' } },
+    )
+    expect(
+      await getLinkedAddresses({
+        apiBase: b().api.url,
+        getUser: async () => user,
+      }),
+    ).toEqual([])
+    expect(b().api.requests.map((r) => [r.path, r.status])).toEqual([
+      [paths.userInfo, 429],
+      [paths.userInfo, 200],
+    ])
+  })
+
+  test('error: a failed answer without an error body gives SERVICE_UNAVAILABLE_ERROR "Request failed with status code {status}"', async () => {
+    const { user } = await registered()
+    b().api.answer({ path: paths.userInfo }, { status: 502 })
+    expect(
+      await failure(
+        getLinkedAddresses({
+          apiBase: b().api.url,
+          getUser: async () => user,
+        }),
+      ),
+    ).toEqual([
+      'SERVICE_UNAVAILABLE_ERROR',
+      'Request failed with status code 502',
+    ])
+  })
+
+  test("error: no answer gives SERVICE_UNAVAILABLE_ERROR with the network's reason", async () => {
+    const { user } = await registered()
+    b().api.answer({ path: paths.userInfo }, 'drop')
+    expect(
+      await failure(
+        getLinkedAddresses({
+          apiBase: b().api.url,
+          getUser: async () => user,
+        }),
+      ),
+    ).toEqual(['SERVICE_UNAVAILABLE_ERROR', 'fetch failed'])
   })
 
   test('behavior: signed out answers [] without a request', async () => {

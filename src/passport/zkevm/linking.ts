@@ -2,19 +2,18 @@
  * Linked wallets: a player links an external wallet (one they sign with
  * elsewhere, e.g. a browser extension) to their account, proving control
  * with an EIP-712 signature of that wallet, and reads the addresses linked.
- * The platform API's profile routes, as the published @imtbl/passport 2.x
- * calls them, with its error mapping.
+ * The platform API's profile routes through the generated passport-profile
+ * class, as the published @imtbl/passport 2.x calls them, with its error
+ * mapping.
  */
+import { ApiError } from '../../api/ApiErrors.js'
+import { Configuration } from '../../api/Configuration.js'
+import type { UserInfo } from '../../api/mr/models.generated.js'
+import { PassportProfileApi } from '../../api/mr/passport-profile.generated.js'
+import { NetworkError } from '../../core/Http.js'
 import type { User } from '../auth/user.js'
 import { PassportError, PassportErrorType } from '../errors.js'
-import {
-  type ApiError,
-  type LinkWalletRequest,
-  type LinkWalletResponse,
-  linkWalletErrorCodes,
-  paths,
-  type UserInfoResponse,
-} from '../wire/api.js'
+import { type LinkWalletResponse, linkWalletErrorCodes } from '../wire/api.js'
 
 /** What linking needs from the wallet. */
 export type Context = {
@@ -22,7 +21,7 @@ export type Context = {
   apiBase: string
   /** The signed-in user (refreshed when stale), or null. */
   getUser(): Promise<User | null | undefined>
-  /** @default globalThis.fetch */
+  /** The fetch the API client sends with; @default globalThis.fetch */
   fetch?: typeof fetch | undefined
 }
 
@@ -88,44 +87,43 @@ export async function linkExternalWallet(
   params: LinkWalletParams,
 ): Promise<LinkedWallet> {
   const user = await registeredUser(context)
-  const body: LinkWalletRequest = {
-    type: params.type,
-    wallet_address: params.walletAddress,
-    signature: params.signature,
-    nonce: params.nonce,
-  }
-  let response: Response
+  let answer: { data: unknown; status: number }
   try {
-    response = await (context.fetch ?? globalThis.fetch)(
-      endpoint(context.apiBase, paths.linkedWallets),
+    answer = await profileApi(context).linkWalletV2(
       {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${user.accessToken}`,
-          'content-type': 'application/json',
+        linkWalletV2Request: {
+          type: params.type,
+          wallet_address: params.walletAddress,
+          signature: params.signature,
+          nonce: params.nonce,
         },
-        body: JSON.stringify(body),
       },
+      bearer(user),
     )
   } catch (cause) {
-    // No answer at all: the published text plus the cause's.
-    const reason = cause instanceof Error ? `: ${cause.message}` : ''
-    throw new PassportError(
-      linkingMessages.failed + reason,
-      PassportErrorType.LINK_WALLET_GENERIC_ERROR,
-      { cause },
-    )
+    if (!(cause instanceof ApiError)) {
+      // No answer at all: the published text plus the cause's.
+      const reason = cause instanceof Error ? `: ${reasonOf(cause)}` : ''
+      throw new PassportError(
+        linkingMessages.failed + reason,
+        PassportErrorType.LINK_WALLET_GENERIC_ERROR,
+        { cause },
+      )
+    }
+    // The route's own code (ALREADY_LINKED on a 409, …) picks the type.
+    const body = apiErrorOf(cause)
+    if (body)
+      throw new PassportError(
+        body.message,
+        errorTypes[body.code] ?? PassportErrorType.LINK_WALLET_GENERIC_ERROR,
+        { cause },
+      )
+    answer = cause.response
   }
-  const answer = await readJson(response)
-  if (response.ok && isLinkedWallet(answer)) return answer
-  if (isApiError(answer))
-    throw new PassportError(
-      answer.message,
-      errorTypes[answer.code] ?? PassportErrorType.LINK_WALLET_GENERIC_ERROR,
-      { cause: answer },
-    )
+  if (answer.status < 300 && isLinkedWallet(answer.data))
+    return { ...answer.data }
   throw new PassportError(
-    `${linkingMessages.failed} with status code ${response.status}`,
+    `${linkingMessages.failed} with status code ${answer.status}`,
     PassportErrorType.LINK_WALLET_GENERIC_ERROR,
   )
 }
@@ -145,24 +143,23 @@ export async function getLinkedAddresses(context: Context): Promise<string[]> {
     new PassportError(message, PassportErrorType.SERVICE_UNAVAILABLE_ERROR, {
       cause,
     })
-  let response: Response
+  let answer: { data: unknown; status: number }
   try {
-    response = await (context.fetch ?? globalThis.fetch)(
-      endpoint(context.apiBase, paths.userInfo),
-      { headers: { authorization: `Bearer ${user.accessToken}` } },
-    )
+    answer = await profileApi(context).getUserInfo(bearer(user))
   } catch (cause) {
-    throw unavailable(
-      cause instanceof Error ? cause.message : String(cause),
-      cause,
-    )
+    if (!(cause instanceof ApiError))
+      throw unavailable(
+        cause instanceof Error ? reasonOf(cause) : String(cause),
+        cause,
+      )
+    const body = apiErrorOf(cause)
+    if (body) throw unavailable(body.message)
+    answer = cause.response
   }
-  const answer = await readJson(response)
-  if (!response.ok && isApiError(answer)) throw unavailable(answer.message)
-  const addresses = (answer as Partial<UserInfoResponse> | null)
+  const addresses = (answer.data as Partial<UserInfo> | null | undefined)
     ?.linked_addresses
-  if (!response.ok || !Array.isArray(addresses))
-    throw unavailable(`Request failed with status code ${response.status}`)
+  if (answer.status >= 300 || !Array.isArray(addresses))
+    throw unavailable(`Request failed with status code ${answer.status}`)
   return addresses.filter(
     (address): address is string => typeof address === 'string',
   )
@@ -185,26 +182,40 @@ async function registeredUser(context: Context): Promise<User> {
 }
 
 /**
- * The route under the base, its path kept (the published generated client
- * appends the route to its base path).
+ * The profile API under the context's base, its path kept (the generated
+ * client appends the route to its base path).
  */
-function endpoint(base: string, path: string): string {
-  return base.replace(/\/+$/, '') + path
+function profileApi(context: Context): PassportProfileApi {
+  return new PassportProfileApi(
+    new Configuration({ basePath: context.apiBase.replace(/\/+$/, '') }),
+    undefined,
+    context.fetch,
+  )
 }
 
-async function readJson(response: Response): Promise<unknown> {
-  try {
-    const text = await response.text()
-    return text ? (JSON.parse(text) as unknown) : null
-  } catch {
-    return null
-  }
+/** The player's access token, as the published SDK passes it per call. */
+function bearer(user: User) {
+  return { headers: { Authorization: `Bearer ${user.accessToken}` } }
 }
 
-function isApiError(value: unknown): value is ApiError {
-  if (typeof value !== 'object' || value === null) return false
-  const { code, message } = value as Record<string, unknown>
+/**
+ * Why no answer came: the network's own reason (`fetch failed`) rather
+ * than the fetch helper's wrapper, as the published text carries it.
+ */
+function reasonOf(error: Error): string {
+  return error instanceof NetworkError && error.cause instanceof Error
+    ? error.cause.message
+    : error.message
+}
+
+/** The API's `{ code, message }` error body, when the answer carried one. */
+function apiErrorOf(
+  error: ApiError,
+): { code: string; message: string } | undefined {
+  const { code, message } = error.body ?? {}
   return typeof code === 'string' && typeof message === 'string'
+    ? { code, message }
+    : undefined
 }
 
 function isLinkedWallet(value: unknown): value is LinkedWallet {

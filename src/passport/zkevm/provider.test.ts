@@ -509,6 +509,50 @@ describe('accounts', () => {
     })
   })
 
+  test('behavior: a throttled registration (429) is sent again through the fetch helper after Retry-After; every platform call names the SDK version', async () => {
+    const { provider, wallet, player } = await start({ registered: false })
+    const path = counterfactualAddressPath(b().chainName)
+    b().api.answer(
+      { path },
+      {
+        status: 429,
+        headers: { 'retry-after': '0' },
+        body: { code: 'TOO_MANY_REQUESTS_ERROR', message: 'Slow down.' },
+      },
+    )
+    expect(await provider.request({ method: 'eth_requestAccounts' })).toEqual([
+      wallet,
+    ])
+    const posts = b().api.to(path)
+    expect(posts.map((r) => [r.status, r.scripted])).toEqual([
+      [429, true],
+      [200, false],
+    ])
+    expect(posts[1]?.body).toBe(posts[0]?.body)
+    for (const post of posts)
+      expect(post.headers.authorization).toBe(`Bearer ${player.accessToken}`)
+    expect(b().api.requests.map((r) => r.headers['x-sdk-version'])).toEqual(
+      b().api.requests.map(() => 'ts-immutable-sdk-2.2.0'),
+    )
+  })
+
+  test('error: a registration refused with 409 is -32603 Failed to create counterfactual address with the API message', async () => {
+    const { provider } = await start({ registered: false })
+    b().api.answer(
+      { path: counterfactualAddressPath(b().chainName) },
+      {
+        status: 409,
+        body: { code: 'CONFLICT_ERROR', message: 'Already registered.' },
+      },
+    )
+    await expect(
+      provider.request({ method: 'eth_requestAccounts' }),
+    ).rejects.toMatchObject({
+      code: -32603,
+      message: 'Failed to create counterfactual address: Already registered.',
+    })
+  })
+
   test('error: a refresh without the zkEVM claims', async () => {
     const { provider } = await start({
       registered: false,
@@ -1049,6 +1093,69 @@ describe('guardian', () => {
     })
   })
 
+  test('behavior: a throttled evaluation (429) is sent again through the fetch helper, then the transaction is relayed', async () => {
+    const { provider, sent, player } = await start()
+    b().api.answer(
+      { path: paths.evaluateTransaction },
+      {
+        status: 429,
+        headers: { 'retry-after': '0' },
+        body: { code: 'TOO_MANY_REQUESTS_ERROR', message: 'Slow down.' },
+      },
+    )
+    await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    const evaluations = b().api.to(paths.evaluateTransaction)
+    expect(evaluations.map((r) => [r.status, r.headers.authorization])).toEqual(
+      [
+        [429, `Bearer ${player.accessToken}`],
+        [200, `Bearer ${player.accessToken}`],
+      ],
+    )
+    expect(sent()).toHaveLength(1)
+  })
+
+  test('error: an evaluation still throttled after 12 attempts is -32603 with the API message, nothing relayed', async () => {
+    const { provider, sent } = await start()
+    b().api.always(
+      { path: paths.evaluateTransaction },
+      {
+        status: 429,
+        headers: { 'retry-after': '0' },
+        body: { code: 'TOO_MANY_REQUESTS_ERROR', message: 'Slow down.' },
+      },
+    )
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32603,
+      message: 'Transaction failed to validate with error: Slow down.',
+    })
+    expect(b().api.to(paths.evaluateTransaction)).toHaveLength(12)
+    expect(sent()).toEqual([])
+  })
+
+  test('error: an evaluation answer without a verdict is -32603, never a pass: nothing relayed', async () => {
+    const { provider, sent } = await start()
+    b().api.answer({ path: paths.evaluateTransaction }, { status: 200 })
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32603,
+      message:
+        'Transaction failed to validate with error: The guardian answered no evaluation.',
+    })
+    expect(sent()).toEqual([])
+  })
+
   test('error: a 422 in bridge mode is -32015 Transaction will revert', async () => {
     const { provider } = await start({
       config: { crossSdkBridgeEnabled: true },
@@ -1547,6 +1654,30 @@ describe('relayer', () => {
       code: -32603,
       message: 'Relayer HTTP error: 503. Content: {"message":"overloaded"}',
     })
+  })
+
+  test('error: a throttled relayer (429) is -32603 at once, as published: one request, no retry', async () => {
+    const { provider } = await start()
+    b().relayer.answer(
+      { path: '/v1/transactions' },
+      {
+        status: 429,
+        headers: { 'retry-after': '0' },
+        body: { message: 'slow down' },
+      },
+    )
+    await expect(
+      provider.request({
+        method: 'eth_sendTransaction',
+        params: [{ to: target }],
+      } as never),
+    ).rejects.toMatchObject({
+      code: -32603,
+      message: 'Relayer HTTP error: 429. Content: {"message":"slow down"}',
+    })
+    expect(
+      b().relayer.requests.filter((r) => r.path === '/v1/transactions'),
+    ).toHaveLength(1)
   })
 })
 

@@ -31,15 +31,18 @@ export async function registerZkEvmUser(context: Context): Promise<UserZkEvm> {
       signer.getAddress(),
       signer.signMessage(registrationMessage),
       context.chainId(),
-      context.api.chains(),
+      context.api.chains.listChains(),
     ])
     const id = Relayer.caip2(chainId)
-    const chain = chains.find((candidate) => candidate.id === id)
+    const chain = chains.data?.result?.find((candidate) => candidate.id === id)
     if (!chain)
       throw internalError(`Chain name does not exist for chain id ${chainId}`)
-    await context.api.counterfactualAddress(chain.name, {
-      ethereum_address: address,
-      ethereum_signature: zeroBasedV(signature),
+    await context.api.passport.createCounterfactualAddressV2({
+      chainName: chain.name,
+      createCounterfactualAddressRequest: {
+        ethereum_address: address,
+        ethereum_signature: zeroBasedV(signature),
+      },
     })
   } catch (error) {
     throw internalError(

@@ -34,23 +34,39 @@ export function createRelayerClient(options: RelayerOptions) {
 
   async function call<result>(method: string, params: unknown[]) {
     const token = await getAccessToken()
-    let body: {
-      result?: result
-      error?: { code?: number; message?: string; data?: unknown }
-    }
-    try {
-      body = await Http.json(url, {
-        body: { id: ++id, jsonrpc: '2.0', method, params },
-        headers: { Authorization: `Bearer ${token}` },
-      })
-    } catch (error) {
-      if (error instanceof Http.HttpError)
-        throw internalError(
-          `Relayer HTTP error: ${error.status}. Content: ${error.text}`,
-          { cause: error },
-        )
-      throw error
-    }
+    // A bare fetch, not the core fetch helper: as published, one attempt
+    // and no time-out; the status polling is the relayer's retry policy.
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        Accept: 'application/json',
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({ id: ++id, jsonrpc: '2.0', method, params }),
+    })
+    const text = await response.text()
+    let body:
+      | {
+          result?: result
+          error?: { code?: number; message?: string; data?: unknown }
+        }
+      | undefined
+    let valid = response.ok
+    if (valid && text)
+      try {
+        body = JSON.parse(text)
+      } catch {
+        valid = false
+      }
+    // A refusal, or an answer that is not JSON: the published text.
+    if (!valid)
+      throw internalError(
+        `Relayer HTTP error: ${response.status}. Content: ${text}`,
+        {
+          cause: new Http.HttpError({ status: response.status, url, text }),
+        },
+      )
     // The relayer's JSON-RPC error, as it gave it (the published SDK
     // throws the object as is): its code and text.
     if (body?.error)

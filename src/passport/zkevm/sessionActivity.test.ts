@@ -214,6 +214,27 @@ describe('SessionActivity.run', () => {
     expect(errors).toEqual([])
   })
 
+  test('behavior: a throttled check (429) is sent again through the fetch helper after Retry-After', async () => {
+    const { activity, clientId, errors, sent, sendTransaction } = setup()
+    await ruleFor(clientId, {
+      contractAddress: contract,
+      functionName: 'ping',
+      untilSendCount: 1,
+    })
+    b().api.answer(
+      { path: paths.sessionActivityCheck },
+      { status: 429, headers: { 'retry-after': '0' } },
+    )
+    await activity.run({ wallet, sendTransaction })
+    expect(checks().map((check) => [check.status, check.scripted])).toEqual([
+      [429, true],
+      [200, false],
+    ])
+    expect(checks()[1]?.url).toBe(checks()[0]?.url)
+    expect(sent).toEqual([{ to: contract, data: '0x5c36b186' }])
+    expect(errors).toEqual([])
+  })
+
   test('error: a failed check is reported as "Failed to get details", never thrown', async () => {
     b().api.answer(
       { path: paths.sessionActivityCheck },

@@ -12,10 +12,11 @@
  */
 import { toFunctionSelector } from 'viem'
 import { BaseError } from '../../core/Errors.js'
+import * as Http from '../../core/Http.js'
 import type * as Storage from '../../core/Storage.js'
 import {
-  paths,
   type SessionActivityResponse,
+  sessionActivityCheckPath,
   sessionActivityParams,
 } from '../wire/api.js'
 
@@ -81,7 +82,7 @@ export function create(options: create.Options): SessionActivity {
     chainId,
     apiBase,
     storage,
-    fetch: fetchFn = (...args) => globalThis.fetch(...args),
+    fetch: fetchFn,
     onError = () => undefined,
     sleep = defaultSleep,
     now = () => new Date(),
@@ -102,7 +103,7 @@ export function create(options: create.Options): SessionActivity {
     try {
       // The path replaces any path of the base, as the published SDK's
       // `new URL(path, base)` does.
-      return new URL(paths.sessionActivityCheck, hosted ?? apiBase)
+      return new URL(sessionActivityCheckPath, hosted ?? apiBase)
     } catch {
       return undefined
     }
@@ -219,13 +220,17 @@ export declare namespace create {
   }
 }
 
-/** `GET` the check; null on 404. @throws on any other failure. */
+/**
+ * `GET` the check through the core fetch helper (a throttled API's 429 is
+ * retried in its slots; the route is in no OpenAPI spec, so no generated
+ * class has it); null on 404. @throws on any other failure.
+ */
 async function getDetails(
-  fetchFn: typeof fetch,
+  fetchFn: typeof fetch | undefined,
   url: URL,
   signal: AbortSignal,
 ): Promise<SessionActivityResponse | null> {
-  const response = await fetchFn(url, { signal })
+  const response = await Http.request(url, { signal }, { fetch: fetchFn })
   if (response.status === 404) return null
   if (!response.ok)
     throw new Error(`The check answered HTTP ${response.status}.`)
