@@ -43,3 +43,25 @@ export type ApiErrorBody = {
   /** More about the error (e.g. which field), or `null`. */
   details?: unknown
 }
+
+/**
+ * The catalogue by the kind of refusal, for the services that answer it
+ * (the emulated platform): each kind's code and status.
+ */
+export const apiErrors = {
+  validation: { code: ApiErrorCode.ValidationError, status: 400 },
+  unauthorised: { code: ApiErrorCode.UnauthorisedRequest, status: 401 },
+  authentication: { code: ApiErrorCode.AuthenticationError, status: 403 },
+  notFound: { code: ApiErrorCode.ResourceNotFound, status: 404 },
+  conflict: { code: ApiErrorCode.ConflictError, status: 409 },
+  tooManyRequests: { code: ApiErrorCode.TooManyRequestsError, status: 429 },
+  internal: { code: ApiErrorCode.InternalServerError, status: 500 },
+  notImplemented: { code: ApiErrorCode.NotImplementedError, status: 501 },
+} as const satisfies {
+  [kind: string]: {
+    [code in ApiErrorCode]: {
+      code: code
+      status: (typeof apiErrorStatus)[code]
+    }
+  }[ApiErrorCode]
+}

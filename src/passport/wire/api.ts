@@ -142,20 +142,5 @@ export type SessionActivityResponse = {
   delay?: number | undefined
 }
 
-/**
- * The API's error `code`s and the HTTP status each comes with (the
- * published generated client's error catalogue).
- */
-export const apiErrors = {
-  validation: { code: 'VALIDATION_ERROR', status: 400 },
-  unauthorised: { code: 'UNAUTHORISED_REQUEST', status: 401 },
-  authentication: { code: 'AUTHENTICATION_ERROR', status: 403 },
-  notFound: { code: 'RESOURCE_NOT_FOUND', status: 404 },
-  conflict: { code: 'CONFLICT_ERROR', status: 409 },
-  tooManyRequests: { code: 'TOO_MANY_REQUESTS_ERROR', status: 429 },
-  internal: { code: 'INTERNAL_SERVER_ERROR', status: 500 },
-  notImplemented: { code: 'NOT_IMPLEMENTED_ERROR', status: 501 },
-} as const
-
 /** The request header carrying the SDK's version (sent on every API call). */
 export const sdkVersionHeader = 'x-sdk-version'

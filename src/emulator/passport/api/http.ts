@@ -8,7 +8,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { Context as HonoContext, MiddlewareHandler } from 'hono'
 import { type Address, getAddress, isAddress, isHex } from 'viem'
-import { apiErrors } from '../../../passport/wire/api.js'
+import { apiErrors } from '../../../api/wire/errors.js'
 import { platformApiKey } from '../../constants.js'
 import type { Guardian } from '../../guardian.js'
 import type { Registry, User } from '../../registry/index.js'

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Context } from 'hono'
 import type { Address } from 'viem'
-import { apiErrors } from '../../../passport/wire/api.js'
+import { apiErrors } from '../../../api/wire/errors.js'
 import {
   type Cursor,
   type Cursors,
