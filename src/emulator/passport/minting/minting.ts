@@ -25,11 +25,13 @@
 import {
   type Abi,
   type Address,
+  BaseError,
   type Chain,
   createPublicClient,
   createWalletClient,
   decodeErrorResult,
   defineChain,
+  ExecutionRevertedError,
   encodeFunctionData,
   type Hex,
   http,
@@ -37,6 +39,7 @@ import {
   type PrivateKeyAccount,
   type PublicClient,
   parseEventLogs,
+  RawContractError,
   type TransactionReceipt,
   type WalletClient,
   zeroAddress,
@@ -271,6 +274,9 @@ export function createMinting(options: createMinting.Options): Minting {
         })
         return undefined
       } catch (error) {
+        // Only a revert fails the assets; a node that cannot be reached
+        // fails the call below, as not sent.
+        if (!isRevert(error)) throw error
         return revertMessageOf(error)
       }
     }
@@ -702,6 +708,19 @@ export function revertMessageOf(error: unknown): string {
       return `The mint reverted with ${data.slice(0, 138)}.`
     }
   return `The mint reverted: ${shortMessageOf(error)}`
+}
+
+/** Whether a call failed because the EVM reverted (not the transport). */
+function isRevert(error: unknown): boolean {
+  if (revertDataOf(error) !== undefined) return true
+  return (
+    error instanceof BaseError &&
+    error.walk(
+      (inner) =>
+        inner instanceof ExecutionRevertedError ||
+        inner instanceof RawContractError,
+    ) !== null
+  )
 }
 
 /** The revert data viem found in a call's error, if any. */
