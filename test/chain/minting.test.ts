@@ -109,6 +109,9 @@ describe('mint requests on chain', () => {
     expect(activity.body.result.blockchain_metadata.transaction_hash).toBe(
       one.transaction_hash,
     )
+    expect(
+      kit.minting.record(kit.chainId, erc721, 'q-1')?.metadata,
+    ).toBeUndefined()
     const nft = await kit.get(`/collections/${erc721}/nfts/${one.token_id}`)
     expect(nft.body.result).toMatchObject({
       token_id: one.token_id,
@@ -161,6 +164,20 @@ describe('mint requests on chain', () => {
       status: 'succeeded',
       token_id: '9',
       error: null,
+    })
+    // Ids from 2^128 up are the by-quantity mint's: the preset refuses them by id.
+    const above = await kit.mint(erc721, {
+      assets: [
+        {
+          reference_id: 'id-high',
+          owner_address: carol,
+          token_id: (2n ** 128n).toString(),
+        },
+      ],
+    })
+    expect(above.status).toBe(202)
+    expect((await settled(erc721, 'id-high')).error).toEqual({
+      message: `The mint reverted: IImmutableERC721IDAboveThreshold(${2n ** 128n})`,
     })
     const duplicate = await kit.mint(erc721, {
       assets: [{ reference_id: 'id-8', owner_address: carol }],

@@ -132,7 +132,11 @@ export type MintRecord = {
   readonly owner: Address
   tokenId: bigint | undefined
   readonly amount: bigint
-  readonly metadata: MintMetadata | undefined
+  /**
+   * The request's metadata until the record settles (the indexer keeps it
+   * from then on): a settled record holds none.
+   */
+  metadata: MintMetadata | undefined
   status: MintStatus
   transactionHash: Hex | undefined
   activityId: string | undefined
@@ -238,6 +242,7 @@ export function createMinting(options: createMinting.Options): Minting {
     for (const record of records) {
       record.status = 'failed'
       record.error = message
+      record.metadata = undefined
       touch(record)
     }
   }
@@ -354,6 +359,7 @@ export function createMinting(options: createMinting.Options): Minting {
     assignActivities(indexer.mintsOf(lane.chain.chainId, hash), records)
     for (const record of records) {
       record.status = 'succeeded'
+      record.metadata = undefined
       touch(record)
     }
   }
