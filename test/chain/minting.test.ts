@@ -240,6 +240,20 @@ describe('mint requests on chain', () => {
     expect(activity.body.result.details.to).toBe(erin)
   })
 
+  test("behavior: the indexer's NFT routes leave the mint request routes alone, whatever the reference id", async () => {
+    const owner = (await kit.account()).address.toLowerCase() as Address
+    expect(
+      (
+        await kit.mint(erc721, {
+          assets: [{ reference_id: 'owners', owner_address: owner }],
+        })
+      ).status,
+    ).toBe(202)
+    const record = await settled(erc721, 'owners')
+    expect(record.reference_id).toBe('owners')
+    expect(record.status).toBe('succeeded')
+  })
+
   test('behavior: concurrent requests are minted one after another from the minter, none lost', async () => {
     const frank = (await kit.account()).address.toLowerCase() as Address
     const answers = await Promise.all(
