@@ -19,9 +19,10 @@
  * `CONFLICT_ERROR`; a failed reference id may be used again, as the
  * hosted API allows.
  *
- * The budget is the hosted Standard tier's burst, 2,000 distinct token
- * ids a minute (its documented rate limit), counted as the hosted API
- * counts them (one per ERC-721 asset, one per distinct ERC-1155 token id).
+ * The budget is 2,000 distinct token ids a minute (the hosted API's
+ * documented Standard-tier burst, and the limit its documented answers
+ * show), counted as the hosted API counts them: one per ERC-721 asset,
+ * one per distinct ERC-1155 token id of a request.
  *
  * @packageDocumentation
  */
@@ -51,7 +52,7 @@ export const maxAssetsPerRequest = 100
 /** The longest reference id taken. */
 export const maxReferenceIdLength = 256
 
-/** Distinct token ids the key may mint per window (the hosted Standard burst). */
+/** Distinct token ids the key may mint per window (the hosted Standard tier's burst). */
 export const defaultMintLimit = 2_000
 
 /** The budget's window: one minute. */
