@@ -83,6 +83,9 @@ const state = {
   account: '',
   metadataId: '',
   activityId: '',
+  /** The minting backend's real things: its ERC-721, a mint request. */
+  mintContract: '',
+  referenceId: '',
 }
 
 beforeAll(async () => {
@@ -225,6 +228,26 @@ beforeAll(async () => {
   )
   state.activityId = ((await activities.json()) as { result: { id: string }[] })
     .result[0]!.id
+
+  // A mint request of the platform's ERC-721, for the minting routes.
+  state.mintContract = emulator.info.contracts.erc721.toLowerCase()
+  state.referenceId = 'fuzz-reference'
+  const minted = await fetch(
+    `${base.api}/v1/chains/${state.chainName}/collections/${state.mintContract}/nfts/mint-requests`,
+    {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-immutable-api-key': platformApiKey,
+      },
+      body: JSON.stringify({
+        assets: [
+          { reference_id: state.referenceId, owner_address: state.account },
+        ],
+      }),
+    },
+  )
+  expect(minted.status).toBe(202)
 }, 120_000)
 
 afterAll(async () => {
@@ -594,6 +617,23 @@ const routes: readonly Route[] = [
       session: 'key',
     }),
   ),
+  // The platform API's mint requests.
+  ...(['POST', 'GET'] as const).map(
+    (method): Route => ({
+      service: 'api',
+      method,
+      path: '/v1/chains/:chainName/collections/:mintContract/nfts/mint-requests',
+      form: 'json',
+      session: 'key',
+    }),
+  ),
+  {
+    service: 'api',
+    method: 'GET',
+    path: '/v1/chains/:chainName/collections/:mintContract/nfts/mint-requests/:referenceId',
+    form: 'json',
+    session: 'key',
+  },
   {
     service: 'api',
     method: 'GET',
@@ -1171,6 +1211,8 @@ const pathOf = (route: Route) =>
           metadataId: state.metadataId,
           activityId: state.activityId,
           userId: state.sub,
+          mintContract: state.mintContract,
+          referenceId: state.referenceId,
         }
         const value = known[name] ?? ''
         if (real && value !== '') return value
@@ -1624,6 +1666,31 @@ describe('the emulator, under hostile input', () => {
     expect(await nft.json()).toMatchObject({
       result: { token_id: '1', name: 'Test NFT 1' },
     })
+    // The minting backend still mints: the request made before the storm
+    // is minted, and a new one is taken.
+    const mintRequests = `${base.api}/v1/chains/${state.chainName}/collections/${state.mintContract}/nfts/mint-requests`
+    const key = { 'x-immutable-api-key': platformApiKey }
+    const before = await fetch(`${mintRequests}/${state.referenceId}`, {
+      headers: key,
+    })
+    expect(before.status).toBe(200)
+    expect(await before.json()).toMatchObject({
+      result: [{ reference_id: state.referenceId, status: 'succeeded' }],
+    })
+    const after = await fetch(mintRequests, {
+      method: 'POST',
+      headers: { ...key, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        assets: [
+          {
+            reference_id: 'after-the-storm',
+            owner_address: state.account,
+            metadata: { name: 'Calm' },
+          },
+        ],
+      }),
+    })
+    expect(after.status).toBe(202)
     const wallet = await fetch(`${base.tee}/v1/wallet`, {
       method: 'POST',
       headers: {

@@ -17,7 +17,9 @@
  * - session.ts: `GET /v1/sdk/session-activity/check`,
  *   `GET|PUT /dev/session-activity`;
  * - the indexer (../indexer/): the multi-rollup reads of the chain under
- *   `/v1/chains/{chain_name}` and `/dev/indexer/…`.
+ *   `/v1/chains/{chain_name}` and `/dev/indexer/…`;
+ * - the minting backend (../minting/): the mint requests of the platform's
+ *   collections.
  *
  * Any page may call the public routes (CORS open, as the real API is to
  * the games embedding the SDK); the `/dev/` control routes answer loopback
@@ -45,6 +47,9 @@ import { type Chain, defineService } from '../../service.js'
 import { createVerifier } from '../bearer.js'
 import { createIndexer, type Indexer } from '../indexer/indexer.js'
 import { indexerRoutes } from '../indexer/routes.js'
+import { mintingIndexerOf } from '../minting/link.js'
+import { createMinting, type Minting } from '../minting/minting.js'
+import { mintingRoutes } from '../minting/routes.js'
 import { chainNameOf, chainRoutes } from './chains.js'
 import { craftingRoutes, craftingSigner } from './crafting.js'
 import { guardianRoutes } from './guardian.js'
@@ -159,6 +164,8 @@ export function createApiService(
   userRoutes(app, deps)
   metadataRoutes(app, deps)
   craftingRoutes(app, deps)
+  // Before the indexer's: its `…/nfts/{token_id}` routes would match.
+  if (options.minting) mintingRoutes(app, { minting: options.minting })
   if (options.indexer) indexerRoutes(app, { indexer: options.indexer })
   return app
 }
@@ -190,6 +197,8 @@ export declare namespace createApiService {
     verificationOf?: VerificationOf | undefined
     /** The indexer whose routes the API serves; none without it. */
     indexer?: Indexer | undefined
+    /** The minting backend whose routes the API serves; none without it. */
+    minting?: Minting | undefined
   }
 }
 
@@ -288,6 +297,17 @@ export const service = defineService({
         seaport: seaportOf(chain),
       })),
     })
+    const minting = createMinting({
+      chains: context.chains.map((chain) => ({
+        chainId: chain.chainId,
+        nodeUrl: chain.nodeUrl,
+        collections: [
+          { address: chain.contracts.erc721, standard: 'ERC721' as const },
+          { address: chain.contracts.erc1155, standard: 'ERC1155' as const },
+        ],
+      })),
+      indexer: mintingIndexerOf(indexer),
+    })
     const app = createApiService({
       issuer,
       registry: context.registry,
@@ -296,6 +316,7 @@ export const service = defineService({
       walletAddress: walletAddressOf(context.chains),
       passportOrigin,
       indexer,
+      minting,
       verificationOf: (chainId, address) =>
         indexer.verificationStatus(chainId, address),
     })
@@ -304,6 +325,7 @@ export const service = defineService({
       ...context.listen,
       localOnly: ['/dev/'],
     }).catch(async (error: unknown) => {
+      await minting.stop()
       await indexer.stop()
       throw error
     })
@@ -323,6 +345,7 @@ export const service = defineService({
       ...server,
       async stop() {
         await server.stop()
+        await minting.stop()
         await indexer.stop()
       },
       info: {
