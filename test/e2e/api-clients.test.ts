@@ -1,0 +1,695 @@
+/**
+ * Our generated platform clients (`src/api/`) against a started emulator:
+ * every multi-rollup tag the emulated platform serves, called through the
+ * clients alone, over real state made on its Anvil from accounts 1–4 (the
+ * emulator's test tokens minted and moved, a fixture collection's NFT
+ * burned), with exact answers; the API's refusals as their typed errors;
+ * and the tags the emulator does not serve answering the typed not-found
+ * error rather than breaking the client.
+ */
+import {
+  type Abi,
+  type Address,
+  concat,
+  createPublicClient,
+  createWalletClient,
+  domainSeparator,
+  encodeAbiParameters,
+  encodeFunctionData,
+  type Hash,
+  type Hex,
+  http,
+  keccak256,
+  type PrivateKeyAccount,
+  pad,
+  parseAbi,
+  recoverAddress,
+  toBytes,
+} from 'viem'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import {
+  ApiErrors,
+  createConfig,
+  MultiRollupApiClients,
+  mr,
+} from '../../src/api/index.js'
+import { anvilAccounts } from '../../src/emulator/chain/accounts.js'
+import { type Emulator, startEmulator } from '../../src/emulator/index.js'
+import { findFreePort, findFreePortRange } from '../../src/emulator/net.js'
+import { tokensFor } from '../../src/emulator/passport/identity/testkit.js'
+import {
+  dataUri,
+  fixtureArtifacts,
+} from '../../src/emulator/passport/indexer/testkit.js'
+import { slots } from '../../src/emulator/ports.js'
+import { playerWalletAddress } from '../../src/passport/wire/sequence.js'
+
+let emulator: Emulator
+let chainName: string
+let chainId: number
+let api: string
+let clients: MultiRollupApiClients
+let keyed: mr.Configuration
+let open: mr.Configuration
+
+/** Anvil accounts 1–4: the ones the emulator leaves to dApps and tests. */
+const account = (index: 1 | 2 | 3 | 4): PrivateKeyAccount => {
+  const found = anvilAccounts[index]
+  if (!found) throw new Error(`No Anvil account ${index}.`)
+  return found
+}
+const [one, two, three, four] = [account(1), account(2), account(3), account(4)]
+const lower = (account: { address: Address }) =>
+  account.address.toLowerCase() as Address
+
+let contracts: {
+  nft: Address
+  items: Address
+  coin: Address
+  relics: Address
+}
+const hashes: Record<string, Hash> = {}
+
+const tokenAbi = parseAbi([
+  'function mint(address to) returns (uint256)',
+  'function transferFrom(address from, address to, uint256 id)',
+  'function safeTransferFrom(address from, address to, uint256 id, uint256 amount, bytes data)',
+  'function mint(address to, uint256 id, uint256 amount, bytes data)',
+  'function mint(address to, uint256 amount)',
+  'function transfer(address to, uint256 amount) returns (bool)',
+  'function mint(address to, uint256 id, string uri)',
+  'function burn(uint256 id)',
+])
+
+beforeAll(async () => {
+  emulator = await startEmulator({
+    portBase: await findFreePortRange(slots.length),
+    anvilPort: await findFreePort(),
+  })
+  const { info } = emulator
+  chainId = info.chainId
+  chainName = info.passport.overrides.zkEvmChainName
+  api = info.passport.apiUrl
+  open = createConfig({ basePath: api })
+  keyed = new mr.Configuration({ basePath: api, apiKey: info.passport.apiKey })
+  clients = new MultiRollupApiClients({
+    indexer: open,
+    orderBook: open,
+    passport: open,
+  })
+
+  const publicClient = createPublicClient({ transport: http(info.rpcUrl) })
+  const send = async (
+    name: string,
+    account: PrivateKeyAccount,
+    call: { address: Address; functionName: string; args: readonly unknown[] },
+  ) => {
+    const hash = await createWalletClient({
+      account,
+      transport: http(info.rpcUrl),
+    }).writeContract({ chain: null, abi: tokenAbi, ...call } as never)
+    const receipt = await publicClient.waitForTransactionReceipt({ hash })
+    if (receipt.status !== 'success') throw new Error(`${name} reverted.`)
+    hashes[name] = hash
+  }
+  const { FixtureCollection } = fixtureArtifacts()
+  const deployed = await publicClient.waitForTransactionReceipt({
+    hash: await createWalletClient({
+      account: four,
+      transport: http(info.rpcUrl),
+    }).deployContract({
+      chain: null,
+      account: four,
+      abi: FixtureCollection.abi as Abi,
+      bytecode: FixtureCollection.bytecode,
+      args: [
+        'Relics',
+        'RLC',
+        dataUri({ name: 'Relics', description: 'Old things' }),
+      ],
+    }),
+  })
+  contracts = {
+    nft: info.contracts.testErc721,
+    items: info.contracts.testErc1155,
+    coin: info.contracts.erc20,
+    relics: deployed.contractAddress as Address,
+  }
+  const { nft, items, coin, relics } = contracts
+  await send('mint721a', one, {
+    address: nft,
+    functionName: 'mint',
+    args: [one.address],
+  })
+  await send('mint721b', one, {
+    address: nft,
+    functionName: 'mint',
+    args: [one.address],
+  })
+  await send('transfer721', one, {
+    address: nft,
+    functionName: 'transferFrom',
+    args: [one.address, two.address, 2n],
+  })
+  await send('mint1155', three, {
+    address: items,
+    functionName: 'mint',
+    args: [three.address, 7n, 5n, '0x'],
+  })
+  await send('transfer1155', three, {
+    address: items,
+    functionName: 'safeTransferFrom',
+    args: [three.address, four.address, 7n, 2n, '0x'],
+  })
+  await send('mint20', one, {
+    address: coin,
+    functionName: 'mint',
+    args: [one.address, 1000n],
+  })
+  await send('transfer20', one, {
+    address: coin,
+    functionName: 'transfer',
+    args: [two.address, 250n],
+  })
+  await send('mintRelic9', four, {
+    address: relics,
+    functionName: 'mint',
+    args: [
+      four.address,
+      9n,
+      dataUri({
+        name: 'Broken Idol',
+        attributes: [{ trait_type: 'age', value: 'old' }],
+      }),
+    ],
+  })
+  await send('mintRelic10', four, {
+    address: relics,
+    functionName: 'mint',
+    args: [
+      four.address,
+      10n,
+      dataUri({
+        name: 'Golden Idol',
+        attributes: [{ trait_type: 'age', value: 'old' }],
+      }),
+    ],
+  })
+  await send('burnRelic9', four, {
+    address: relics,
+    functionName: 'burn',
+    args: [9n],
+  })
+})
+afterAll(() => emulator?.stop())
+
+const iso = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+const uuid = expect.stringMatching(
+  /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+)
+const noPage = { previous_cursor: null, next_cursor: null }
+const chainRef = () => ({ id: `eip155:${chainId}`, name: chainName })
+
+/** What `call` rejects with, to compare its class and fields exactly. */
+async function refusal(call: () => Promise<unknown>) {
+  const error = await call().then(
+    () => undefined,
+    (caught: unknown) => caught,
+  )
+  if (!(error instanceof ApiErrors.ApiError))
+    throw new Error(`Expected an ApiErrors.ApiError, got ${String(error)}`)
+  return {
+    type: error.constructor,
+    name: error.name,
+    code: error.code,
+    status: error.status,
+    message: error.message,
+    bodyCode: error.body?.code,
+  }
+}
+
+/** The fields every refusal of `type` has, with the server's `message`. */
+function refused(
+  type: typeof ApiErrors.ResourceNotFoundError,
+  name: string,
+  message: string,
+) {
+  return {
+    type,
+    name: `ApiErrors.${name}`,
+    code: type.code,
+    status: type.status,
+    message,
+    bodyCode: type.code,
+  }
+}
+
+describe('chains', () => {
+  test('default: listChains names the emulator’s chain and its node', async () => {
+    const { data } = await clients.chainsApi.listChains()
+    expect(data).toEqual({
+      result: [{ ...chainRef(), rpc_url: emulator.info.rpcUrl }],
+    })
+  })
+})
+
+describe('activities', () => {
+  test('default: listActivities has every transfer of the setup, in chain order, with its type', async () => {
+    const { data } = await clients.activitiesApi.listActivities({ chainName })
+    expect(data.page).toEqual(noPage)
+    expect(
+      data.result.map((activity) => {
+        const details = activity.details as {
+          from?: string
+          to?: string
+          amount: string
+          asset: { contract_address: string; token_id?: string }
+        }
+        return [
+          activity.type,
+          details.from ?? '-',
+          details.to ?? '-',
+          details.asset.contract_address,
+          details.asset.token_id ?? '-',
+          details.amount,
+          activity.blockchain_metadata?.transaction_hash,
+        ].join(' ')
+      }),
+    ).toEqual(
+      [
+        ['mint', '-', lower(one), contracts.nft, '1', '1', 'mint721a'],
+        ['mint', '-', lower(one), contracts.nft, '2', '1', 'mint721b'],
+        [
+          'transfer',
+          lower(one),
+          lower(two),
+          contracts.nft,
+          '2',
+          '1',
+          'transfer721',
+        ],
+        ['mint', '-', lower(three), contracts.items, '7', '5', 'mint1155'],
+        [
+          'transfer',
+          lower(three),
+          lower(four),
+          contracts.items,
+          '7',
+          '2',
+          'transfer1155',
+        ],
+        ['mint', '-', lower(one), contracts.coin, '-', '1000', 'mint20'],
+        [
+          'transfer',
+          lower(one),
+          lower(two),
+          contracts.coin,
+          '-',
+          '250',
+          'transfer20',
+        ],
+        ['mint', '-', lower(four), contracts.relics, '9', '1', 'mintRelic9'],
+        ['mint', '-', lower(four), contracts.relics, '10', '1', 'mintRelic10'],
+        ['burn', lower(four), '-', contracts.relics, '9', '1', 'burnRelic9'],
+      ].map(([type, from, to, contract, token, amount, tx]) =>
+        [
+          type,
+          from,
+          to,
+          contract?.toLowerCase(),
+          token,
+          amount,
+          hashes[tx!],
+        ].join(' '),
+      ),
+    )
+  })
+
+  test('behavior: page_size 1 walks the NFT’s activities by next_cursor and back by previous_cursor; getActivity reads one by id', async () => {
+    const list = (pageCursor?: string) =>
+      clients.activitiesApi.listActivities({
+        chainName,
+        contractAddress: contracts.nft,
+        pageSize: 1,
+        ...(pageCursor ? { pageCursor } : {}),
+      })
+    const first = (await list()).data
+    expect(first.result).toHaveLength(1)
+    expect(first.result[0]).toEqual({
+      id: uuid,
+      chain: chainRef(),
+      type: 'mint',
+      details: {
+        to: lower(one),
+        amount: '1',
+        asset: {
+          contract_type: 'ERC721',
+          contract_address: contracts.nft.toLowerCase(),
+          token_id: '1',
+          amount: '1',
+        },
+      },
+      updated_at: iso,
+      indexed_at: iso,
+      blockchain_metadata: {
+        transaction_hash: hashes.mint721a,
+        block_number: expect.stringMatching(/^\d+$/),
+        transaction_index: '0',
+        log_index: '0',
+      },
+    })
+    expect(first.page.previous_cursor).toBeNull()
+    const second = (await list(first.page.next_cursor as string)).data
+    expect(
+      second.result.map((a) => [
+        a.type,
+        a.blockchain_metadata?.transaction_hash,
+      ]),
+    ).toEqual([['mint', hashes.mint721b]])
+    const third = (await list(second.page.next_cursor as string)).data
+    expect(
+      third.result.map((a) => [
+        a.type,
+        a.blockchain_metadata?.transaction_hash,
+      ]),
+    ).toEqual([['transfer', hashes.transfer721]])
+    const back = (await list(second.page.previous_cursor as string)).data
+    expect(back.result).toEqual(first.result)
+    const read = await clients.activitiesApi.getActivity({
+      chainName,
+      activityId: third.result[0]!.id,
+    })
+    expect(read.data).toEqual({ result: third.result[0] })
+  })
+
+  test('behavior: listActivityHistory from a time before the setup, filtered to burns', async () => {
+    const { data } = await clients.activitiesApi.listActivityHistory({
+      chainName,
+      fromUpdatedAt: new Date(Date.now() - 3_600_000),
+      activityType: 'burn',
+    })
+    expect(data).toEqual({
+      result: [
+        expect.objectContaining({
+          type: 'burn',
+          details: {
+            from: lower(four),
+            amount: '1',
+            asset: {
+              contract_type: 'ERC721',
+              contract_address: contracts.relics.toLowerCase(),
+              token_id: '9',
+              amount: '1',
+            },
+          },
+        }),
+      ],
+      page: noPage,
+    })
+  })
+})
+
+/** A collection as the indexer answers it, from what its contract says. */
+function collection(fields: {
+  address: Address
+  name: string | null
+  symbol: string | null
+  type: 'ERC721' | 'ERC1155'
+  description?: string
+  contractUri?: string
+}) {
+  return {
+    chain: chainRef(),
+    name: fields.name,
+    symbol: fields.symbol,
+    contract_type: fields.type,
+    contract_address: fields.address.toLowerCase(),
+    description: fields.description ?? null,
+    image: null,
+    external_link: null,
+    contract_uri: fields.contractUri ?? null,
+    base_uri: null,
+    verification_status: 'unverified',
+    indexed_at: iso,
+    updated_at: iso,
+    metadata_synced_at: null,
+  }
+}
+
+const relicsUri = () => dataUri({ name: 'Relics', description: 'Old things' })
+
+describe('collections', () => {
+  test('default: getCollection and listCollections read each contract’s name, symbol and type from the chain', async () => {
+    const relics = collection({
+      address: contracts.relics,
+      name: 'Relics',
+      symbol: 'RLC',
+      type: 'ERC721',
+      description: 'Old things',
+      contractUri: relicsUri(),
+    })
+    const read = await clients.collectionApi.getCollection({
+      chainName,
+      contractAddress: contracts.relics,
+    })
+    expect(read.data).toEqual({ result: relics })
+    const { data } = await clients.collectionApi.listCollections({ chainName })
+    expect(data).toEqual({
+      result: [
+        collection({
+          address: contracts.nft,
+          name: 'Test NFT',
+          symbol: 'TNFT',
+          type: 'ERC721',
+        }),
+        collection({
+          address: contracts.items,
+          name: null,
+          symbol: null,
+          type: 'ERC1155',
+        }),
+        relics,
+      ],
+      page: noPage,
+    })
+  })
+
+  test('behavior: listCollectionsByNFTOwner lists the collections an account holds NFTs of', async () => {
+    const { data } = await clients.collectionApi.listCollectionsByNFTOwner({
+      chainName,
+      accountAddress: four.address,
+    })
+    expect(
+      data.result.map((entry) => [entry.contract_address, entry.contract_type]),
+    ).toEqual([
+      [contracts.items.toLowerCase(), 'ERC1155'],
+      [contracts.relics.toLowerCase(), 'ERC721'],
+    ])
+    expect(data.page).toEqual(noPage)
+  })
+})
+
+/** An NFT of the test collections as the indexer answers it. */
+function nftOf(fields: {
+  address: Address
+  tokenId: string
+  type: 'ERC721' | 'ERC1155'
+  name: string
+  description?: string | null
+  attributes?: readonly { trait_type: string; value: string }[]
+  supply: string
+}) {
+  return {
+    chain: chainRef(),
+    token_id: fields.tokenId,
+    contract_address: fields.address.toLowerCase(),
+    contract_type: fields.type,
+    indexed_at: iso,
+    updated_at: iso,
+    metadata_synced_at: iso,
+    metadata_id: uuid,
+    name: fields.name,
+    description: fields.description ?? null,
+    image: null,
+    external_link: null,
+    external_url: null,
+    animation_url: null,
+    youtube_url: null,
+    attributes: fields.attributes ?? [],
+    total_supply: fields.supply,
+  }
+}
+
+const idol = (name: string) => ({
+  name,
+  attributes: [{ trait_type: 'age', value: 'old' }],
+})
+
+describe('nfts', () => {
+  test('default: getNFT reads a minted NFT with the metadata of its token URI', async () => {
+    const { data } = await clients.nftsApi.getNFT({
+      chainName,
+      contractAddress: contracts.nft,
+      tokenId: '1',
+    })
+    expect(data).toEqual({
+      result: nftOf({
+        address: contracts.nft,
+        tokenId: '1',
+        type: 'ERC721',
+        name: 'Test NFT 1',
+        description: 'Local test NFT 1',
+        supply: '1',
+      }),
+    })
+  })
+
+  test('behavior: listNFTs of a collection keeps the burned NFT with a total supply of 0', async () => {
+    const { data } = await clients.nftsApi.listNFTs({
+      chainName,
+      contractAddress: contracts.relics,
+    })
+    expect(data).toEqual({
+      result: [
+        nftOf({
+          address: contracts.relics,
+          tokenId: '9',
+          type: 'ERC721',
+          ...idol('Broken Idol'),
+          supply: '0',
+        }),
+        nftOf({
+          address: contracts.relics,
+          tokenId: '10',
+          type: 'ERC721',
+          ...idol('Golden Idol'),
+          supply: '1',
+        }),
+      ],
+      page: noPage,
+    })
+  })
+
+  test('behavior: listNFTsByAccountAddress follows the transfer; listAllNFTs pages one by one', async () => {
+    const held = await clients.nftsApi.listNFTsByAccountAddress({
+      chainName,
+      accountAddress: two.address,
+    })
+    expect(
+      held.data.result.map((nft) => [nft.contract_address, nft.token_id]),
+    ).toEqual([[contracts.nft.toLowerCase(), '2']])
+    const seen: string[] = []
+    let cursor: string | undefined
+    for (let page = 0; page < 10; page++) {
+      const { data } = await clients.nftsApi.listAllNFTs({
+        chainName,
+        pageSize: 1,
+        ...(cursor ? { pageCursor: cursor } : {}),
+      })
+      expect(data.result.length).toBeLessThanOrEqual(1)
+      seen.push(...data.result.map((nft) => `${nft.name}`))
+      if (!data.page.next_cursor) break
+      cursor = data.page.next_cursor
+    }
+    expect(seen).toEqual([
+      'Test NFT 1',
+      'Test NFT 2',
+      'Test Item 7',
+      'Broken Idol',
+      'Golden Idol',
+    ])
+  })
+})
+
+describe('nft owners', () => {
+  test('default: listNFTOwners of the ERC-1155 item: both holders with their balances', async () => {
+    const { data } = await clients.nftOwnersApi.listNFTOwners({
+      chainName,
+      contractAddress: contracts.items,
+      tokenId: '7',
+    })
+    expect(data).toEqual({
+      result: [
+        {
+          chain: chainRef(),
+          contract_address: contracts.items.toLowerCase(),
+          token_id: '7',
+          account_address: lower(four),
+          balance: '2',
+          updated_at: iso,
+        },
+        {
+          chain: chainRef(),
+          contract_address: contracts.items.toLowerCase(),
+          token_id: '7',
+          account_address: lower(three),
+          balance: '3',
+          updated_at: iso,
+        },
+      ],
+      page: noPage,
+    })
+  })
+
+  test('behavior: listOwnersByContractAddress filters by account; listAllNFTOwners leaves out the burned NFT', async () => {
+    const byAccount = await clients.nftOwnersApi.listOwnersByContractAddress({
+      chainName,
+      contractAddress: contracts.nft,
+      accountAddress: [two.address],
+    })
+    expect(
+      byAccount.data.result.map((o) => [
+        o.token_id,
+        o.account_address,
+        o.balance,
+      ]),
+    ).toEqual([['2', lower(two), '1']])
+    const all = await clients.nftOwnersApi.listAllNFTOwners({ chainName })
+    expect(
+      all.data.result.map((o) => [
+        o.contract_address,
+        o.token_id,
+        o.account_address,
+        o.balance,
+      ]),
+    ).toEqual([
+      [contracts.nft.toLowerCase(), '1', lower(one), '1'],
+      [contracts.nft.toLowerCase(), '2', lower(two), '1'],
+      [contracts.items.toLowerCase(), '7', lower(four), '2'],
+      [contracts.items.toLowerCase(), '7', lower(three), '3'],
+      [contracts.relics.toLowerCase(), '10', lower(four), '1'],
+    ])
+  })
+})
+
+describe('tokens', () => {
+  test('default: getERC20Token and listERC20Tokens read the minted ERC-20 from the chain', async () => {
+    const tokens = new mr.TokensApi(open)
+    const token = {
+      chain: chainRef(),
+      contract_address: contracts.coin.toLowerCase(),
+      root_contract_address: null,
+      root_chain_id: null,
+      bridge_used: null,
+      symbol: 'TEST',
+      decimals: 18,
+      image_url: null,
+      name: 'Test Token',
+      verification_status: 'unverified',
+      updated_at: iso,
+      is_canonical: false,
+    }
+    expect(
+      (
+        await tokens.getERC20Token({
+          chainName,
+          contractAddress: contracts.coin,
+        })
+      ).data,
+    ).toEqual({ result: token })
+    expect((await tokens.listERC20Tokens({ chainName })).data).toEqual({
+      result: [token],
+      page: noPage,
+    })
+  })
+})
