@@ -693,3 +693,303 @@ describe('tokens', () => {
     })
   })
 })
+
+/** The metadata id (stack id) of an NFT, as getNFT answers it. */
+async function metadataIdOf(contractAddress: Address, tokenId: string) {
+  const { data } = await clients.nftsApi.getNFT({
+    chainName,
+    contractAddress,
+    tokenId,
+  })
+  return data.result.metadata_id as string
+}
+
+/** A stack of the relics as the search routes answer it. */
+function relicStack(stackId: string, name: string) {
+  return {
+    stack_id: stackId,
+    chain: chainRef(),
+    contract_address: contracts.relics.toLowerCase(),
+    contract_type: 'ERC721',
+    created_at: iso,
+    updated_at: iso,
+    ...idol(name),
+    description: null,
+    image: null,
+    external_url: null,
+    animation_url: null,
+    youtube_url: null,
+  }
+}
+
+const emptyMarket = { floor_listing: null, top_bid: null, last_trade: null }
+
+describe('metadata-search', () => {
+  test('default: listFilters counts the traits of the NFTs in circulation (the burned one not)', async () => {
+    const { data } = await new mr.MetadataSearchApi(open).listFilters({
+      chainName,
+      contractAddress: contracts.relics,
+    })
+    expect(data).toEqual({
+      result: {
+        chain: chainRef(),
+        contract_address: contracts.relics.toLowerCase(),
+        filters: [
+          {
+            name: 'age',
+            values: [{ value: 'old', nft_count: '1' }],
+            omitted_values_count: 0,
+          },
+        ],
+      },
+      page: noPage,
+    })
+  })
+
+  test('behavior: searchNFTs and searchStacks (by keyword) find the held NFT in its stack, with an empty market', async () => {
+    const search = new mr.MetadataSearchApi(open)
+    const stackId = await metadataIdOf(contracts.relics, '10')
+    const nfts = await search.searchNFTs({
+      chainName,
+      contractAddress: [contracts.relics],
+      accountAddress: four.address,
+    })
+    expect(nfts.data).toEqual({
+      result: [
+        {
+          nft_with_stack: {
+            ...relicStack(stackId, 'Golden Idol'),
+            token_id: '10',
+            balance: 1,
+          },
+          market: emptyMarket,
+          listings: [],
+          bids: [],
+        },
+      ],
+      page: noPage,
+    })
+    const stacks = await search.searchStacks({
+      chainName,
+      contractAddress: [contracts.relics],
+      keyword: 'Golden',
+    })
+    expect(stacks.data).toEqual({
+      result: [
+        {
+          stack: relicStack(stackId, 'Golden Idol'),
+          stack_count: 1,
+          market: emptyMarket,
+          listings: [],
+          bids: [],
+        },
+      ],
+      page: noPage,
+    })
+    const none = await search.searchStacks({
+      chainName,
+      contractAddress: [contracts.relics],
+      keyword: 'Broken',
+    })
+    expect(none.data).toEqual({ result: [], page: noPage })
+  })
+})
+
+describe('pricing', () => {
+  // No order book yet: the quotes are there, every market empty.
+  test('default: quotesForNFTs answers each NFT with no listing, bid or trade', async () => {
+    const { data } = await new mr.PricingApi(open).quotesForNFTs({
+      chainName,
+      contractAddress: contracts.nft,
+      tokenId: ['1', '2'],
+    })
+    expect(data).toEqual({
+      result: ['1', '2'].map((tokenId) => ({
+        chain: chainRef(),
+        token_id: tokenId,
+        market_stack: emptyMarket,
+        market_nft: { last_trade: null },
+        market_collection: emptyMarket,
+      })),
+      page: noPage,
+    })
+  })
+
+  test('default: quotesForStacks answers the stack with an empty market', async () => {
+    const stackId = await metadataIdOf(contracts.relics, '10')
+    const { data } = await new mr.PricingApi(open).quotesForStacks({
+      chainName,
+      contractAddress: contracts.relics,
+      stackId: [stackId],
+    })
+    expect(data).toEqual({
+      result: [
+        {
+          chain: chainRef(),
+          stack_id: stackId,
+          market_stack: emptyMarket,
+          market_collection: emptyMarket,
+        },
+      ],
+      page: noPage,
+    })
+  })
+})
+
+/** Every field of an NFT's metadata, unset. */
+const blank = {
+  name: null,
+  description: null,
+  image: null,
+  external_url: null,
+  animation_url: null,
+  youtube_url: null,
+  attributes: null,
+}
+
+describe('metadata', () => {
+  test('default: getMetadata, listMetadata and listStacks read the stacks of the token URIs', async () => {
+    const metadata = new mr.MetadataApi(open)
+    const golden = await metadataIdOf(contracts.relics, '10')
+    const broken = await metadataIdOf(contracts.relics, '9')
+    const record = (id: string, name: string) => ({
+      id,
+      chain: chainRef(),
+      contract_address: contracts.relics.toLowerCase(),
+      created_at: iso,
+      updated_at: iso,
+      ...blank,
+      ...idol(name),
+    })
+    expect(
+      (
+        await metadata.getMetadata({
+          chainName,
+          contractAddress: contracts.relics,
+          metadataId: golden,
+        })
+      ).data,
+    ).toEqual({ result: record(golden, 'Golden Idol') })
+    expect(
+      (
+        await metadata.listMetadata({
+          chainName,
+          contractAddress: contracts.relics,
+        })
+      ).data,
+    ).toEqual({
+      result: [record(broken, 'Broken Idol'), record(golden, 'Golden Idol')],
+      page: noPage,
+    })
+    const all = await metadata.listMetadataForChain({ chainName, pageSize: 2 })
+    expect(all.data.result.map((entry) => entry.name)).toEqual([
+      'Test NFT 1',
+      'Test NFT 2',
+    ])
+    expect(all.data.page.next_cursor).toEqual(expect.any(String))
+    const stacks = await metadata.listStacks({ chainName, stackId: [golden] })
+    expect(stacks.data).toEqual([
+      expect.objectContaining({
+        stack: relicStack(golden, 'Golden Idol'),
+        stack_count: 1,
+      }),
+    ])
+  })
+
+  test('behavior: with the API key, refreshNFTMetadataByTokenID and refreshMetadataByID give NFTs new metadata, and answer the hour’s budget', async () => {
+    const metadata = new mr.MetadataApi(keyed)
+    const budget = (remaining: string) => ({
+      imx_refreshes_limit: '2000',
+      imx_refresh_limit_reset: iso,
+      imx_remaining_refreshes: remaining,
+      retry_after: '0',
+    })
+    const byToken = await metadata.refreshNFTMetadataByTokenID({
+      chainName,
+      contractAddress: contracts.relics,
+      refreshNFTMetadataByTokenIDRequest: {
+        nft_metadata: [{ token_id: '10', ...blank, ...idol('Polished Idol') }],
+      },
+    })
+    expect([byToken.status, byToken.data]).toEqual([202, budget('1999')])
+    const polished = await clients.nftsApi.getNFT({
+      chainName,
+      contractAddress: contracts.relics,
+      tokenId: '10',
+    })
+    expect(polished.data.result).toEqual(
+      nftOf({
+        address: contracts.relics,
+        tokenId: '10',
+        type: 'ERC721',
+        ...idol('Polished Idol'),
+        supply: '1',
+      }),
+    )
+
+    const first = await metadataIdOf(contracts.nft, '1')
+    const byId = await metadata.refreshMetadataByID({
+      chainName,
+      contractAddress: contracts.nft,
+      refreshMetadataByIDRequest: {
+        metadata: [
+          {
+            metadata_id: first,
+            ...blank,
+            name: 'Renamed NFT',
+            description: 'Refreshed',
+          },
+        ],
+      },
+    })
+    expect([byId.status, byId.data]).toEqual([202, budget('1998')])
+    const renamed = await clients.nftsApi.getNFT({
+      chainName,
+      contractAddress: contracts.nft,
+      tokenId: '1',
+    })
+    expect([
+      renamed.data.result.metadata_id,
+      renamed.data.result.name,
+      renamed.data.result.description,
+    ]).toEqual([first, 'Renamed NFT', 'Refreshed'])
+  })
+
+  test('behavior: with the API key, refreshCollectionMetadata answers the collection’s new metadata, which getCollection then reads', async () => {
+    const given = {
+      name: 'Relics Reforged',
+      symbol: 'RLC2',
+      description: 'Older things',
+      image: 'https://img.example/relics.png',
+      external_link: 'https://game.example',
+      contract_uri: null,
+      base_uri: 'https://meta.example/relics/',
+    }
+    const refreshed = await new mr.CollectionsApi(
+      keyed,
+    ).refreshCollectionMetadata({
+      chainName,
+      contractAddress: contracts.relics,
+      refreshCollectionMetadataRequest: { collection_metadata: given },
+    })
+    expect(refreshed.data).toEqual({
+      contract_address: contracts.relics.toLowerCase(),
+      chain: chainRef(),
+      collection_metadata: given,
+    })
+    const read = await clients.collectionApi.getCollection({
+      chainName,
+      contractAddress: contracts.relics,
+    })
+    expect(read.data.result).toEqual({
+      ...collection({
+        address: contracts.relics,
+        name: 'Relics Reforged',
+        symbol: 'RLC2',
+        type: 'ERC721',
+      }),
+      ...given,
+      metadata_synced_at: iso,
+    })
+  })
+})
