@@ -81,6 +81,24 @@ const tokenAbi = parseAbi([
   'function burn(uint256 id)',
 ])
 
+/** Sends a token call from `account` and waits for it; records its hash. */
+async function send(
+  name: string,
+  account: PrivateKeyAccount,
+  call: { address: Address; functionName: string; args: readonly unknown[] },
+) {
+  const { rpcUrl } = emulator.info
+  const hash = await createWalletClient({
+    account,
+    transport: http(rpcUrl),
+  }).writeContract({ chain: null, abi: tokenAbi, ...call } as never)
+  const receipt = await createPublicClient({
+    transport: http(rpcUrl),
+  }).waitForTransactionReceipt({ hash })
+  if (receipt.status !== 'success') throw new Error(`${name} reverted.`)
+  hashes[name] = hash
+}
+
 beforeAll(async () => {
   emulator = await startEmulator({
     portBase: await findFreePortRange(slots.length),
@@ -99,19 +117,6 @@ beforeAll(async () => {
   })
 
   const publicClient = createPublicClient({ transport: http(info.rpcUrl) })
-  const send = async (
-    name: string,
-    account: PrivateKeyAccount,
-    call: { address: Address; functionName: string; args: readonly unknown[] },
-  ) => {
-    const hash = await createWalletClient({
-      account,
-      transport: http(info.rpcUrl),
-    }).writeContract({ chain: null, abi: tokenAbi, ...call } as never)
-    const receipt = await publicClient.waitForTransactionReceipt({ hash })
-    if (receipt.status !== 'success') throw new Error(`${name} reverted.`)
-    hashes[name] = hash
-  }
   const { FixtureCollection } = fixtureArtifacts()
   const deployed = await publicClient.waitForTransactionReceipt({
     hash: await createWalletClient({
@@ -990,6 +995,377 @@ describe('metadata', () => {
       }),
       ...given,
       metadata_synced_at: iso,
+    })
+  })
+})
+
+/**
+ * The digest Immutable's `GuardedMulticaller2` (@imtbl/contracts) checks a
+ * crafting signature against, written from the contract's source: its
+ * struct hashes `abi.encode` the string, the bytes and the array of call
+ * hashes as they are, then EIP-712's domain and `0x1901` prefix.
+ */
+function guardedMulticallDigest(input: {
+  multicaller: { address: Address; name: string; version: string }
+  reference: Hex
+  calls: readonly { target: Address; functionSignature: string; data: Hex }[]
+  deadline: bigint
+}): Hex {
+  const callType = keccak256(
+    toBytes('Call(address target,string functionSignature,bytes data)'),
+  )
+  const multicallType = keccak256(
+    toBytes(
+      'Multicall(bytes32 ref,Call[] calls,uint256 deadline)Call(address target,string functionSignature,bytes data)',
+    ),
+  )
+  const callHashes = input.calls.map((call) =>
+    keccak256(
+      encodeAbiParameters(
+        [
+          { type: 'bytes32' },
+          { type: 'address' },
+          { type: 'string' },
+          { type: 'bytes' },
+        ],
+        [callType, call.target, call.functionSignature, call.data],
+      ),
+    ),
+  )
+  const structHash = keccak256(
+    encodeAbiParameters(
+      [
+        { type: 'bytes32' },
+        { type: 'bytes32' },
+        { type: 'bytes32' },
+        { type: 'uint256' },
+      ],
+      [
+        multicallType,
+        input.reference,
+        keccak256(encodeAbiParameters([{ type: 'bytes32[]' }], [callHashes])),
+        input.deadline,
+      ],
+    ),
+  )
+  return keccak256(
+    concat([
+      '0x1901',
+      domainSeparator({
+        domain: {
+          name: input.multicaller.name,
+          version: input.multicaller.version,
+          chainId,
+          verifyingContract: input.multicaller.address,
+        },
+      }),
+      structHash,
+    ]),
+  )
+}
+
+describe('crafting', () => {
+  test('default: with the API key, signCraftingPayload signs the multicall by passport.craftingSigner, as GuardedMulticaller2 recovers it', async () => {
+    const multicaller = {
+      address: '0x00000000000000000000000000000000c0ffee00' as Address,
+      name: 'Forge',
+      version: '1',
+    }
+    const expires = '2099-01-01T00:00:00Z'
+    const { data } = await new mr.CraftingApi(keyed).signCraftingPayload({
+      chainName,
+      signCraftingRequest: {
+        multi_caller: multicaller,
+        reference_id: 'abc123',
+        calls: [
+          {
+            target_address: contracts.coin,
+            function_signature: 'mint(address,uint256)',
+            function_args: [two.address, '7'],
+          },
+        ],
+        expires_at: expires,
+      },
+    })
+    const { craftingSigner } = emulator.info.passport
+    expect(data).toEqual({
+      signer_address: craftingSigner,
+      signature: expect.stringMatching(/^0x[0-9a-f]{128}(1b|1c)$/),
+    })
+    const digest = guardedMulticallDigest({
+      multicaller,
+      reference: pad('0xabc123', { size: 32 }),
+      calls: [
+        {
+          target: contracts.coin,
+          functionSignature: 'mint(address,uint256)',
+          data: encodeAbiParameters(
+            [{ type: 'address' }, { type: 'uint256' }],
+            [two.address, 7n],
+          ),
+        },
+      ],
+      deadline: BigInt(Date.parse(expires) / 1000),
+    })
+    expect(
+      await recoverAddress({ hash: digest, signature: data.signature as Hex }),
+    ).toBe(craftingSigner)
+  })
+})
+
+describe('passport, passport profile and guardian (a signed-in player)', () => {
+  const email = 'proof-player@example.com'
+  let player: {
+    sub: string
+    accessToken: string
+    custody: Address
+    wallet: Address
+  }
+  let signedIn: mr.Configuration
+  /** Asks the key-custody API (not a platform tag) for the player's key. */
+  let tee: (path: string, body?: unknown) => Promise<Record<string, string>>
+
+  beforeAll(async () => {
+    const { passport, contracts: deployed } = emulator.info
+    const { overrides } = passport
+    const tokens = await tokensFor(
+      {
+        issuer: passport.authenticationDomain,
+        clientId: passport.clientId,
+        mailbox: emulator.mailbox,
+      },
+      email,
+    )
+    tee = async (path, body) => {
+      const response = await fetch(`${overrides.magicTeeBasePath}${path}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${tokens.idToken}`,
+          'content-type': 'application/json',
+          'x-magic-api-key': overrides.magicPublishableApiKey,
+          'x-oidc-provider-id': overrides.magicProviderId,
+          'x-magic-chain': 'ETH',
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      })
+      if (!response.ok) throw new Error(`${path}: ${response.status}`)
+      return (await response.json()) as Record<string, string>
+    }
+    const custody = (await tee('/v1/wallet')).public_address as Address
+    player = {
+      sub: tokens.sub,
+      accessToken: tokens.accessToken,
+      custody,
+      wallet: playerWalletAddress({ custody, contracts: deployed }),
+    }
+    signedIn = new mr.Configuration({
+      basePath: api,
+      accessToken: tokens.accessToken,
+    })
+  })
+
+  test('default: passport createCounterfactualAddressV2 registers the wallet of the custody key’s signature', async () => {
+    // The custody key signs the registration text, as the published SDK
+    // has it signed, and the SDK sends the signature with v as 0 or 1.
+    const { signature } = await tee('/v1/wallet/sign/message', {
+      message_base64: Buffer.from(
+        'Only sign this message from Immutable Passport',
+      ).toString('base64'),
+    })
+    const v = Number.parseInt(String(signature).slice(130), 16) - 27
+    const { data } = await new mr.PassportApi(
+      signedIn,
+    ).createCounterfactualAddressV2({
+      chainName,
+      createCounterfactualAddressRequest: {
+        ethereum_address: player.custody,
+        ethereum_signature: `${String(signature).slice(0, 130)}0${v}`,
+      },
+    })
+    expect(data).toEqual({ counterfactual_address: player.wallet })
+  })
+
+  test('behavior: passport profile getUserInfo, linkWalletV2 with an EIP-712 signature, then both linked-address reads and, with the API key, the user metadata', async () => {
+    const profile = new mr.PassportProfileApi(signedIn)
+    const passport = new mr.PassportApi(signedIn)
+    expect((await profile.getUserInfo()).data).toEqual({
+      sub: player.sub,
+      email,
+      passport_address: player.wallet,
+      linked_addresses: [],
+    })
+    const nonce = 'proof-nonce-1'
+    // The typed data the published SDK has an external wallet sign.
+    const signature = await three.signTypedData({
+      domain: { chainId: 1 },
+      types: {
+        LinkWallet: [
+          { name: 'walletAddress', type: 'address' },
+          { name: 'immutablePassportAddress', type: 'address' },
+          { name: 'condition', type: 'string' },
+          { name: 'nonce', type: 'string' },
+        ],
+      },
+      primaryType: 'LinkWallet',
+      message: {
+        walletAddress: lower(three),
+        immutablePassportAddress: player.wallet.toLowerCase() as Address,
+        condition:
+          'I agree to link this wallet to my Immutable Passport account.',
+        nonce,
+      },
+    })
+    const linked = await profile.linkWalletV2({
+      linkWalletV2Request: {
+        type: 'External',
+        wallet_address: three.address,
+        nonce,
+        signature,
+      },
+    })
+    expect(linked.data).toEqual({
+      address: three.address,
+      type: 'External',
+      created_at: iso,
+      updated_at: iso,
+      clientName: expect.any(String),
+    })
+    expect((await profile.getUserInfo()).data.linked_addresses).toEqual([
+      three.address,
+    ])
+    expect(
+      (await passport.getLinkedAddresses({ chainName, userId: player.sub }))
+        .data,
+    ).toEqual({ linked_addresses: [three.address] })
+    expect(
+      (await passport.getLinkedAddressesDeprecated({ userId: player.sub }))
+        .data,
+    ).toEqual({ linkedAddresses: [three.address] })
+    expect(
+      (await new mr.PassportApi(keyed).getUserMetadata({ userId: player.sub }))
+        .data,
+    ).toEqual({
+      passport_metadata: [
+        {
+          chain_id: `eip155:${chainId}`,
+          chain_key: chainName,
+          user_admin_key: player.custody,
+          counterfactual_address: player.wallet,
+        },
+      ],
+    })
+  })
+
+  test('behavior: passport getTransactionMetadata describes an ERC-20 transfer from the chain', async () => {
+    const data = encodeFunctionData({
+      abi: tokenAbi,
+      functionName: 'transfer',
+      args: [two.address, 40n],
+    })
+    const answer = await new mr.PassportApi(signedIn).getTransactionMetadata({
+      chainName,
+      getTransactionMetadataRequest: {
+        contract_address: contracts.coin,
+        method_id: data.slice(0, 10),
+        transaction_id: 'proof-1',
+        transaction_data: data,
+      },
+    })
+    expect(answer.data).toEqual({
+      transaction_type: 'ERC20_TRANSFER',
+      to_address: two.address,
+      amount: '40',
+      decimals: 18,
+      symbol: 'TEST',
+      immutable_verification_status: 'unverified',
+      image_url: '',
+    })
+  })
+
+  test('behavior: guardian evaluateTransaction, then getTransactionByID with includeSimulation simulates the batch on the chain', async () => {
+    const guardian = new mr.GuardianApi(signedIn)
+    const transfer = encodeFunctionData({
+      abi: tokenAbi,
+      functionName: 'transfer',
+      args: [two.address, 40n],
+    })
+    const evaluated = await guardian.evaluateTransaction({
+      id: 'evm',
+      transactionEvaluationRequest: {
+        chainType: 'evm',
+        chainId: `eip155:${chainId}`,
+        transactionData: {
+          nonce: '0',
+          userAddress: player.wallet,
+          metaTransactions: [
+            {
+              delegateCall: false,
+              revertOnError: true,
+              gasLimit: '0',
+              target: contracts.coin,
+              value: '0',
+              data: transfer,
+            },
+          ],
+        },
+      } as never,
+    })
+    expect(evaluated.data).toEqual({
+      confirmationRequired: false,
+      confirmationMethod: 'web',
+      transactionId: expect.any(String),
+    })
+    const id = evaluated.data.transactionId as string
+    await send('fundPlayer', one, {
+      address: contracts.coin,
+      functionName: 'transfer',
+      args: [player.wallet, 100n],
+    })
+    const read = await guardian.getTransactionByID(
+      { transactionID: id, chainType: 'evm', chainID: `eip155:${chainId}` },
+      { params: { includeSimulation: true } },
+    )
+    const plain = await guardian.getTransactionByID({
+      transactionID: id,
+      chainType: 'evm',
+    })
+    const sends = `Sends 0.00000000000000004 TEST to ${two.address}.`
+    expect(plain.data).toEqual({
+      id,
+      eth_address: player.wallet,
+      status: 'allowed',
+      transaction_type: 'evm',
+      version: '1',
+      transaction_metadata: {
+        chainType: 'evm',
+        chainId: `eip155:${chainId}`,
+        transactionData: {
+          nonce: '0',
+          userAddress: player.wallet,
+          metaTransactions: [
+            {
+              delegateCall: false,
+              revertOnError: true,
+              gasLimit: '0',
+              target: contracts.coin,
+              value: '0',
+              data: transfer,
+            },
+          ],
+        },
+      },
+    })
+    // The simulation runs the batch as the wallet on the chain now, with
+    // the 100 TEST it was just sent.
+    expect(read.data).toEqual({
+      ...plain.data,
+      validation: {
+        status: 'success',
+        highestSeverity: { severity: 'info', description: sends },
+        analysis: [
+          { severity: 'info', description: sends, address: two.address },
+        ],
+      },
     })
   })
 })
