@@ -235,7 +235,9 @@ async function refusal(call: () => Promise<unknown>) {
 
 /** The fields every refusal of `type` has, with the server's `message`. */
 function refused(
-  type: typeof ApiErrors.ResourceNotFoundError,
+  type: (new (
+    response: ApiErrors.ApiResponse<unknown>,
+  ) => ApiErrors.ApiError) & { readonly code: string; readonly status: number },
   name: string,
   message: string,
 ) {
@@ -1368,4 +1370,174 @@ describe('passport, passport profile and guardian (a signed-in player)', () => {
       },
     })
   })
+})
+
+describe('errors', () => {
+  test('error: an unknown NFT or chain is a ResourceNotFoundError (404) with the server’s message', async () => {
+    expect(
+      await refusal(() =>
+        clients.nftsApi.getNFT({
+          chainName,
+          contractAddress: contracts.nft,
+          tokenId: '99',
+        }),
+      ),
+    ).toEqual(
+      refused(
+        ApiErrors.ResourceNotFoundError,
+        'ResourceNotFoundError',
+        `There is no NFT 99 of ${contracts.nft.toLowerCase()} on ${chainName}.`,
+      ),
+    )
+    expect(
+      await refusal(() =>
+        clients.collectionApi.getCollection({
+          chainName: 'imtbl-zkevm-nowhere',
+          contractAddress: contracts.nft,
+        }),
+      ),
+    ).toEqual(
+      refused(
+        ApiErrors.ResourceNotFoundError,
+        'ResourceNotFoundError',
+        'There is no chain named imtbl-zkevm-nowhere.',
+      ),
+    )
+  })
+
+  test('error: a malformed address is a ValidationError (400) naming the parameter', async () => {
+    expect(
+      await refusal(() =>
+        clients.nftsApi.listNFTsByAccountAddress({
+          chainName,
+          accountAddress: '0x1234',
+        }),
+      ),
+    ).toEqual(
+      refused(
+        ApiErrors.ValidationError,
+        'ValidationError',
+        'account_address must be an address (0x and 40 hex digits).',
+      ),
+    )
+  })
+
+  test('error: a route of the API key without it, or with another, is an UnauthorisedRequestError (401), and changes nothing', async () => {
+    const refresh = (config: mr.Configuration) =>
+      new mr.MetadataApi(config).refreshNFTMetadataByTokenID({
+        chainName,
+        contractAddress: contracts.relics,
+        refreshNFTMetadataByTokenIDRequest: {
+          nft_metadata: [{ token_id: '10', ...blank, name: 'Stolen Idol' }],
+        },
+      })
+    expect(await refusal(() => refresh(open))).toEqual(
+      refused(
+        ApiErrors.UnauthorisedRequestError,
+        'UnauthorisedRequestError',
+        'This route needs the x-immutable-api-key header.',
+      ),
+    )
+    expect(
+      await refusal(() =>
+        refresh(
+          new mr.Configuration({
+            basePath: api,
+            apiKey: 'sk_imapik-test-other',
+          }),
+        ),
+      ),
+    ).toEqual(
+      refused(
+        ApiErrors.UnauthorisedRequestError,
+        'UnauthorisedRequestError',
+        'The x-immutable-api-key is not a key of this platform.',
+      ),
+    )
+    expect(
+      await refusal(() =>
+        new mr.CraftingApi(open).signCraftingPayload({
+          chainName,
+          signCraftingRequest: {
+            multi_caller: {
+              address: contracts.coin,
+              name: 'Forge',
+              version: '1',
+            },
+            reference_id: '1',
+            calls: [],
+            expires_at: '2099-01-01T00:00:00Z',
+          },
+        }),
+      ),
+    ).toEqual(
+      refused(
+        ApiErrors.UnauthorisedRequestError,
+        'UnauthorisedRequestError',
+        "The x-immutable-api-key header is required: the platform's secret API key.",
+      ),
+    )
+    const { data } = await clients.nftsApi.getNFT({
+      chainName,
+      contractAddress: contracts.relics,
+      tokenId: '10',
+    })
+    expect(data.result.name).toBe('Polished Idol')
+  })
+
+  test('error: a missing path parameter is the client’s RequiredError, and nothing is sent', async () => {
+    const error = await clients.nftsApi
+      .getNFT({
+        chainName,
+        contractAddress: contracts.nft,
+        tokenId: undefined as never,
+      })
+      .catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(ApiErrors.RequiredError)
+    expect((error as ApiErrors.RequiredError).message).toBe(
+      'Required parameter tokenId was null or undefined when calling getNFT.',
+    )
+  })
+})
+
+/**
+ * Tags of the multi-rollup spec the emulator does not serve (none of the
+ * routes the game wallet's spec lists): each answers the API's 404, which
+ * the client throws as its typed error.
+ */
+describe('tags the emulator does not serve', () => {
+  test.each([
+    ['health', 'GET /v1/heartbeat', () => new mr.HealthApi(open).heartbeat()],
+    [
+      'gamefi',
+      'GET /v1/staking/programs/gems/epochs/current',
+      () =>
+        new mr.GamefiApi(open).getEpoch({
+          programName: 'gems',
+          epochId: 'current',
+        }),
+    ],
+    [
+      'feed-items',
+      'GET /passport-profile/v1/feed-items',
+      () => new mr.FeedItemsApi(open).getFeedItems(),
+    ],
+    [
+      'assets',
+      'GET /passport-profile/v1/feed-items/assets',
+      () =>
+        new mr.AssetsApi(open).getFeedItemsAssets({ type: 'image' as never }),
+    ],
+  ] as const)(
+    'error: %s answers 404 RESOURCE_NOT_FOUND, a ResourceNotFoundError',
+    async (_tag, route, call) => {
+      expect(await refusal(call)).toEqual(
+        refused(
+          ApiErrors.ResourceNotFoundError,
+          'ResourceNotFoundError',
+          `No route ${route}.`,
+        ),
+      )
+    },
+  )
 })
