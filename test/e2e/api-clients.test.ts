@@ -36,6 +36,7 @@ import {
 import { anvilAccounts } from '../../src/emulator/chain/accounts.js'
 import { type Emulator, startEmulator } from '../../src/emulator/index.js'
 import { findFreePort, findFreePortRange } from '../../src/emulator/net.js'
+import { compileMulticaller } from '../../src/emulator/passport/api/_test/multicaller.js'
 import { tokensFor } from '../../src/emulator/passport/identity/testkit.js'
 import {
   dataUri,
@@ -1067,12 +1068,39 @@ function guardedMulticallDigest(input: {
 }
 
 describe('crafting', () => {
-  test('default: with the API key, signCraftingPayload signs the multicall by passport.craftingSigner, as GuardedMulticaller2 recovers it', async () => {
+  test('default: with the API key, signCraftingPayload signs by passport.craftingSigner; the signer recovers from GuardedMulticaller2’s digest, and the contract executes the calls', async () => {
+    const { rpcUrl, passport } = emulator.info
+    const { craftingSigner } = passport
+    // Immutable's multicaller, deployed and owned by account 4, which
+    // grants the emulator's crafting signer its signer role.
+    const compiled = compileMulticaller()
+    const owner = createWalletClient({ account: four, transport: http(rpcUrl) })
+    const reader = createPublicClient({ transport: http(rpcUrl) })
+    const deployed = await reader.waitForTransactionReceipt({
+      hash: await owner.deployContract({
+        chain: null,
+        account: four,
+        abi: compiled.abi,
+        bytecode: compiled.bytecode,
+        args: [four.address, 'Forge', '1'],
+      }),
+    })
     const multicaller = {
-      address: '0x00000000000000000000000000000000c0ffee00' as Address,
+      address: deployed.contractAddress as Address,
       name: 'Forge',
       version: '1',
     }
+    await reader.waitForTransactionReceipt({
+      hash: await owner.writeContract({
+        chain: null,
+        account: four,
+        address: multicaller.address,
+        abi: compiled.abi,
+        functionName: 'grantMulticallSignerRole',
+        args: [craftingSigner],
+      }),
+    })
+
     const expires = '2099-01-01T00:00:00Z'
     const { data } = await new mr.CraftingApi(keyed).signCraftingPayload({
       chainName,
@@ -1089,29 +1117,52 @@ describe('crafting', () => {
         expires_at: expires,
       },
     })
-    const { craftingSigner } = emulator.info.passport
     expect(data).toEqual({
       signer_address: craftingSigner,
       signature: expect.stringMatching(/^0x[0-9a-f]{128}(1b|1c)$/),
     })
+    const calls = [
+      {
+        target: contracts.coin,
+        functionSignature: 'mint(address,uint256)',
+        data: encodeAbiParameters(
+          [{ type: 'address' }, { type: 'uint256' }],
+          [two.address, 7n],
+        ),
+      },
+    ]
+    const reference = pad('0xabc123', { size: 32 })
+    const deadline = BigInt(Date.parse(expires) / 1000)
     const digest = guardedMulticallDigest({
       multicaller,
-      reference: pad('0xabc123', { size: 32 }),
-      calls: [
-        {
-          target: contracts.coin,
-          functionSignature: 'mint(address,uint256)',
-          data: encodeAbiParameters(
-            [{ type: 'address' }, { type: 'uint256' }],
-            [two.address, 7n],
-          ),
-        },
-      ],
-      deadline: BigInt(Date.parse(expires) / 1000),
+      reference,
+      calls,
+      deadline,
     })
     expect(
       await recoverAddress({ hash: digest, signature: data.signature as Hex }),
     ).toBe(craftingSigner)
+
+    const balance = () =>
+      reader.readContract({
+        address: contracts.coin,
+        abi: parseAbi(['function balanceOf(address) view returns (uint256)']),
+        functionName: 'balanceOf',
+        args: [two.address],
+      })
+    const before = await balance()
+    const executed = await reader.waitForTransactionReceipt({
+      hash: await owner.writeContract({
+        chain: null,
+        account: four,
+        address: multicaller.address,
+        abi: compiled.abi,
+        functionName: 'execute',
+        args: [craftingSigner, reference, calls, deadline, data.signature],
+      }),
+    })
+    expect(executed.status).toBe('success')
+    expect(await balance()).toBe(before + 7n)
   })
 })
 
