@@ -70,6 +70,8 @@ let contracts: {
   relics: Address
 }
 const hashes: Record<string, Hash> = {}
+/** The fixture collection's contract URI. */
+const relicsUri = () => dataUri({ name: 'Relics', description: 'Old things' })
 
 const tokenAbi = parseAbi([
   'function mint(address to) returns (uint256)',
@@ -118,6 +120,9 @@ beforeAll(async () => {
   })
 
   const publicClient = createPublicClient({ transport: http(info.rpcUrl) })
+  // The emulator's test tokens have no burn (and OpenZeppelin refuses a
+  // transfer to the zero address): the burned NFT is a fixture
+  // collection's, deployed by account 4.
   const { FixtureCollection } = fixtureArtifacts()
   const deployed = await publicClient.waitForTransactionReceipt({
     hash: await createWalletClient({
@@ -128,11 +133,7 @@ beforeAll(async () => {
       account: four,
       abi: FixtureCollection.abi as Abi,
       bytecode: FixtureCollection.bytecode,
-      args: [
-        'Relics',
-        'RLC',
-        dataUri({ name: 'Relics', description: 'Old things' }),
-      ],
+      args: ['Relics', 'RLC', relicsUri()],
     }),
   })
   contracts = {
@@ -443,8 +444,6 @@ function collection(fields: {
     metadata_synced_at: null,
   }
 }
-
-const relicsUri = () => dataUri({ name: 'Relics', description: 'Old things' })
 
 describe('collections', () => {
   test('default: getCollection and listCollections read each contract’s name, symbol and type from the chain', async () => {
