@@ -293,6 +293,31 @@ describe('requests', () => {
     })
   })
 
+  test('behavior: options.params (else baseOptions.params) adds query parameters the spec does not declare, after the operation’s, as the published axios clients do', async () => {
+    const { sent, fetch } = recorder()
+    const guardian = new mr.GuardianApi(
+      new mr.Configuration({
+        basePath,
+        accessToken: 't',
+        baseOptions: { params: { fromBase: 'yes' } },
+      }),
+      undefined,
+      fetch,
+    )
+    await guardian.getTransactionByID(
+      { transactionID: 'tx 1', chainType: 'evm', chainID: 'eip155:1' },
+      { params: { includeSimulation: true, skipped: undefined } },
+    )
+    await guardian.getTransactionByID({
+      transactionID: 'tx',
+      chainType: 'evm',
+    })
+    expect(sent.map((request) => request.url)).toEqual([
+      'https://api.example/guardian/v1/transactions/tx%201?chainType=evm&chainID=eip155%3A1&includeSimulation=true',
+      'https://api.example/guardian/v1/transactions/tx?chainType=evm&fromBase=yes',
+    ])
+  })
+
   test('behavior: an absent optional body is sent as {}; a string body as it is', async () => {
     const { sent, fetch } = recorder()
     const profile = new mr.PassportProfileApi(

@@ -11,6 +11,7 @@
  * - the path's `{name}`s replaced by their URI-encoded values; query
  *   parameters in order, an array as repeated keys, an object as dotted
  *   keys, a `Date` as its ISO timestamp, `null` and `undefined` left out;
+ *   then `options.params` (else `baseOptions.params`), the same way;
  * - headers, each later group overriding the one before: `x-sdk-version`;
  *   the operation's credentials from the configuration (its API key,
  *   its access token as `Bearer`); header parameters; `Content-Type:
@@ -130,6 +131,11 @@ export async function buildRequest(
     else if (parameter.in === 'query') appendQuery(query, key, value)
     else headers.set(key, scalar(value))
   }
+  // Query parameters the spec does not declare (the guardian's
+  // `includeSimulation`): the published clients' axios appends
+  // `options.params`, whose object replaces `baseOptions.params`.
+  const params = options.params ?? configuration?.baseOptions?.params
+  if (params && typeof params === 'object') appendQuery(query, '', params)
   for (const extra of [configuration?.baseOptions?.headers, options.headers])
     for (const [name, value] of Object.entries(extra ?? {}))
       headers.set(name, value)

@@ -12,15 +12,20 @@ type Provider<value, args extends unknown[]> =
   | ((...args: args) => Promise<value>)
 
 /**
- * Request options: headers, an abort signal and a time-out in ms (absent or
- * 0: the fetch helper's 300000 ms, waits for a throttled server included).
- * Other keys (options of the published clients' axios) are accepted and
+ * Request options: headers, an abort signal, a time-out in ms (absent or
+ * 0: the fetch helper's 300000 ms, waits for a throttled server included)
+ * and extra query parameters. Other keys (options of the published clients' axios) are accepted and
  * ignored.
  */
 export type RequestOptions = {
   headers?: Readonly<Record<string, string>> | undefined
   signal?: AbortSignal | undefined
   timeout?: number | undefined
+  /**
+   * Query parameters beyond the operation's (e.g. the guardian's
+   * `includeSimulation`), as axios takes them.
+   */
+  params?: Readonly<Record<string, unknown>> | undefined
   [option: string]: unknown
 }
 
