@@ -341,7 +341,6 @@ describe('NFTs and owners', () => {
     expect(answer.body).toEqual({
       code: 'RESOURCE_NOT_FOUND',
       message: `There is no NFT 3 of ${swords} on ${kit.chainName}.`,
-      trace_id: uuid,
       details: null,
     })
   })

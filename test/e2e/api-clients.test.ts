@@ -1494,7 +1494,7 @@ describe('errors', () => {
       refused(
         ApiErrors.UnauthorisedRequestError,
         'UnauthorisedRequestError',
-        'This route needs the x-immutable-api-key header.',
+        "The x-immutable-api-key header is required: the platform's secret API key.",
       ),
     )
     expect(
@@ -1510,7 +1510,7 @@ describe('errors', () => {
       refused(
         ApiErrors.UnauthorisedRequestError,
         'UnauthorisedRequestError',
-        'The x-immutable-api-key is not a key of this platform.',
+        "The x-immutable-api-key header is not this platform's API key.",
       ),
     )
     expect(

@@ -1,18 +1,23 @@
 /**
  * What every route of the emulated platform API shares: its state, the
- * `{ code, message }` error answers, the bearer-token check and the input
- * checks.
+ * error answers and the API-key check (the platform's, ../platform.ts),
+ * the bearer-token check and the input checks.
  *
  * @packageDocumentation
  */
-import { timingSafeEqual } from 'node:crypto'
 import type { Context as HonoContext, MiddlewareHandler } from 'hono'
 import { type Address, getAddress, isAddress, isHex } from 'viem'
 import { apiErrors } from '../../../api/wire/errors.js'
-import { platformApiKey } from '../../constants.js'
+import { apiKeyHeader } from '../../../api/wire/headers.js'
 import type { Guardian } from '../../guardian.js'
 import type { Registry, User } from '../../registry/index.js'
 import type { Bearer, Verifier } from '../bearer.js'
+import {
+  apiKeyRefusal,
+  type ErrorBody,
+  type ErrorKind,
+  errorBody,
+} from '../platform.js'
 import type { ChainReader } from './onchain.js'
 import type { LinkStore } from './profile.js'
 import type { VerificationStatus } from './schemas.js'
@@ -80,29 +85,7 @@ export type VerificationOf = (
 /** The Hono environment of the API's routes: the verified bearer. */
 export type ApiEnv = { Variables: { bearer: Bearer } }
 
-/** One of the API's error kinds (see the wire's `apiErrors`). */
-export type ErrorKind = keyof typeof apiErrors
-
-/**
- * The API's error body, as its OpenAPI error schemas give it (`APIError400`
- * and the others): the code, a one-line message, and `details`, which the
- * schemas require and allow to be null. The emulator has no documentation
- * `link` or `trace_id` to give.
- */
-export type ErrorBody = {
-  code: string
-  message: string
-  details: Record<string, unknown> | null
-}
-
-/** The error body of `code` and `message`. */
-export function errorBody(
-  code: string,
-  message: string,
-  details: Record<string, unknown> | null = null,
-): ErrorBody {
-  return { code, message, details }
-}
+export { type ErrorBody, type ErrorKind, errorBody }
 
 /** Answers the API's {@link ErrorBody} with its status. */
 export function fail(
@@ -135,31 +118,14 @@ export function requireBearer(verifier: Verifier): MiddlewareHandler<ApiEnv> {
   }
 }
 
-/** The header of the platform's secret API key. */
-export const apiKeyHeader = 'x-immutable-api-key'
-
 /**
  * Lets only requests carrying the platform's API key in
  * `x-immutable-api-key` through; others get 401 `UNAUTHORISED_REQUEST`.
- * The key is compared in constant time.
  */
 export function requireApiKey(): MiddlewareHandler<ApiEnv> {
-  const expected = Buffer.from(platformApiKey)
   return async (c, next) => {
-    const sent = c.req.header(apiKeyHeader)
-    if (sent === undefined)
-      return fail(
-        c,
-        'unauthorised',
-        `The ${apiKeyHeader} header is required: the platform's secret API key.`,
-      )
-    const given = Buffer.from(sent)
-    if (given.length !== expected.length || !timingSafeEqual(given, expected))
-      return fail(
-        c,
-        'unauthorised',
-        `The ${apiKeyHeader} header is not this platform's API key.`,
-      )
+    const refused = apiKeyRefusal(c.req.header(apiKeyHeader))
+    if (refused !== undefined) return fail(c, 'unauthorised', refused)
     await next()
   }
 }

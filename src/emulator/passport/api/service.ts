@@ -34,6 +34,7 @@ import type { Hono } from 'hono'
 import { cors } from 'hono/cors'
 import { HTTPException } from 'hono/http-exception'
 import type { Address } from 'viem'
+import { apiKeyHeader } from '../../../api/wire/headers.js'
 import { sdkVersionHeader } from '../../../passport/wire/api.js'
 import {
   type PlayerWalletContracts,
@@ -56,7 +57,6 @@ import { guardianRoutes } from './guardian.js'
 import {
   type ApiChain,
   type ApiEnv,
-  apiKeyHeader,
   type Deps,
   errorBody,
   type VerificationOf,

@@ -7,17 +7,16 @@
  *
  * @packageDocumentation
  */
-import { randomUUID } from 'node:crypto'
 import type { Context } from 'hono'
 import type { Address } from 'viem'
 import { apiErrors } from '../../../api/wire/errors.js'
+import { refusal as platformRefusal } from '../platform.js'
 import {
   type Cursor,
   type Cursors,
   defaultPageSize,
   maxPageSize,
 } from './pages.js'
-import type { ApiError } from './schema.js'
 
 /** One of the API's error kinds. */
 export type ErrorKind = keyof typeof apiErrors
@@ -55,20 +54,16 @@ export function invalid(name: string, message: string): Refusal {
 }
 
 /**
- * Answers a refusal in the API's error shape: `{ code, message, trace_id,
- * details }` with the kind's status.
+ * Answers a refusal in the API's error shape (../platform.ts) with the
+ * kind's status.
  */
 export function answerRefusal(c: Context, refusal: Refusal) {
-  const { code, status } = apiErrors[refusal.refused]
-  return c.json(
-    {
-      code,
-      message: refusal.message,
-      trace_id: randomUUID(),
-      details: refusal.details,
-    } satisfies ApiError,
-    status,
+  const { body, status } = platformRefusal(
+    refusal.refused,
+    refusal.message,
+    refusal.details,
   )
+  return c.json(body, status)
 }
 
 /** Reads the query of a request: every value of each name. */

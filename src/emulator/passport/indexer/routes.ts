@@ -14,7 +14,8 @@
  * @packageDocumentation
  */
 import type { Context, Env, Hono } from 'hono'
-import { platformApiKey } from '../../constants.js'
+import { apiKeyHeader } from '../../../api/wire/headers.js'
+import { apiKeyRefusal } from '../platform.js'
 import { activityRoutes } from './activities.js'
 import { assetRoutes } from './assets.js'
 import { controlRoutes } from './control.js'
@@ -30,9 +31,6 @@ import {
 import type { RefreshLimitResult } from './schema.js'
 import { searchRoutes } from './search.js'
 import { stackRoutes } from './stacks.js'
-
-/** The header of the platform API's secret key. */
-export const apiKeyHeader = 'x-immutable-api-key'
 
 /** The headers a refresh answers its rate limit in. */
 export const refreshLimitHeaders = {
@@ -114,23 +112,9 @@ export function indexerRoutes<env extends Env>(
         return
       }
       if (routeOptions.apiKey) {
-        const key = c.req.header(apiKeyHeader)
-        if (key === undefined || key === '')
-          return answerRefusal(
-            c,
-            refuse(
-              'unauthorised',
-              `This route needs the ${apiKeyHeader} header.`,
-            ),
-          )
-        if (key !== platformApiKey)
-          return answerRefusal(
-            c,
-            refuse(
-              'unauthorised',
-              `The ${apiKeyHeader} is not a key of this platform.`,
-            ),
-          )
+        const refused = apiKeyRefusal(c.req.header(apiKeyHeader))
+        if (refused !== undefined)
+          return answerRefusal(c, refuse('unauthorised', refused))
       }
       const name = c.req.param('chain_name') ?? ''
       const chain = indexer.chainByName(name)

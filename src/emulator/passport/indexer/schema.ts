@@ -366,11 +366,3 @@ export type RefreshLimitResult = {
   imx_remaining_refreshes: string
   retry_after: string
 }
-
-/** The error body of every refusal (`APIError400` … `APIError429`). */
-export type ApiError = {
-  code: string
-  message: string
-  trace_id: string
-  details: Record<string, unknown> | null
-}

@@ -26,14 +26,13 @@
  *
  * @packageDocumentation
  */
-import { randomUUID, timingSafeEqual } from 'node:crypto'
 import type { Context, Env, Hono } from 'hono'
 import { type Address, isAddress, zeroAddress } from 'viem'
 import { type ApiErrorCode, apiErrorStatus } from '../../../api/wire/errors.js'
 import { apiKeyHeader } from '../../../api/wire/headers.js'
-import { platformApiKey } from '../../constants.js'
 import { chainNameOf } from '../api/chains.js'
 import { contentOfInput } from '../indexer/metadata.js'
+import { apiKeyRefusal, errorBody } from '../platform.js'
 import {
   type Minting,
   type MintMetadata,
@@ -90,19 +89,8 @@ export function mintingRoutes<env extends Env>(
 
   /** Checks the key, the chain and the collection; the refusal otherwise. */
   const gate = (c: Context) => {
-    const key = c.req.header(apiKeyHeader)
-    if (key === undefined || key === '')
-      return refuse(
-        c,
-        'UNAUTHORISED_REQUEST',
-        `This route needs the ${apiKeyHeader} header: the platform's secret API key.`,
-      )
-    if (!sameKey(key))
-      return refuse(
-        c,
-        'UNAUTHORISED_REQUEST',
-        `The ${apiKeyHeader} header is not this platform's API key.`,
-      )
+    const refused = apiKeyRefusal(c.req.header(apiKeyHeader))
+    if (refused !== undefined) return refuse(c, 'UNAUTHORISED_REQUEST', refused)
     const name = c.req.param('chain_name') ?? ''
     const chain = minting.chains.find(
       (candidate) => chainNameOf(candidate.chainId) === name,
@@ -432,19 +420,7 @@ function refuse(
   message: string,
   details: Record<string, unknown> | null = null,
 ): Response {
-  return c.json(
-    { code, message, trace_id: randomUUID(), details },
-    apiErrorStatus[code] as 400,
-  )
-}
-
-const expectedKey = Buffer.from(platformApiKey)
-
-function sameKey(key: string): boolean {
-  const given = Buffer.from(key)
-  return (
-    given.length === expectedKey.length && timingSafeEqual(given, expectedKey)
-  )
+  return c.json(errorBody(code, message, details), apiErrorStatus[code] as 400)
 }
 
 async function readJson(c: Context): Promise<unknown> {
