@@ -45,6 +45,8 @@ import { type Chain, defineService } from '../../service.js'
 import { createVerifier } from '../bearer.js'
 import { createIndexer, type Indexer } from '../indexer/indexer.js'
 import { indexerRoutes } from '../indexer/routes.js'
+import { createOrderbook, type Orderbook } from '../orderbook/orderbook.js'
+import { orderbookRoutes } from '../orderbook/routes.js'
 import { chainNameOf, chainRoutes } from './chains.js'
 import { craftingRoutes, craftingSigner } from './crafting.js'
 import { guardianRoutes } from './guardian.js'
@@ -160,6 +162,7 @@ export function createApiService(
   metadataRoutes(app, deps)
   craftingRoutes(app, deps)
   if (options.indexer) indexerRoutes(app, { indexer: options.indexer })
+  if (options.orderbook) orderbookRoutes(app, { orderbook: options.orderbook })
   return app
 }
 
@@ -190,6 +193,8 @@ export declare namespace createApiService {
     verificationOf?: VerificationOf | undefined
     /** The indexer whose routes the API serves; none without it. */
     indexer?: Indexer | undefined
+    /** The order book whose routes the API serves; none without it. */
+    orderbook?: Orderbook | undefined
   }
 }
 
@@ -281,12 +286,31 @@ export const service = defineService({
     const [main] = context.chains
     const issuer = required(origins.identity, 'identity')
     const passportOrigin = required(origins.passport, 'passport')
+    const orderbook = createOrderbook({
+      chains: context.chains.flatMap((chain) => {
+        const { seaport, signedZone } = chain.contracts as {
+          seaport?: Address | undefined
+          signedZone?: Address | undefined
+        }
+        return seaport && signedZone
+          ? [
+              {
+                chainId: chain.chainId,
+                nodeUrl: chain.nodeUrl,
+                seaport,
+                signedZone,
+              },
+            ]
+          : []
+      }),
+    })
     const indexer = createIndexer({
       chains: context.chains.map((chain) => ({
         chainId: chain.chainId,
         nodeUrl: chain.nodeUrl,
         seaport: seaportOf(chain),
       })),
+      listings: orderbook.source,
     })
     const app = createApiService({
       issuer,
@@ -296,6 +320,7 @@ export const service = defineService({
       walletAddress: walletAddressOf(context.chains),
       passportOrigin,
       indexer,
+      orderbook,
       verificationOf: (chainId, address) =>
         indexer.verificationStatus(chainId, address),
     })
@@ -305,6 +330,7 @@ export const service = defineService({
       localOnly: ['/dev/'],
     }).catch(async (error: unknown) => {
       await indexer.stop()
+      await orderbook.stop()
       throw error
     })
     const overrides = overridesOf({
@@ -324,6 +350,7 @@ export const service = defineService({
       async stop() {
         await server.stop()
         await indexer.stop()
+        await orderbook.stop()
       },
       info: {
         passport: {
