@@ -17,6 +17,7 @@ import {
   createPublicClient,
   createWalletClient,
   defineChain,
+  encodeFunctionData,
   type Hex,
   http,
   type LocalAccount,
@@ -44,6 +45,11 @@ type TypedField = { name: string; type: string }
 
 const seller = anvilAccounts[1]!
 const buyer = anvilAccounts[2]!
+
+const erc20Abi = parseAbi([
+  'function mint(address to, uint256 amount)',
+  'function balanceOf(address account) view returns (uint256)',
+])
 
 const erc721Abi = parseAbi([
   'function mint(address to, uint256 tokenId)',
@@ -174,6 +180,33 @@ async function mint(tokenId: bigint, to: Address) {
   const receipt = await publicClient().waitForTransactionReceipt({ hash })
   expect(receipt.status).toBe('success')
 }
+
+async function mintErc20(to: Address, amount: bigint) {
+  await send(anvilAccounts[4]!, {
+    to: emulator.info.contracts.erc20,
+    data: encodeFunctionData({
+      abi: erc20Abi,
+      functionName: 'mint',
+      args: [to, amount],
+    }),
+  })
+}
+
+const erc20Balance = (account: Address) =>
+  publicClient().readContract({
+    address: emulator.info.contracts.erc20,
+    abi: erc20Abi,
+    functionName: 'balanceOf',
+    args: [account],
+  })
+
+const ownerOf = (tokenId: bigint) =>
+  publicClient().readContract({
+    address: emulator.info.contracts.erc721,
+    abi: erc721Abi,
+    functionName: 'ownerOf',
+    args: [tokenId],
+  })
 
 async function list(tokenId: bigint, price: bigint) {
   const prepared = await orderbook.prepareListing({
@@ -321,5 +354,115 @@ describe('the published @imtbl/orderbook against the emulator', () => {
     ).rejects.toThrow(
       `Unable to prepare fulfillment data: Invalid order status CANCELLED for order ${created.id}`,
     )
+  })
+  test('behavior: a bid in ERC-20 prepared, signed and created by the buyer, fulfilled by the NFT’s owner: FILLED, the NFT and the tokens moved', async () => {
+    const tokenId = 7003n
+    const amount = 5_000n
+    await mint(tokenId, seller.address)
+    await mintErc20(buyer.address, amount)
+    // The owner pays the fees, as tips in the bid's currency.
+    await mintErc20(seller.address, amount)
+    const prepared = await orderbook.prepareBid({
+      makerAddress: buyer.address,
+      sell: {
+        type: 'ERC20',
+        contractAddress: emulator.info.contracts.erc20,
+        amount: String(amount),
+      },
+      buy: {
+        type: 'ERC721',
+        contractAddress: emulator.info.contracts.erc721,
+        tokenId: String(tokenId),
+      },
+    })
+    const signature = await run(buyer, prepared.actions)
+    const { result: bid } = await orderbook.createBid({
+      orderComponents: prepared.orderComponents,
+      orderHash: prepared.orderHash,
+      orderSignature: signature as Hex,
+      makerFees: [],
+    })
+    expect(bid.type).toBe('BID')
+    await expect
+      .poll(async () => (await orderbook.getBid(bid.id)).result.status.name, {
+        interval: 200,
+        timeout: 5_000,
+      })
+      .toBe('ACTIVE')
+    const sellerBefore = await erc20Balance(seller.address)
+    const fulfilment = await orderbook.fulfillOrder(bid.id, seller.address, [])
+    await run(seller, fulfilment.actions)
+    expect(await ownerOf(tokenId)).toBe(buyer.address)
+    // The owner receives the bid and pays the 2% protocol fee.
+    expect((await erc20Balance(seller.address)) - sellerBefore).toBe(
+      amount - (amount * 2n) / 100n,
+    )
+    expect((await orderbook.getBid(bid.id)).result.status.name).toBe('FILLED')
+    const { result: bids } = await orderbook.listBids({
+      accountAddress: buyer.address,
+      status: 'FILLED' as never,
+    })
+    expect(bids.map((order: { id: string }) => order.id)).toEqual([bid.id])
+  })
+
+  test('behavior: a collection bid fulfilled with a token id of the owner’s choosing', async () => {
+    const tokenId = 7004n
+    const amount = 3_000n
+    await mint(tokenId, seller.address)
+    await mintErc20(buyer.address, amount)
+    await mintErc20(seller.address, amount)
+    const prepared = await orderbook.prepareCollectionBid({
+      makerAddress: buyer.address,
+      sell: {
+        type: 'ERC20',
+        contractAddress: emulator.info.contracts.erc20,
+        amount: String(amount),
+      },
+      buy: {
+        type: 'ERC721_COLLECTION',
+        contractAddress: emulator.info.contracts.erc721,
+        amount: '1',
+      },
+    })
+    const signature = await run(buyer, prepared.actions)
+    const { result: bid } = await orderbook.createCollectionBid({
+      orderComponents: prepared.orderComponents,
+      orderHash: prepared.orderHash,
+      orderSignature: signature as Hex,
+      makerFees: [],
+    })
+    expect(bid.type).toBe('COLLECTION_BID')
+    await expect
+      .poll(
+        async () =>
+          (await orderbook.getCollectionBid(bid.id)).result.status.name,
+        { interval: 200, timeout: 5_000 },
+      )
+      .toBe('ACTIVE')
+    const fulfilment = await orderbook.fulfillOrder(
+      bid.id,
+      seller.address,
+      [],
+      undefined,
+      String(tokenId),
+    )
+    await run(seller, fulfilment.actions)
+    expect(await ownerOf(tokenId)).toBe(buyer.address)
+    expect((await orderbook.getCollectionBid(bid.id)).result.status.name).toBe(
+      'FILLED',
+    )
+    const { result: trades } = await orderbook.listTrades({
+      accountAddress: buyer.address,
+    })
+    const trade = trades.find(
+      (candidate: { orderId: string }) => candidate.orderId === bid.id,
+    )
+    expect(trade?.buy).toEqual([
+      {
+        type: 'ERC721',
+        contractAddress: emulator.info.contracts.erc721.toLowerCase(),
+        tokenId: String(tokenId),
+      },
+    ])
   })
 })

@@ -385,14 +385,16 @@ export function readOrderRequest(
   if (!isRecord(protocol))
     return invalid('protocol_data', 'protocol_data must be an object.')
   const nft = kind === 'LISTING' ? sell : buy
+  // A collection bid may be filled by several NFTs, one fill each, so the
+  // published SDK signs every collection bid as partial, as ERC-1155 orders.
   const orderType =
-    nft.type === 'ERC1155' || nft.type === 'ERC1155_COLLECTION'
+    nft.type === 'ERC1155' || kind === 'COLLECTION_BID'
       ? 'PARTIAL_RESTRICTED'
       : 'FULL_RESTRICTED'
   if (protocol.order_type !== orderType)
     return invalid(
       'protocol_data.order_type',
-      `protocol_data.order_type must be ${orderType} for an ${nft.type} order.`,
+      `protocol_data.order_type must be ${orderType} for ${kind === 'COLLECTION_BID' ? 'a collection bid' : `an ${nft.type} order`}.`,
     )
   const zone = addressField('protocol_data.zone_address', protocol.zone_address)
   if (isRefused(zone)) return zone
