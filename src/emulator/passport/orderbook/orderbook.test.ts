@@ -354,10 +354,52 @@ describe('creating orders', () => {
       sufficient_approvals: false,
       sufficient_balances: true,
     })
+    expect(
+      await book.source.listings({
+        chainId: node.chainId,
+        contractAddress: contracts.erc721.toLowerCase() as Address,
+        tokenIds: [String(tokenId)],
+      }),
+    ).toEqual([])
     await approveSeaport(true)
     expect(
       (await request('GET', `/orders/listings/${order.id}`)).body.result.status,
     ).toEqual({ name: 'ACTIVE' })
+    // The indexer's quotes and stacks read the active listing.
+    expect(
+      await book.source.listings({
+        chainId: node.chainId,
+        contractAddress: contracts.erc721.toLowerCase() as Address,
+        tokenIds: [String(tokenId)],
+      }),
+    ).toEqual([
+      {
+        listing_id: order.id,
+        price_details: {
+          token: { type: 'NATIVE', symbol: 'IMX' },
+          amount: '1000000000000000000',
+          fee_inclusive_amount: '1020000000000000000',
+          fees: [
+            {
+              type: 'PROTOCOL',
+              amount: '20000000000000000',
+              recipient_address: protocolFeeRecipient.toLowerCase(),
+            },
+          ],
+          converted_prices: null,
+        },
+        token_id: String(tokenId),
+        contract_address: contracts.erc721.toLowerCase(),
+        creator: seller.address.toLowerCase(),
+        amount: '1',
+      },
+    ])
+    expect(
+      book.source.orderId?.({
+        chainId: node.chainId,
+        orderHash: Seaport.orderHash(components),
+      }),
+    ).toBe(order.id)
   })
 
   test('error: a listing is refused when another key signed it, its hash is not its own, its zone is not the signed zone, or it exists', async () => {
@@ -745,5 +787,62 @@ describe('listing lists', () => {
       `/orders/listings?account_address=${owner.address}&status=FILLED`,
     )
     expect(none.body.result).toEqual([])
+  })
+})
+
+describe('bounded growth', () => {
+  test('error: a full book forgets its longest-finished order for a new one, and refuses one when every order is live', async () => {
+    const small = createOrderbook({
+      chains: [
+        {
+          chainId: node.chainId,
+          nodeUrl: node.rpcUrl,
+          seaport: contracts.seaport,
+          signedZone: contracts.signedZone,
+        },
+      ],
+      now: () => new Date(Date.now() + offset),
+      pollingInterval: 60_000,
+      maxOrders: 1,
+    })
+    try {
+      const [chain] = small.chains
+      const now = BigInt(Math.floor(Date.now() / 1000))
+      const first = await small.create(
+        chain!,
+        'LISTING',
+        (
+          await listing({
+            tokenId: await mintTo(seller.address),
+            end: now + 60n,
+          })
+        ).body,
+      )
+      if ('refused' in first) throw new Error(first.message)
+      offset = 61_000
+      await small.sync(node.chainId)
+      offset = 0
+      expect(chain!.orders.get(first.id)?.status).toEqual({ name: 'EXPIRED' })
+      const second = await small.create(
+        chain!,
+        'LISTING',
+        (await listing({ tokenId: await mintTo(seller.address) })).body,
+      )
+      expect('refused' in second).toBe(false)
+      expect(chain!.orders.has(first.id)).toBe(false)
+      const third = await small.create(
+        chain!,
+        'LISTING',
+        (await listing({ tokenId: await mintTo(seller.address) })).body,
+      )
+      expect(third).toEqual({
+        refused: 'tooManyRequests',
+        message: 'The order book holds 1 live orders on this chain, its most.',
+        details: null,
+      })
+    } finally {
+      offset = 0
+      await small.stop()
+    }
   })
 })

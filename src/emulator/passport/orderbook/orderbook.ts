@@ -76,7 +76,10 @@ export const protocolFeeRecipient: Address = deployer.address
 /** How long signed fulfilment data stays valid. */
 export const fulfilmentLifetimeMs = 5 * 60 * 1000
 
-/** The most orders the book holds per chain. */
+/**
+ * The most orders the book holds per chain: past it, a new order takes
+ * the place of the one that finished longest ago, or is refused.
+ */
 export const maxOrders = 10_000
 
 /** The most trades the book keeps per chain (the oldest go first). */
@@ -243,6 +246,7 @@ export function createOrderbook(options: createOrderbook.Options): Orderbook {
     now = () => new Date(),
     pollingInterval = 1_000,
     syncTimeout = 5_000,
+    maxOrders: orderLimit = maxOrders,
   } = options
   const chains: OrderbookChain[] = options.chains.map((input) => ({
     ...input,
@@ -766,10 +770,10 @@ export function createOrderbook(options: createOrderbook.Options): Orderbook {
       if ('refused' in request) return request
       if (chain.byHash.has(request.orderHash))
         return conflict(`An order with hash ${request.orderHash} exists.`)
-      if (chain.orders.size >= maxOrders)
+      if (chain.orders.size >= orderLimit && !evictFinished(chain))
         return refuse(
           'tooManyRequests',
-          `The order book holds ${maxOrders} orders on this chain, its most.`,
+          `The order book holds ${orderLimit} live orders on this chain, its most.`,
         )
       const valid = await chain.client
         .verifyTypedData({
@@ -985,6 +989,8 @@ export declare namespace createOrderbook {
     pollingInterval?: number | undefined
     /** The longest {@link Orderbook.sync} waits, in ms. @default 5_000 */
     syncTimeout?: number | undefined
+    /** The most orders per chain. @default {@link maxOrders} */
+    maxOrders?: number | undefined
   }
 }
 
@@ -1001,6 +1007,21 @@ function cancelled(
   pending = false,
 ): OrderStatus {
   return { name: 'CANCELLED', pending, cancellation_type: type }
+}
+
+/**
+ * Forgets the order that finished (filled, expired or cancelled for good)
+ * longest ago, to make room; `false` when every order is live.
+ */
+function evictFinished(chain: OrderbookChain): boolean {
+  let oldest: StoredOrder | undefined
+  for (const order of chain.orders.values())
+    if (!isLive(order) && (!oldest || order.updatedAt < oldest.updatedAt))
+      oldest = order
+  if (!oldest) return false
+  chain.orders.delete(oldest.id)
+  chain.byHash.delete(oldest.request.orderHash)
+  return true
 }
 
 /** Whether an order can still change: not filled, expired or cancelled for good. */
