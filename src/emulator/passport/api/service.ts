@@ -288,9 +288,10 @@ export const service = defineService({
     const passportOrigin = required(origins.passport, 'passport')
     const orderbook = createOrderbook({
       chains: context.chains.flatMap((chain) => {
-        const { seaport, signedZone } = chain.contracts as {
+        const { seaport, signedZone, operatorAllowlist } = chain.contracts as {
           seaport?: Address | undefined
           signedZone?: Address | undefined
+          operatorAllowlist?: Address | undefined
         }
         return seaport && signedZone
           ? [
@@ -299,6 +300,7 @@ export const service = defineService({
                 nodeUrl: chain.nodeUrl,
                 seaport,
                 signedZone,
+                operatorAllowlist,
               },
             ]
           : []

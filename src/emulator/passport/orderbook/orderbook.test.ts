@@ -22,8 +22,13 @@ import {
 } from 'viem'
 import { anvil as anvilChain } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import {
+  counterfactualAddress,
+  imageHash,
+} from '../../../passport/wire/sequence.js'
 import { anvilAccounts, minter } from '../../chain/accounts.js'
 import { startAnvil } from '../../chain/anvil.js'
+import { Factory } from '../../chain/artifacts.generated.js'
 import { type Contracts, deployContracts } from '../../chain/deploy.js'
 import { ImmutableSeaport } from '../../chain/platformArtifacts.generated.js'
 import * as Seaport from '../../chain/seaport.js'
@@ -60,6 +65,7 @@ beforeAll(async () => {
         nodeUrl: node.rpcUrl,
         seaport: contracts.seaport,
         signedZone: contracts.signedZone,
+        operatorAllowlist: contracts.operatorAllowlist,
       },
     ],
     now: () => new Date(Date.now() + offset),
@@ -95,6 +101,7 @@ async function send(
     functionName: string
     args: readonly unknown[]
     value?: bigint
+    gas?: bigint
   },
 ) {
   const wallet = createWalletClient({
@@ -844,5 +851,53 @@ describe('bounded growth', () => {
       offset = 0
       await small.stop()
     }
+  })
+})
+
+describe('game wallets', () => {
+  test('behavior: a game wallet asking for fulfilment data goes on the operator allowlist (Immutable’s collections refuse transfers to others); another contract does not', async () => {
+    const tokenId = await mintTo(seller.address)
+    await approveSeaport(true)
+    const { body } = await listing({ tokenId })
+    const { id } = (await request('POST', '/orders/listings', body)).body.result
+    await request('GET', `/orders/listings/${id}`)
+    const salt = imageHash({
+      threshold: 1,
+      signers: [{ weight: 1, address: stranger.address }],
+    })
+    const wallet = counterfactualAddress({
+      factory: contracts.factory,
+      mainModule: contracts.mainModule,
+      imageHash: salt,
+    })
+    await send(stranger, {
+      address: contracts.factory,
+      abi: Factory.abi as Abi,
+      functionName: 'deploy',
+      args: [contracts.mainModule, salt],
+      // A CREATE2 short of gas fails without reverting the factory's call.
+      gas: 200_000n,
+    })
+    expect(await client().getCode({ address: wallet })).toBe(
+      '0x363d3d373d3d3d363d30545af43d82803e903d91601857fd5bf3',
+    )
+    const allowlisted = (target: Address) =>
+      client().readContract({
+        address: contracts.operatorAllowlist,
+        abi: parseAbi([
+          'function isAllowlisted(address target) view returns (bool)',
+        ]),
+        functionName: 'isAllowlisted',
+        args: [target],
+      })
+    expect(await allowlisted(wallet)).toBe(false)
+    for (const taker of [wallet, contracts.erc20]) {
+      const data = await request('POST', '/orders/fulfillment-data', [
+        { order_id: id, taker_address: taker, fees: [] },
+      ])
+      expect(data.body.result.fulfillable_orders).toHaveLength(1)
+    }
+    expect(await allowlisted(wallet)).toBe(true)
+    expect(await allowlisted(contracts.erc20)).toBe(false)
   })
 })

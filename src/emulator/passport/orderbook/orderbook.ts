@@ -31,6 +31,7 @@ import { randomUUID } from 'node:crypto'
 import {
   type Address,
   createPublicClient,
+  createWalletClient,
   type Hex,
   http,
   type PublicClient,
@@ -38,6 +39,7 @@ import {
   parseEventLogs,
   zeroAddress,
 } from 'viem'
+import { walletCreationCode } from '../../../passport/wire/sequence.js'
 import { deployer, zoneSigner } from '../../chain/accounts.js'
 import { ImmutableSeaport } from '../../chain/platformArtifacts.generated.js'
 import * as Seaport from '../../chain/seaport.js'
@@ -95,7 +97,19 @@ export type OrderbookChainInput = {
   readonly nodeUrl: string
   readonly seaport: Address
   readonly signedZone: Address
+  /**
+   * The operator allowlist the platform's collections check: a game
+   * wallet that asks for fulfilment data goes on it (see
+   * {@link allowlistGameWallet}); none without it.
+   */
+  readonly operatorAllowlist?: Address | undefined
 }
+
+/**
+ * The runtime code of every game wallet (a Sequence v1 proxy): the tail of
+ * its creation code.
+ */
+export const gameWalletRuntime: Hex = `0x${walletCreationCode.slice(-52)}`
 
 /** An order as the book keeps it. */
 export type StoredOrder = {
@@ -205,6 +219,10 @@ const erc1155Abi = parseAbi([
 const erc20Abi = parseAbi([
   'function balanceOf(address account) view returns (uint256)',
   'function allowance(address owner, address spender) view returns (uint256)',
+])
+const allowlistAbi = parseAbi([
+  'function isAllowlisted(address target) view returns (bool)',
+  'function addAddressesToAllowlist(address[] addressTargets)',
 ])
 const royaltyAbi = parseAbi([
   'function royaltyInfo(uint256 tokenId, uint256 salePrice) view returns (address, uint256)',
@@ -605,6 +623,55 @@ export function createOrderbook(options: createOrderbook.Options): Orderbook {
     ]
   }
 
+  // The deployer's sends, one at a time per chain (one nonce sequence).
+  const sends = new Map<number, Promise<unknown>>()
+
+  /**
+   * Puts a game wallet on the operator allowlist, as the hosted platform
+   * has every Passport wallet on it: Immutable's collections refuse
+   * transfers to contracts that are not. The hosted allowlist takes
+   * Passport wallets by their proxy's code hash and implementation
+   * (`addWalletToAllowlist` reads `PROXY_getImplementation`), which the
+   * game wallet's Sequence v1 proxy does not answer; so each wallet goes
+   * on by its address, from the deployer (a registrar of the allowlist),
+   * when it first asks to buy. Other contracts are left as they are.
+   */
+  async function allowlistGameWallet(chain: OrderbookChain, wallet: Address) {
+    const { operatorAllowlist } = chain
+    if (!operatorAllowlist) return
+    const code = await chain.client.getCode({ address: wallet })
+    if (code?.toLowerCase() !== gameWalletRuntime) return
+    const previous = sends.get(chain.chainId) ?? Promise.resolve()
+    const send = previous.then(async () => {
+      const listed = await chain.client.readContract({
+        address: operatorAllowlist,
+        abi: allowlistAbi,
+        functionName: 'isAllowlisted',
+        args: [wallet],
+      })
+      if (listed) return
+      const hash = await createWalletClient({
+        account: deployer,
+        transport: http(chain.nodeUrl),
+      }).writeContract({
+        chain: null,
+        address: operatorAllowlist,
+        abi: allowlistAbi,
+        functionName: 'addAddressesToAllowlist',
+        args: [[wallet]],
+      })
+      await chain.client.waitForTransactionReceipt({
+        hash,
+        pollingInterval: 50,
+      })
+    })
+    sends.set(
+      chain.chainId,
+      send.catch(() => undefined),
+    )
+    await send
+  }
+
   const render = (chain: OrderbookChain, order: StoredOrder): ApiOrder => {
     const { request } = order
     const { components } = request
@@ -862,6 +929,8 @@ export function createOrderbook(options: createOrderbook.Options): Orderbook {
           )
           continue
         }
+        // A game wallet that could not receive the item could not buy.
+        await allowlistGameWallet(chain, request.taker).catch(() => undefined)
         const fees = feesOf(order, request.fees)
         const expiration = BigInt(
           Math.floor((now().getTime() + fulfilmentLifetimeMs) / 1000),
