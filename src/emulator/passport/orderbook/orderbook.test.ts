@@ -13,18 +13,26 @@ import {
   createWalletClient,
   defineChain,
   type Hex,
+  hashTypedData,
   http,
   type LocalAccount,
+  type PrivateKeyAccount,
   parseAbi,
   parseEther,
   zeroAddress,
   zeroHash,
 } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { anvil as anvilChain } from 'viem/chains'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
   counterfactualAddress,
+  encodeSignature,
+  eoaSignature,
   imageHash,
+  signatureTypes,
+  subDigest,
+  wrapErc6492,
 } from '../../../passport/wire/sequence.js'
 import { anvilAccounts, minter } from '../../chain/accounts.js'
 import { startAnvil } from '../../chain/anvil.js'
@@ -654,6 +662,33 @@ describe('fulfilment', () => {
       }),
     ).toBe(5n)
   })
+  test('behavior: once an NFT sells through one listing, its offerer’s other listing of it is CANCELLED UNDERFUNDED', async () => {
+    const tokenId = await mintTo(seller.address)
+    await approveSeaport(true)
+    const sold = await listing({ tokenId, price: 1000n })
+    const other = await listing({ tokenId, price: 2000n })
+    const { id } = (await request('POST', '/orders/listings', sold.body)).body
+      .result
+    const otherId = (await request('POST', '/orders/listings', other.body)).body
+      .result.id
+    const data = await request('POST', '/orders/fulfillment-data', [
+      { order_id: id, taker_address: buyer.address, fees: [] },
+    ])
+    const [fulfillable] = data.body.result.fulfillable_orders
+    await fulfil({
+      components: sold.components,
+      signature: sold.signature,
+      order: fulfillable.order,
+      extraData: fulfillable.extra_data,
+    })
+    expect(
+      (await request('GET', `/orders/listings/${otherId}`)).body.result.status,
+    ).toEqual({
+      name: 'CANCELLED',
+      pending: false,
+      cancellation_type: 'UNDERFUNDED',
+    })
+  })
 })
 
 describe('cancellation and expiry', () => {
@@ -899,5 +934,121 @@ describe('game wallets', () => {
     }
     expect(await allowlisted(wallet)).toBe(true)
     expect(await allowlisted(contracts.erc20)).toBe(false)
+  })
+})
+
+describe('smart-wallet offerers', () => {
+  /** A game-wallet-like Sequence v1 wallet of one key, and its order signer. */
+  const walletOf = (key: PrivateKeyAccount) => {
+    const salt = imageHash({
+      threshold: 1,
+      signers: [{ weight: 1, address: key.address }],
+    })
+    const address = counterfactualAddress({
+      factory: contracts.factory,
+      mainModule: contracts.mainModule,
+      imageHash: salt,
+    })
+    /** The wallet's ERC-1271 signature of an order (its key signs the sub-digest). */
+    const sign = async (order: Seaport.OrderComponents) => {
+      const digest = hashTypedData(
+        Seaport.orderTypedData({
+          chainId: node.chainId,
+          seaport: contracts.seaport,
+          order,
+        }),
+      )
+      const signature = await key.sign({
+        hash: subDigest({ chainId: node.chainId, wallet: address, digest }),
+      })
+      return encodeSignature({
+        threshold: 1,
+        parts: [
+          {
+            type: 'eoa',
+            weight: 1,
+            signature: eoaSignature(signature, signatureTypes.eip712),
+          },
+        ],
+      })
+    }
+    return { salt, address, sign }
+  }
+
+  /** A listing body of `wallet`'s, signed with `signature(order)`. */
+  async function walletListing(
+    wallet: Address,
+    signature: (order: Seaport.OrderComponents) => Promise<Hex>,
+  ) {
+    const { body, components } = await listing({
+      tokenId: await mintTo(wallet),
+    })
+    const order = {
+      ...components,
+      offerer: wallet,
+      consideration: components.consideration.map((item) => ({
+        ...item,
+        recipient: wallet,
+      })),
+    }
+    return request('POST', '/orders/listings', {
+      ...body,
+      account_address: wallet,
+      order_hash: Seaport.orderHash(order),
+      signature: await signature(order),
+    })
+  }
+
+  test('behavior: a wallet not deployed yet signs with ERC-6492, a deployed one through ERC-1271; another key’s signature is refused', async () => {
+    const key = privateKeyToAccount(generatePrivateKey())
+    const wallet = walletOf(key)
+    const undeployed = await walletListing(wallet.address, async (order) =>
+      wrapErc6492({
+        factory: contracts.factory,
+        mainModule: contracts.mainModule,
+        imageHash: wallet.salt,
+        signature: await wallet.sign(order),
+      }),
+    )
+    expect(undeployed.status).toBe(201)
+    expect(undeployed.body.result.account_address).toBe(
+      wallet.address.toLowerCase(),
+    )
+    await send(stranger, {
+      address: contracts.factory,
+      abi: Factory.abi as Abi,
+      functionName: 'deploy',
+      args: [contracts.mainModule, wallet.salt],
+      gas: 200_000n,
+    })
+    const deployed = await walletListing(wallet.address, wallet.sign)
+    expect(deployed.status).toBe(201)
+    const other = walletOf(privateKeyToAccount(generatePrivateKey()))
+    const forged = await walletListing(wallet.address, other.sign)
+    expect(forged.status).toBe(400)
+    expect(forged.body.details).toEqual({ parameter: 'signature' })
+  })
+})
+
+describe('counters', () => {
+  // Last in the file: it moves the seller's counter past every order above.
+  test('behavior: the seaport’s incrementCounter makes the offerer’s live orders CANCELLED ON_CHAIN', async () => {
+    const tokenId = await mintTo(seller.address)
+    await approveSeaport(true)
+    const { body } = await listing({ tokenId })
+    const { id } = (await request('POST', '/orders/listings', body)).body.result
+    await send(seller, {
+      address: contracts.seaport,
+      abi: ImmutableSeaport.abi as Abi,
+      functionName: 'incrementCounter',
+      args: [],
+    })
+    expect(
+      (await request('GET', `/orders/listings/${id}`)).body.result.status,
+    ).toEqual({
+      name: 'CANCELLED',
+      pending: false,
+      cancellation_type: 'ON_CHAIN',
+    })
   })
 })
