@@ -417,6 +417,46 @@ describe('creating orders', () => {
     ).toBe(order.id)
   })
 
+  test('behavior: a listing of a token without code is INACTIVE and holds up no other order’s evaluation', async () => {
+    const tokenId = await mintTo(seller.address)
+    await approveSeaport(true)
+    const good = await listing({ tokenId })
+    const { body, components } = await listing({ tokenId })
+    const codeless = {
+      ...components,
+      offer: components.offer.map((item) => ({
+        ...item,
+        token: stranger.address,
+      })),
+    }
+    const created = await request('POST', '/orders/listings', {
+      ...body,
+      sell: [{ ...body.sell[0], contract_address: stranger.address }],
+      order_hash: Seaport.orderHash(codeless),
+      signature: await seller.signTypedData(
+        Seaport.orderTypedData({
+          chainId: node.chainId,
+          seaport: contracts.seaport,
+          order: codeless,
+        }),
+      ),
+    })
+    expect(created.status).toBe(201)
+    const goodId = (await request('POST', '/orders/listings', good.body)).body
+      .result.id
+    expect(
+      (await request('GET', `/orders/listings/${created.body.result.id}`)).body
+        .result.status,
+    ).toEqual({
+      name: 'INACTIVE',
+      sufficient_approvals: false,
+      sufficient_balances: false,
+    })
+    expect(
+      (await request('GET', `/orders/listings/${goodId}`)).body.result.status,
+    ).toEqual({ name: 'ACTIVE' })
+  })
+
   test('error: a listing is refused when another key signed it, its hash is not its own, its zone is not the signed zone, or it exists', async () => {
     const tokenId = await mintTo(seller.address)
     const forged = await listing({ tokenId, signer: stranger })

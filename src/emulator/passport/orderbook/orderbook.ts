@@ -30,6 +30,9 @@
 import { randomUUID } from 'node:crypto'
 import {
   type Address,
+  BaseError,
+  ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
   createPublicClient,
   createWalletClient,
   type Hex,
@@ -155,6 +158,8 @@ export type OrderbookChain = OrderbookChainInput & {
   readonly client: PublicClient
   /** The last block whose seaport events were read. */
   lastBlock: bigint | undefined
+  /** The block of the last evaluation of holdings and approvals. */
+  evaluatedBlock: bigint | undefined
 }
 
 /** The answer of the fulfilment-data route. */
@@ -274,6 +279,7 @@ export function createOrderbook(options: createOrderbook.Options): Orderbook {
     trades: new Map(),
     client: createPublicClient({ transport: http(input.nodeUrl) }),
     lastBlock: undefined,
+    evaluatedBlock: undefined,
   }))
   const running = new Map<number, Promise<void>>()
   const next = new Map<number, Promise<void>>()
@@ -464,8 +470,14 @@ export function createOrderbook(options: createOrderbook.Options): Orderbook {
     chain.trades.set(trade.id, { trade, at: now() })
   }
 
+  /**
+   * Re-evaluates the live orders: times on every pass, holdings and
+   * approvals only when a block was mined since the last pass (nothing on
+   * chain changes without one) or the order was never evaluated.
+   */
   async function evaluate(chain: OrderbookChain) {
     const at = now().getTime()
+    const fresh = chain.evaluatedBlock !== chain.lastBlock
     await Promise.all(
       [...chain.orders.values()].filter(isLive).map(async (order) => {
         if (order.status.name === 'CANCELLED') {
@@ -479,7 +491,13 @@ export function createOrderbook(options: createOrderbook.Options): Orderbook {
           touch(order, { name: 'EXPIRED' })
           return
         }
-        const funds = await fundsOf(chain, order)
+        if (!fresh && order.status.name !== 'PENDING') return
+        const funds = await fundsOf(chain, order).catch((error: unknown) => {
+          // A token that reverts or has no code holds nothing for anyone;
+          // any other failure (the node) leaves the order for the next pass.
+          if (reverted(error)) return { balances: false, approvals: false }
+          throw error
+        })
         if (order.royalty === undefined)
           order.royalty = await royaltyOf(chain, order)
         if (order.request.startAt.getTime() > at)
@@ -494,6 +512,7 @@ export function createOrderbook(options: createOrderbook.Options): Orderbook {
           })
       }),
     )
+    chain.evaluatedBlock = chain.lastBlock
   }
 
   /** Whether the offerer holds what the order gives and let the seaport move it. */
@@ -1069,6 +1088,18 @@ type ReceivedItem = {
   identifier: bigint
   amount: bigint
   recipient?: Address | undefined
+}
+
+/** Whether a read failed in the contract (a revert, or no code there). */
+function reverted(error: unknown): boolean {
+  return (
+    error instanceof BaseError &&
+    error.walk(
+      (cause) =>
+        cause instanceof ContractFunctionRevertedError ||
+        cause instanceof ContractFunctionZeroDataError,
+    ) !== null
+  )
 }
 
 function cancelled(
