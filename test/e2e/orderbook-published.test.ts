@@ -260,6 +260,41 @@ describe('the published @imtbl/orderbook against the emulator', () => {
       },
     ])
     await untilActive(created.id)
+    // The NFT's metadata (set as its collection's owner would) gives it a
+    // metadata id in the indexer, which finds the listing.
+    const collection = `${emulator.info.passport.apiUrl}/v1/chains/${chainNameOf(emulator.info.chainId)}/collections/${emulator.info.contracts.erc721}`
+    const refreshed = await fetch(`${collection}/nfts/refresh-metadata`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-immutable-api-key': emulator.info.passport.apiKey,
+      },
+      body: JSON.stringify({
+        nft_metadata: [
+          {
+            token_id: String(tokenId),
+            name: 'Sword',
+            description: null,
+            image: null,
+            external_url: null,
+            animation_url: null,
+            youtube_url: null,
+            attributes: null,
+          },
+        ],
+      }),
+    })
+    expect(refreshed.status).toBe(202)
+    const nft = (await (
+      await fetch(`${collection}/nfts/${tokenId}`)
+    ).json()) as { result: { metadata_id: string | null } }
+    expect(nft.result.metadata_id).not.toBeNull()
+    const byMetadata = await orderbook.listListings({
+      sellItemMetadataId: nft.result.metadata_id as string,
+    })
+    expect(byMetadata.result.map((order: { id: string }) => order.id)).toEqual([
+      created.id,
+    ])
 
     const sellerBefore = await publicClient().getBalance({
       address: seller.address,

@@ -45,6 +45,8 @@ import { type Chain, defineService } from '../../service.js'
 import { createVerifier } from '../bearer.js'
 import { createIndexer, type Indexer } from '../indexer/indexer.js'
 import { indexerRoutes } from '../indexer/routes.js'
+import { nftKey } from '../indexer/state.js'
+import { nftMetadataOf } from '../indexer/views.js'
 import { createOrderbook, type Orderbook } from '../orderbook/orderbook.js'
 import { orderbookRoutes } from '../orderbook/routes.js'
 import { chainNameOf, chainRoutes } from './chains.js'
@@ -162,7 +164,11 @@ export function createApiService(
   metadataRoutes(app, deps)
   craftingRoutes(app, deps)
   if (options.indexer) indexerRoutes(app, { indexer: options.indexer })
-  if (options.orderbook) orderbookRoutes(app, { orderbook: options.orderbook })
+  if (options.orderbook)
+    orderbookRoutes(app, {
+      orderbook: options.orderbook,
+      metadataIdOf: options.indexer && metadataIdsOf(options.indexer),
+    })
   return app
 }
 
@@ -366,6 +372,21 @@ export const service = defineService({
     }
   },
 })
+
+/**
+ * The indexer's metadata id of an NFT (its stack's id), for the order
+ * book's `…_item_metadata_id` filters.
+ */
+function metadataIdsOf(indexer: Indexer) {
+  return (chainId: number, contract: string, tokenId: string) => {
+    const chain = indexer.chains.find((c) => c.chainId === chainId)
+    if (!chain || !/^(0|[1-9][0-9]{0,77})$/.test(tokenId)) return undefined
+    return nftMetadataOf(
+      chain.state,
+      nftKey(contract as Address, BigInt(tokenId)),
+    )?.stack.id
+  }
+}
 
 /**
  * The chain's Seaport, once the emulator deploys one: its `OrderFulfilled`
