@@ -42,6 +42,7 @@ import {
   parseEventLogs,
   zeroAddress,
 } from 'viem'
+import type { components } from '../../../api/wire/mr/schema.generated.js'
 import { walletCreationCode } from '../../../passport/wire/sequence.js'
 import { deployer, zoneSigner } from '../../chain/accounts.js'
 import { ImmutableSeaport } from '../../chain/platformArtifacts.generated.js'
@@ -59,6 +60,7 @@ import type {
 import {
   type ApiOrder,
   type ApiTrade,
+  type Assignable,
   apiItemOf,
   conflict,
   type Fee,
@@ -178,6 +180,12 @@ export type CancelResult = {
   pending_cancellations: string[]
   failed_cancellations: { order: string; reason_code: 'FILLED' }[]
 }
+
+/** The cancel answer checked against the API's generated type. */
+export type CancelCheck = Assignable<
+  components['schemas']['CancelOrdersResultData'],
+  CancelResult
+>
 
 /** The emulated order book. */
 export type Orderbook = {

@@ -9,8 +9,11 @@
  * @packageDocumentation
  */
 import { type Address, type Hex, zeroAddress, zeroHash } from 'viem'
+import type { components } from '../../../api/wire/mr/schema.generated.js'
 import * as Seaport from '../../chain/seaport.js'
 import { invalid, type Refusal, refuse } from '../indexer/params.js'
+
+type Schemas = components['schemas']
 
 /** The kinds of orders the book takes. */
 export type OrderKind = 'LISTING' | 'BID' | 'COLLECTION_BID'
@@ -494,3 +497,18 @@ export function apiItemOf(item: {
 export function conflict(message: string): Refusal {
   return refuse('conflict', message)
 }
+
+/** `from`, which compiles only when assignable to `to`. */
+export type Assignable<to, from extends to> = from
+
+/**
+ * The book's answers checked against the API's generated types: a shape
+ * that drifts from the spec fails to compile.
+ */
+export type SpecChecks = [
+  Assignable<Schemas['Order'], ApiOrder>,
+  Assignable<Schemas['Trade'], ApiTrade>,
+  Assignable<Schemas['Fee'], Fee>,
+  Assignable<Schemas['Item'], Item>,
+  Assignable<Schemas['OrderStatus'], OrderStatus>,
+]
