@@ -500,4 +500,38 @@ describe('the published @imtbl/orderbook against the emulator', () => {
       },
     ])
   })
+  test('behavior: two listings of an account signed once as a Seaport bulk order, both created; one fulfilled on chain with its bulk signature', async () => {
+    const tokens = [7005n, 7006n]
+    for (const tokenId of tokens) await mint(tokenId, seller.address)
+    const prepared = await orderbook.prepareBulkListings({
+      makerAddress: seller.address,
+      listingParams: tokens.map((tokenId) => ({
+        sell: {
+          type: 'ERC721' as const,
+          contractAddress: emulator.info.contracts.erc721,
+          tokenId: String(tokenId),
+        },
+        buy: { type: 'NATIVE' as const, amount: '1000' },
+        makerFees: [],
+      })),
+    })
+    const signature = await run(seller, prepared.actions)
+    const { result } = await prepared.completeListings([signature as Hex])
+    expect(result.map((entry: { success: boolean }) => entry.success)).toEqual([
+      true,
+      true,
+    ])
+    const [first] = result as { order: { id: string } }[]
+    await untilActive(first!.order.id)
+    const fulfilment = await orderbook.fulfillOrder(
+      first!.order.id,
+      buyer.address,
+      [],
+    )
+    await run(buyer, fulfilment.actions)
+    expect(await ownerOf(tokens[0]!)).toBe(buyer.address)
+    expect(
+      (await orderbook.getListing(first!.order.id)).result.status.name,
+    ).toBe('FILLED')
+  })
 })

@@ -33,13 +33,18 @@ import {
   BaseError,
   ContractFunctionRevertedError,
   ContractFunctionZeroDataError,
+  compactSignatureToSignature,
   createPublicClient,
   createWalletClient,
   type Hex,
   http,
   type PublicClient,
   parseAbi,
+  parseCompactSignature,
   parseEventLogs,
+  recoverAddress,
+  serializeSignature,
+  size,
   zeroAddress,
 } from 'viem'
 import type { components } from '../../../api/wire/mr/schema.generated.js'
@@ -57,6 +62,7 @@ import type {
   Listing,
   MarketPriceDetails,
 } from '../indexer/schema.js'
+import { bulkOrderDigest } from './bulk.js'
 import {
   type ApiOrder,
   type ApiTrade,
@@ -869,17 +875,18 @@ export function createOrderbook(options: createOrderbook.Options): Orderbook {
           'tooManyRequests',
           `The order book holds ${orderLimit} live orders on this chain, its most.`,
         )
-      const valid = await chain.client
-        .verifyTypedData({
-          address: request.account,
-          ...Seaport.orderTypedData({
-            chainId: chain.chainId,
-            seaport: chain.seaport,
-            order: request.components,
-          }),
-          signature: request.signature,
-        })
-        .catch(() => false)
+      const valid =
+        (await chain.client
+          .verifyTypedData({
+            address: request.account,
+            ...Seaport.orderTypedData({
+              chainId: chain.chainId,
+              seaport: chain.seaport,
+              order: request.components,
+            }),
+            signature: request.signature,
+          })
+          .catch(() => false)) || (await verifyBulk(chain, request))
       if (!valid)
         return invalid(
           'signature',
@@ -1096,6 +1103,37 @@ type ReceivedItem = {
   identifier: bigint
   amount: bigint
   recipient?: Address | undefined
+}
+
+/**
+ * Whether an account's bulk order signature covers the order. Seaport
+ * reads a bulk proof only for an offerer without code (a contract gets the
+ * whole signature through ERC-1271, which the plain check above covers).
+ */
+async function verifyBulk(
+  chain: OrderbookChain,
+  request: OrderRequest,
+): Promise<boolean> {
+  const bulk = bulkOrderDigest({
+    chainId: chain.chainId,
+    seaport: chain.seaport,
+    orderHash: request.orderHash,
+    signature: request.signature,
+  })
+  if (!bulk) return false
+  try {
+    if (await chain.client.getCode({ address: request.account })) return false
+    const signature =
+      size(bulk.signature) === 64
+        ? serializeSignature(
+            compactSignatureToSignature(parseCompactSignature(bulk.signature)),
+          )
+        : bulk.signature
+    const signer = await recoverAddress({ hash: bulk.digest, signature })
+    return signer.toLowerCase() === request.account
+  } catch {
+    return false
+  }
 }
 
 /** Whether a read failed in the contract (a revert, or no code there). */
