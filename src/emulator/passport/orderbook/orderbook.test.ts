@@ -974,6 +974,10 @@ describe('game wallets', () => {
     }
     expect(await allowlisted(wallet)).toBe(true)
     expect(await allowlisted(contracts.erc20)).toBe(false)
+    // Asked directly, a wallet goes on once; anything else stays off.
+    await book.allowlistGameWallet(node.chainId, wallet)
+    await book.allowlistGameWallet(node.chainId, seller.address)
+    expect(await allowlisted(seller.address)).toBe(false)
   })
 })
 

@@ -220,6 +220,14 @@ export type Orderbook = {
   ): Promise<FulfilmentData | Refusal>
   /** Cancels orders off chain, on their account's signature. */
   cancel(chain: OrderbookChain, body: unknown): Promise<CancelResult | Refusal>
+  /**
+   * Puts a game wallet (a contract with the Sequence v1 proxy's code) on
+   * the chain's operator allowlist, if it is not yet; other addresses are
+   * left as they are. The book does it for a game wallet that asks for
+   * fulfilment data; a wallet that lists must be on it before it
+   * approves the seaport.
+   */
+  allowlistGameWallet(chainId: number, wallet: Address): Promise<void>
   /** The API shape of an order. */
   render(chain: OrderbookChain, order: StoredOrder): ApiOrder
   /** Stops polling. Idempotent. */
@@ -849,6 +857,10 @@ export function createOrderbook(options: createOrderbook.Options): Orderbook {
     source,
     render,
     chainByName: (name) => chains.find((chain) => chain.name === name),
+    async allowlistGameWallet(chainId, wallet) {
+      const chain = chainById(chainId)
+      if (chain) await allowlistGameWallet(chain, wallet)
+    },
     async sync(chainId, timeout = syncTimeout) {
       const chain = chainById(chainId)
       if (!chain) return
