@@ -647,6 +647,38 @@ const routes: readonly Route[] = [
     form: 'json',
   },
   { service: 'api', method: 'GET', path: '/dev/indexer/status', form: 'json' },
+  // The platform API's order book.
+  ...[
+    '/orders/listings',
+    '/orders/listings/:orderId',
+    '/orders/bids',
+    '/orders/bids/:orderId',
+    '/orders/collection-bids',
+    '/orders/collection-bids/:orderId',
+    '/trades',
+    '/trades/:orderId',
+  ].map(
+    (path): Route => ({
+      service: 'api',
+      method: 'GET',
+      path: `/v1/chains/:chainName${path}`,
+      form: 'json',
+    }),
+  ),
+  ...[
+    '/orders/listings',
+    '/orders/bids',
+    '/orders/collection-bids',
+    '/orders/fulfillment-data',
+    '/orders/cancel',
+  ].map(
+    (path): Route => ({
+      service: 'api',
+      method: 'POST',
+      path: `/v1/chains/:chainName${path}`,
+      form: 'json',
+    }),
+  ),
   // The game wallet's key-custody API.
   { service: 'tee', method: 'GET', path: '/health', form: 'json' },
   {
@@ -921,6 +953,15 @@ const queryName = fc.constantFrom(
   'sort_by',
   'only_include_owner_listings',
   'only_if_has_active_listings',
+  'status',
+  'sell_item_contract_address',
+  'buy_item_contract_address',
+  'sell_item_token_id',
+  'buy_item_token_id',
+  'sell_item_metadata_id',
+  'buy_item_type',
+  'sort_direction',
+  'from_indexed_at',
   'chainName',
   'clientId',
   'wallet',

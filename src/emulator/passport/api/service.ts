@@ -48,9 +48,13 @@ import { type Chain, defineService } from '../../service.js'
 import { createVerifier } from '../bearer.js'
 import { createIndexer, type Indexer } from '../indexer/indexer.js'
 import { indexerRoutes } from '../indexer/routes.js'
+import { nftKey } from '../indexer/state.js'
+import { nftMetadataOf } from '../indexer/views.js'
 import { mintingIndexerOf } from '../minting/link.js'
 import { createMinting, type Minting } from '../minting/minting.js'
 import { mintingRoutes } from '../minting/routes.js'
+import { createOrderbook, type Orderbook } from '../orderbook/orderbook.js'
+import { orderbookRoutes } from '../orderbook/routes.js'
 import { chainNameOf, chainRoutes } from './chains.js'
 import { craftingRoutes, craftingSigner } from './crafting.js'
 import { guardianRoutes } from './guardian.js'
@@ -167,6 +171,11 @@ export function createApiService(
   // Before the indexer's: its `…/nfts/{token_id}` routes would match.
   if (options.minting) mintingRoutes(app, { minting: options.minting })
   if (options.indexer) indexerRoutes(app, { indexer: options.indexer })
+  if (options.orderbook)
+    orderbookRoutes(app, {
+      orderbook: options.orderbook,
+      metadataIdOf: options.indexer && metadataIdsOf(options.indexer),
+    })
   return app
 }
 
@@ -199,6 +208,8 @@ export declare namespace createApiService {
     indexer?: Indexer | undefined
     /** The minting backend whose routes the API serves; none without it. */
     minting?: Minting | undefined
+    /** The order book whose routes the API serves; none without it. */
+    orderbook?: Orderbook | undefined
   }
 }
 
@@ -290,12 +301,33 @@ export const service = defineService({
     const [main] = context.chains
     const issuer = required(origins.identity, 'identity')
     const passportOrigin = required(origins.passport, 'passport')
+    const orderbook = createOrderbook({
+      chains: context.chains.flatMap((chain) => {
+        const { seaport, signedZone, operatorAllowlist } = chain.contracts as {
+          seaport?: Address | undefined
+          signedZone?: Address | undefined
+          operatorAllowlist?: Address | undefined
+        }
+        return seaport && signedZone
+          ? [
+              {
+                chainId: chain.chainId,
+                nodeUrl: chain.nodeUrl,
+                seaport,
+                signedZone,
+                operatorAllowlist,
+              },
+            ]
+          : []
+      }),
+    })
     const indexer = createIndexer({
       chains: context.chains.map((chain) => ({
         chainId: chain.chainId,
         nodeUrl: chain.nodeUrl,
         seaport: seaportOf(chain),
       })),
+      listings: orderbook.source,
     })
     const minting = createMinting({
       chains: context.chains.map((chain) => ({
@@ -317,6 +349,7 @@ export const service = defineService({
       passportOrigin,
       indexer,
       minting,
+      orderbook,
       verificationOf: (chainId, address) =>
         indexer.verificationStatus(chainId, address),
     })
@@ -327,6 +360,7 @@ export const service = defineService({
     }).catch(async (error: unknown) => {
       await minting.stop()
       await indexer.stop()
+      await orderbook.stop()
       throw error
     })
     const overrides = overridesOf({
@@ -347,6 +381,7 @@ export const service = defineService({
         await server.stop()
         await minting.stop()
         await indexer.stop()
+        await orderbook.stop()
       },
       info: {
         passport: {
@@ -360,6 +395,21 @@ export const service = defineService({
     }
   },
 })
+
+/**
+ * The indexer's metadata id of an NFT (its stack's id), for the order
+ * book's `…_item_metadata_id` filters.
+ */
+function metadataIdsOf(indexer: Indexer) {
+  return (chainId: number, contract: string, tokenId: string) => {
+    const chain = indexer.chains.find((c) => c.chainId === chainId)
+    if (!chain || !/^(0|[1-9][0-9]{0,77})$/.test(tokenId)) return undefined
+    return nftMetadataOf(
+      chain.state,
+      nftKey(contract as Address, BigInt(tokenId)),
+    )?.stack.id
+  }
+}
 
 /**
  * The chain's Seaport, once the emulator deploys one: its `OrderFulfilled`
