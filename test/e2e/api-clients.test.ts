@@ -1239,6 +1239,19 @@ describe('passport, passport profile and guardian (a signed-in player)', () => {
     expect(registered).toEqual({ counterfactual_address: player.wallet })
   })
 
+  test('behavior: a registered wallet is on the operator allowlist before it is deployed, so it may approve the seaport and list the platform’s collections', async () => {
+    const reader = createPublicClient({ transport: http(emulator.info.rpcUrl) })
+    expect(await reader.getCode({ address: player.wallet })).toBeUndefined()
+    expect(
+      await reader.readContract({
+        address: emulator.info.contracts.operatorAllowlist,
+        abi: parseAbi(['function isAllowlisted(address) view returns (bool)']),
+        functionName: 'isAllowlisted',
+        args: [player.wallet],
+      }),
+    ).toBe(true)
+  })
+
   test('behavior: passport profile getUserInfo, linkWalletV2 with an EIP-712 signature, then both linked-address reads and, with the API key, the user metadata', async () => {
     const profile = new mr.PassportProfileApi(signedIn)
     const passport = new mr.PassportApi(signedIn)

@@ -113,6 +113,10 @@ export function chainRoutes(app: Hono<ApiEnv>, deps: Deps): void {
           "ethereum_address is not the player's key-custody wallet.",
         )
       const wallet = registerWallet(deps, player.id, custody.address, chain)
+      // The wallet may trade the platform's collections from its first
+      // transaction, as on the hosted chain; a node that fails here leaves
+      // the order book to allowlist it when it buys.
+      await deps.walletRegistered(chain.chainId, wallet).catch(() => undefined)
       return c.json({
         counterfactual_address: wallet,
       } satisfies CounterfactualAddressResponse)

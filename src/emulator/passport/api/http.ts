@@ -70,6 +70,8 @@ export type Deps = {
   readonly readerOf: (chain: ApiChain) => ChainReader
   /** The platform's verification status of a contract. */
   readonly verificationOf: VerificationOf
+  /** Told of each wallet the registration route registers. */
+  readonly walletRegistered: (chainId: number, wallet: Address) => Promise<void>
 }
 
 /**

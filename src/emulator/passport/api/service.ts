@@ -97,6 +97,7 @@ export function createApiService(
     issuer,
     now = () => new Date(),
     verificationOf = () => 'unverified',
+    walletRegistered = async () => {},
   } = options
   const readers = new Map<number, ChainReader>()
   const deps: Deps = {
@@ -119,6 +120,7 @@ export function createApiService(
       return reader
     },
     verificationOf,
+    walletRegistered,
   }
   const app = createApp<ApiEnv>()
   app.onError((error, c) => {
@@ -204,6 +206,13 @@ export declare namespace createApiService {
      * routes report it. @default every contract is `unverified`
      */
     verificationOf?: VerificationOf | undefined
+    /**
+     * Told of each wallet the registration route registers (the order
+     * book allowlists it). @default nothing
+     */
+    walletRegistered?:
+      | ((chainId: number, wallet: Address) => Promise<void>)
+      | undefined
     /** The indexer whose routes the API serves; none without it. */
     indexer?: Indexer | undefined
     /** The minting backend whose routes the API serves; none without it. */
@@ -350,6 +359,8 @@ export const service = defineService({
       indexer,
       minting,
       orderbook,
+      walletRegistered: (chainId, wallet) =>
+        orderbook.allowlistRegisteredWallet(chainId, wallet),
       verificationOf: (chainId, address) =>
         indexer.verificationStatus(chainId, address),
     })

@@ -228,6 +228,15 @@ export type Orderbook = {
    * approves the seaport.
    */
   allowlistGameWallet(chainId: number, wallet: Address): Promise<void>
+  /**
+   * Puts a game wallet the platform API registered on the operator
+   * allowlist, deployed or not: the hosted platform allowlists every game
+   * wallet by its code, so a player may approve the seaport and list from
+   * their first transaction. (Allowlisting by code needs the proxy's
+   * `PROXY_getImplementation`, which the Sequence v1 proxy lacks; its
+   * address stands in for it.)
+   */
+  allowlistRegisteredWallet(chainId: number, wallet: Address): Promise<void>
   /** The API shape of an order. */
   render(chain: OrderbookChain, order: StoredOrder): ApiOrder
   /** Stops polling. Idempotent. */
@@ -678,10 +687,14 @@ export function createOrderbook(options: createOrderbook.Options): Orderbook {
    * when it first asks to buy. Other contracts are left as they are.
    */
   async function allowlistGameWallet(chain: OrderbookChain, wallet: Address) {
-    const { operatorAllowlist } = chain
-    if (!operatorAllowlist) return
     const code = await chain.client.getCode({ address: wallet })
     if (code?.toLowerCase() !== gameWalletRuntime) return
+    await allowlist(chain, wallet)
+  }
+
+  async function allowlist(chain: OrderbookChain, wallet: Address) {
+    const { operatorAllowlist } = chain
+    if (!operatorAllowlist) return
     const previous = sends.get(chain.chainId) ?? Promise.resolve()
     const send = previous.then(async () => {
       const listed = await chain.client.readContract({
@@ -860,6 +873,10 @@ export function createOrderbook(options: createOrderbook.Options): Orderbook {
     async allowlistGameWallet(chainId, wallet) {
       const chain = chainById(chainId)
       if (chain) await allowlistGameWallet(chain, wallet)
+    },
+    async allowlistRegisteredWallet(chainId, wallet) {
+      const chain = chainById(chainId)
+      if (chain) await allowlist(chain, wallet)
     },
     async sync(chainId, timeout = syncTimeout) {
       const chain = chainById(chainId)
