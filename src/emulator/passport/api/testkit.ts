@@ -4,10 +4,12 @@
  * the provider's pages, their custody keys, and requests with their tokens.
  * Used by the tests; not part of the emulator's runtime.
  */
+
 import type { Address, Hex } from 'viem'
 import { registrationMessage } from '../../../passport/wire/api.js'
 import { playerWalletAddress } from '../../../passport/wire/sequence.js'
 import { predictContracts } from '../../chain/deploy.js'
+import { orderTypes } from '../../chain/seaport.js'
 import { createGuardian, type Guardian } from '../../guardian.js'
 import { findFreePort } from '../../net.js'
 import type { User } from '../../registry/index.js'
@@ -194,34 +196,7 @@ export function seaportListing(options: {
         { name: 'chainId', type: 'uint256' },
         { name: 'verifyingContract', type: 'address' },
       ],
-      OrderComponents: [
-        { name: 'offerer', type: 'address' },
-        { name: 'zone', type: 'address' },
-        { name: 'offer', type: 'OfferItem[]' },
-        { name: 'consideration', type: 'ConsiderationItem[]' },
-        { name: 'orderType', type: 'uint8' },
-        { name: 'startTime', type: 'uint256' },
-        { name: 'endTime', type: 'uint256' },
-        { name: 'zoneHash', type: 'bytes32' },
-        { name: 'salt', type: 'uint256' },
-        { name: 'conduitKey', type: 'bytes32' },
-        { name: 'counter', type: 'uint256' },
-      ],
-      OfferItem: [
-        { name: 'itemType', type: 'uint8' },
-        { name: 'token', type: 'address' },
-        { name: 'identifierOrCriteria', type: 'uint256' },
-        { name: 'startAmount', type: 'uint256' },
-        { name: 'endAmount', type: 'uint256' },
-      ],
-      ConsiderationItem: [
-        { name: 'itemType', type: 'uint8' },
-        { name: 'token', type: 'address' },
-        { name: 'identifierOrCriteria', type: 'uint256' },
-        { name: 'startAmount', type: 'uint256' },
-        { name: 'endAmount', type: 'uint256' },
-        { name: 'recipient', type: 'address' },
-      ],
+      ...orderTypes,
     },
     domain: {
       name: 'ImmutableSeaport',

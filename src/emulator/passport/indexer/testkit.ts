@@ -137,6 +137,44 @@ export type Answer = {
 }
 
 /**
+ * Sends requests to the API at `origin`: a JSON body when one is given, the
+ * answer's body parsed as JSON when it is JSON.
+ */
+export function requester(origin: string) {
+  return async (
+    method: string,
+    path: string,
+    init: { body?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<Answer> => {
+    const response = await fetch(`${origin}${path}`, {
+      method,
+      headers: {
+        ...(init.body === undefined
+          ? {}
+          : { 'content-type': 'application/json' }),
+        ...init.headers,
+      },
+      ...(init.body === undefined
+        ? {}
+        : {
+            body:
+              typeof init.body === 'string'
+                ? init.body
+                : JSON.stringify(init.body),
+          }),
+    })
+    const text = await response.text()
+    let body: unknown
+    try {
+      body = JSON.parse(text)
+    } catch {
+      body = text
+    }
+    return { status: response.status, headers: response.headers, body }
+  }
+}
+
+/**
  * Starts an Anvil with the emulator's contracts, the indexer and the
  * platform API with its routes.
  */
@@ -224,37 +262,7 @@ export async function startIndexerTest(
     stops.push(() => server.stop())
     const chainName = chainNameOf(anvil.chainId)
 
-    const request = async (
-      method: string,
-      path: string,
-      init: { body?: unknown; headers?: Record<string, string> } = {},
-    ): Promise<Answer> => {
-      const response = await fetch(`${server.url}${path}`, {
-        method,
-        headers: {
-          ...(init.body === undefined
-            ? {}
-            : { 'content-type': 'application/json' }),
-          ...init.headers,
-        },
-        ...(init.body === undefined
-          ? {}
-          : {
-              body:
-                typeof init.body === 'string'
-                  ? init.body
-                  : JSON.stringify(init.body),
-            }),
-      })
-      const text = await response.text()
-      let body: unknown
-      try {
-        body = JSON.parse(text)
-      } catch {
-        body = text
-      }
-      return { status: response.status, headers: response.headers, body }
-    }
+    const request = requester(server.url)
 
     const kit = {
       rpcUrl: anvil.rpcUrl,

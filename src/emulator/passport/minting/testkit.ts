@@ -25,16 +25,11 @@ import { startServer } from '../../server.js'
 import { chainNameOf } from '../api/chains.js'
 import { createApiService } from '../api/service.js'
 import { createIndexer } from '../indexer/indexer.js'
+import { requester } from '../indexer/testkit.js'
 import { mintingIndexerOf } from './link.js'
 import { createMinting } from './minting.js'
 
-/** A JSON answer of the API. */
-export type Answer = {
-  status: number
-  headers: Headers
-  // biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes.
-  body: any
-}
+export type { Answer } from '../indexer/testkit.js'
 
 /** Starts an Anvil with the emulator's contracts, the indexer, minting and the API. */
 export async function startMintingTest(
@@ -95,37 +90,7 @@ export async function startMintingTest(
     })
     stops.push(() => server.stop())
     const chainName = chainNameOf(anvil.chainId)
-    const request = async (
-      method: string,
-      path: string,
-      init: { body?: unknown; headers?: Record<string, string> } = {},
-    ): Promise<Answer> => {
-      const response = await fetch(`${server.url}${path}`, {
-        method,
-        headers: {
-          ...(init.body === undefined
-            ? {}
-            : { 'content-type': 'application/json' }),
-          ...init.headers,
-        },
-        ...(init.body === undefined
-          ? {}
-          : {
-              body:
-                typeof init.body === 'string'
-                  ? init.body
-                  : JSON.stringify(init.body),
-            }),
-      })
-      const text = await response.text()
-      let body: unknown
-      try {
-        body = JSON.parse(text)
-      } catch {
-        body = text
-      }
-      return { status: response.status, headers: response.headers, body }
-    }
+    const request = requester(server.url)
     const key = { 'x-immutable-api-key': platformApiKey }
     return {
       rpcUrl: anvil.rpcUrl,
