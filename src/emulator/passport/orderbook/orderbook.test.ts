@@ -12,6 +12,7 @@ import {
   createPublicClient,
   createWalletClient,
   defineChain,
+  encodeFunctionData,
   type Hex,
   hashTypedData,
   http,
@@ -30,8 +31,11 @@ import {
   encodeSignature,
   eoaSignature,
   imageHash,
+  metaTransaction,
   signatureTypes,
   subDigest,
+  transactionsDigest,
+  walletAbi,
   wrapErc6492,
 } from '../../../passport/wire/sequence.js'
 import { anvilAccounts, minter } from '../../chain/accounts.js'
@@ -1071,6 +1075,124 @@ describe('smart-wallet offerers', () => {
     const forged = await walletListing(wallet.address, other.sign)
     expect(forged.status).toBe(400)
     expect(forged.body.details).toEqual({ parameter: 'signature' })
+  })
+})
+
+describe('smart-wallet offerers: fulfilment', () => {
+  test('behavior: a listing signed before its wallet was deployed (ERC-6492) is fulfilled with the inner signature, which the deployed wallet answers through ERC-1271', async () => {
+    const key = privateKeyToAccount(generatePrivateKey())
+    const salt = imageHash({
+      threshold: 1,
+      signers: [{ weight: 1, address: key.address }],
+    })
+    const wallet = counterfactualAddress({
+      factory: contracts.factory,
+      mainModule: contracts.mainModule,
+      imageHash: salt,
+    })
+    /** The one-key wallet's signature part over `digest` (its sub-digest). */
+    const signed = async (digest: Hex) =>
+      encodeSignature({
+        threshold: 1,
+        parts: [
+          {
+            type: 'eoa',
+            weight: 1,
+            signature: eoaSignature(
+              await key.sign({
+                hash: subDigest({ chainId: node.chainId, wallet, digest }),
+              }),
+              signatureTypes.eip712,
+            ),
+          },
+        ],
+      })
+    const tokenId = await mintTo(wallet)
+    const { body, components } = await listing({ tokenId })
+    const order = {
+      ...components,
+      offerer: wallet,
+      consideration: components.consideration.map((item) => ({
+        ...item,
+        recipient: wallet,
+      })),
+    }
+    const inner = await signed(
+      hashTypedData(
+        Seaport.orderTypedData({
+          chainId: node.chainId,
+          seaport: contracts.seaport,
+          order,
+        }),
+      ),
+    )
+    const created = await request('POST', '/orders/listings', {
+      ...body,
+      account_address: wallet,
+      order_hash: Seaport.orderHash(order),
+      signature: wrapErc6492({
+        factory: contracts.factory,
+        mainModule: contracts.mainModule,
+        imageHash: salt,
+        signature: inner,
+      }),
+    })
+    expect(created.status).toBe(201)
+
+    // The wallet is deployed and approves the seaport with its first call.
+    await send(stranger, {
+      address: contracts.factory,
+      abi: Factory.abi as Abi,
+      functionName: 'deploy',
+      args: [contracts.mainModule, salt],
+      gas: 200_000n,
+    })
+    await book.allowlistRegisteredWallet(node.chainId, wallet)
+    const transactions = [
+      metaTransaction({
+        to: contracts.erc721,
+        data: encodeFunctionData({
+          abi: erc721,
+          functionName: 'setApprovalForAll',
+          args: [contracts.seaport, true],
+        }),
+      }),
+    ]
+    await send(stranger, {
+      address: wallet,
+      abi: walletAbi as unknown as Abi,
+      functionName: 'execute',
+      args: [
+        transactions,
+        0n,
+        await signed(transactionsDigest(0n, transactions)),
+      ],
+    })
+
+    const data = await request('POST', '/orders/fulfillment-data', [
+      {
+        order_id: created.body.result.id,
+        taker_address: buyer.address,
+        fees: [],
+      },
+    ])
+    const [fillable] = data.body.result.fulfillable_orders
+    // The seaport knows nothing of ERC-6492: the wrapper is gone.
+    expect(fillable.order.signature).toBe(inner)
+    await fulfil({
+      components: order,
+      signature: fillable.order.signature,
+      order: fillable.order,
+      extraData: fillable.extra_data,
+    })
+    expect(
+      await client().readContract({
+        address: contracts.erc721,
+        abi: erc721,
+        functionName: 'ownerOf',
+        args: [tokenId],
+      }),
+    ).toBe(buyer.address)
   })
 })
 

@@ -48,7 +48,10 @@ import {
   zeroAddress,
 } from 'viem'
 import type { components } from '../../../api/wire/mr/schema.generated.js'
-import { walletCreationCode } from '../../../passport/wire/sequence.js'
+import {
+  unwrapErc6492,
+  walletCreationCode,
+} from '../../../passport/wire/sequence.js'
 import { deployer, zoneSigner } from '../../chain/accounts.js'
 import { ImmutableSeaport } from '../../chain/platformArtifacts.generated.js'
 import * as Seaport from '../../chain/seaport.js'
@@ -1013,7 +1016,11 @@ export function createOrderbook(options: createOrderbook.Options): Orderbook {
         )
         order.lastFees = fees
         answer.fulfillable_orders.push({
-          order: { ...render(chain, order), fees },
+          order: {
+            ...render(chain, order),
+            fees,
+            signature: fulfilmentSignature(order.request.signature),
+          },
           ...(request.tokenId !== undefined && { token_id: request.tokenId }),
           extra_data: extraData,
         })
@@ -1162,6 +1169,22 @@ async function verifyBulk(
     return signer.toLowerCase() === request.account
   } catch {
     return false
+  }
+}
+
+/**
+ * The signature the seaport is handed at fulfilment. It knows nothing of
+ * ERC-6492: it asks a contract offerer through ERC-1271 with the bytes as
+ * given, which a wallet refuses when they still carry the wrapper of its
+ * undeployed days. An order fulfilment data is signed for is ACTIVE, so its
+ * offerer approved the seaport and has code: the inner signature is the
+ * one its ERC-1271 check takes.
+ */
+function fulfilmentSignature(signature: Hex): Hex {
+  try {
+    return unwrapErc6492(signature)?.signature ?? signature
+  } catch {
+    return signature
   }
 }
 
