@@ -257,7 +257,16 @@ describe('chains', () => {
   test('default: listChains names the emulator’s chain and its node', async () => {
     const { data } = await clients.chainsApi.listChains()
     expect(data).toEqual({
-      result: [{ ...chainRef(), rpc_url: emulator.info.rpcUrl }],
+      result: [
+        {
+          ...chainRef(),
+          rpc_url: emulator.info.rpcUrl,
+          operator_allowlist_address:
+            emulator.info.contracts.operatorAllowlist.toLowerCase(),
+          minter_address: emulator.info.accounts.minter.address.toLowerCase(),
+        },
+      ],
+      page: noPage,
     })
   })
 })

@@ -58,6 +58,9 @@ describe('the published BlockchainData', () => {
         id: `eip155:${emulator.info.chainId}`,
         name: chainName,
         rpc_url: emulator.info.rpcUrl,
+        operator_allowlist_address:
+          emulator.info.contracts.operatorAllowlist.toLowerCase(),
+        minter_address: emulator.info.accounts.minter.address.toLowerCase(),
       },
     ])
 

@@ -60,6 +60,9 @@ describe('the published generated clients and ours, minting and reading', () => 
         id: `eip155:${emulator.info.chainId}`,
         name: chainName,
         rpc_url: emulator.info.rpcUrl,
+        operator_allowlist_address:
+          emulator.info.contracts.operatorAllowlist.toLowerCase(),
+        minter_address: emulator.info.accounts.minter.address.toLowerCase(),
       },
     ])
     expect((await ours.chainsApi.listChains()).data.result).toEqual(data.result)

@@ -22,7 +22,7 @@ const registerPath = (name = mainChainName) =>
   `/v2/chains/${name}/passport/counterfactual-address`
 
 describe('GET /v1/chains', () => {
-  test('default: every chain with its CAIP-2 id, API name and RPC URL, the main one first', async () => {
+  test('default: every chain with its CAIP-2 id, API name and RPC URL, the main one first, on one page (no allowlist or minter where the emulator deployed and mints nothing)', async () => {
     const response = await api.get('/v1/chains')
     expect(response.status).toBe(200)
     expect(response.body).toEqual({
@@ -31,13 +31,18 @@ describe('GET /v1/chains', () => {
           id: 'eip155:31337',
           name: 'imtbl-zkevm-local-31337',
           rpc_url: 'http://127.0.0.1:8545',
+          operator_allowlist_address: null,
+          minter_address: null,
         },
         {
           id: 'eip155:1337',
           name: 'imtbl-zkevm-local-1337',
           rpc_url: 'http://127.0.0.1:8546',
+          operator_allowlist_address: null,
+          minter_address: null,
         },
       ],
+      page: { previous_cursor: null, next_cursor: null },
     })
     expect(chainNameOf(13473)).toBe('imtbl-zkevm-local-13473')
   })

@@ -13,6 +13,7 @@
  */
 import type { Hono } from 'hono'
 import { type Address, type Hex, recoverMessageAddress } from 'viem'
+import type { components } from '../../../api/wire/mr/schema.generated.js'
 import {
   type ChainsResponse,
   type CounterfactualAddressResponse,
@@ -61,8 +62,12 @@ export function chainRoutes(app: Hono<ApiEnv>, deps: Deps): void {
         id: caip2(chain.chainId),
         name: chainNameOf(chain.chainId),
         rpc_url: chain.rpcUrl,
+        operator_allowlist_address:
+          chain.contracts?.operatorAllowlist?.toLowerCase() ?? null,
+        minter_address: deps.minterOf(chain.chainId)?.toLowerCase() ?? null,
       })),
-    } satisfies ChainsResponse),
+      page: { previous_cursor: null, next_cursor: null },
+    } satisfies ChainsResponse & components['schemas']['ListChainsResult']),
   )
 
   app.post(

@@ -39,8 +39,10 @@
  *
  * @packageDocumentation
  */
+
 import type { Hono, Context as HonoContext } from 'hono'
 import type { Address, Hex, TypedDataDefinition } from 'viem'
+import type { components } from '../../../api/wire/mr/schema.generated.js'
 import {
   type EvaluateMessageResponse,
   type EvaluateTransactionResponse,
@@ -146,7 +148,8 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
       confirmationRequired: verdict.state === 'pending',
       confirmationMethod: 'web',
       transactionId: verdict.id,
-    } satisfies EvaluateTransactionResponse)
+    } satisfies EvaluateTransactionResponse &
+      components['schemas']['TransactionEvaluationResponse'])
   })
 
   app.post(paths.evaluateMessage, bearer, async (c) => {
@@ -608,7 +611,8 @@ function evaluated(
     confirmationRequired: verdict.state === 'pending',
     confirmationMethod: 'web',
     messageId: verdict.id,
-  } satisfies EvaluateMessageResponse)
+  } satisfies EvaluateMessageResponse &
+    components['schemas']['MessageEvaluationResponse'])
 }
 
 /**

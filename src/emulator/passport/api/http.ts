@@ -37,7 +37,13 @@ export type ApiChain = {
    * The game wallet's contracts on it: simulating a wallet not deployed
    * yet puts the wallet's proxy in front of this main module.
    */
-  readonly contracts?: { readonly mainModule: Address } | undefined
+  readonly contracts?:
+    | {
+        readonly mainModule: Address
+        /** The platform's operator allowlist, where the emulator deployed one. */
+        readonly operatorAllowlist?: Address | undefined
+      }
+    | undefined
 }
 
 /**
@@ -72,6 +78,8 @@ export type Deps = {
   readonly verificationOf: VerificationOf
   /** Told of each wallet the registration route registers. */
   readonly walletRegistered: (chainId: number, wallet: Address) => Promise<void>
+  /** The account the minting API mints from on a chain, if it mints there. */
+  readonly minterOf: (chainId: number) => Address | undefined
 }
 
 /**

@@ -436,7 +436,13 @@ export async function describeOrder(
   if (!offered || !received) return undefined
   const sell = await describeItem(describer, offered)
   const buy = await describeItem(describer, received)
-  if (!sell || !buy || sell.type.endsWith('Collection')) return undefined
+  if (
+    !sell ||
+    !buy ||
+    sell.type === 'ERC721Collection' ||
+    sell.type === 'ERC1155Collection'
+  )
+    return undefined
   const fees: SeaportFee[] = []
   for (const item of order.consideration) {
     if (item === received) continue

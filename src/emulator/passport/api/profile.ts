@@ -14,8 +14,10 @@
  *
  * @packageDocumentation
  */
+
 import type { Hono } from 'hono'
 import { type Address, verifyTypedData } from 'viem'
+import type { components } from '../../../api/wire/mr/schema.generated.js'
 import {
   type LinkWalletResponse,
   linkWalletErrorCodes,
@@ -90,7 +92,7 @@ export function profileRoutes(app: Hono<ApiEnv>, deps: Deps): void {
   app.get(paths.userInfo, bearer, (c) => {
     const player = playerOf(deps, c.var.bearer)
     if (!player) return fail(c, 'unauthorised', 'The player is unknown.')
-    const info: UserInfoResponse = {
+    const info: UserInfoResponse & components['schemas']['UserInfo'] = {
       sub: player.id,
       ...(player.email === undefined ? {} : { email: player.email }),
       ...(player.passport.zkevmEthAddress === undefined
@@ -175,7 +177,7 @@ export function profileRoutes(app: Hono<ApiEnv>, deps: Deps): void {
       created_at: wallet.createdAt,
       updated_at: wallet.updatedAt,
       clientName: wallet.clientName,
-    } satisfies LinkWalletResponse)
+    } satisfies LinkWalletResponse & components['schemas']['Wallet'])
   })
 }
 

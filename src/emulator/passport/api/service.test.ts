@@ -144,8 +144,13 @@ describe('service', () => {
             id: 'eip155:1337',
             name: 'imtbl-zkevm-local-1337',
             rpc_url: 'http://127.0.0.1:9545',
+            operator_allowlist_address:
+              predictContracts().operatorAllowlist.toLowerCase(),
+            // Anvil's account 6, the minting API's minter.
+            minter_address: '0x976ea74026e726554db657fa54763abd0c3a0aa9',
           },
         ],
+        page: { previous_cursor: null, next_cursor: null },
       })
     } finally {
       await started.stop()

@@ -121,6 +121,10 @@ export function createApiService(
     },
     verificationOf,
     walletRegistered,
+    minterOf: (chainId) =>
+      options.minting?.chains.some((chain) => chain.chainId === chainId)
+        ? options.minting.minter
+        : undefined,
   }
   const app = createApp<ApiEnv>()
   app.onError((error, c) => {

@@ -25,6 +25,7 @@ import {
   uuid,
 } from './params.js'
 import type { On, RouteDeps } from './routes.js'
+import type { Answers } from './schema.js'
 import { activityTypes } from './schema.js'
 import { entryKey } from './state.js'
 import { accountsOf, activityOf, activityTypeOf, assetsOf } from './views.js'
@@ -78,7 +79,7 @@ export function activityRoutes(on: On, deps: RouteDeps): void {
         activityOf(chain, entry, indexer.listings),
       ),
       page: page.page,
-    })
+    } satisfies Answers['ListActivitiesResult'])
   })
 
   on('get', '/activity-history', (c, chain, query) => {
@@ -127,7 +128,7 @@ export function activityRoutes(on: On, deps: RouteDeps): void {
         activityOf(chain, entry, indexer.listings),
       ),
       page: page.page,
-    })
+    } satisfies Answers['ListActivitiesResult'])
   })
 
   on('get', '/activities/:activity_id', (c, chain) => {
@@ -136,6 +137,8 @@ export function activityRoutes(on: On, deps: RouteDeps): void {
     const entry = chain.state.activities.get(id)
     if (!entry)
       return refuse('notFound', `There is no activity ${id} on ${chain.name}.`)
-    return c.json({ result: activityOf(chain, entry, indexer.listings) })
+    return c.json({
+      result: activityOf(chain, entry, indexer.listings),
+    } satisfies Answers['GetActivityResult'])
   })
 }

@@ -35,6 +35,7 @@ import {
   tokenId,
 } from './params.js'
 import type { On, RouteDeps } from './routes.js'
+import type { Answers } from './schema.js'
 import { type CollectionMetadata, verificationStatuses } from './schema.js'
 import { type Holding, type NftRecord, nftKey } from './state.js'
 import {
@@ -99,7 +100,7 @@ export function assetRoutes(on: On, deps: RouteDeps): void {
     return c.json({
       result: page.result.map((record) => collectionOf(chain, record)),
       page: page.page,
-    })
+    } satisfies Answers['ListCollectionsResult'])
   })
 
   on('get', '/collections/:contract_address', (c, chain) => {
@@ -110,7 +111,9 @@ export function assetRoutes(on: On, deps: RouteDeps): void {
     if (isRefusal(contract)) return contract
     const record = chain.state.collections.get(contract)
     if (!record) return noCollection(chain, contract)
-    return c.json({ result: collectionOf(chain, record) })
+    return c.json({
+      result: collectionOf(chain, record),
+    } satisfies Answers['GetCollectionResult'])
   })
 
   on('get', '/accounts/:account_address/collections', (c, chain, query) => {
@@ -141,7 +144,7 @@ export function assetRoutes(on: On, deps: RouteDeps): void {
     return c.json({
       result: page.result.map((record) => collectionOf(chain, record)),
       page: page.page,
-    })
+    } satisfies Answers['ListCollectionsResult'])
   })
 
   on(
@@ -164,7 +167,7 @@ export function assetRoutes(on: On, deps: RouteDeps): void {
         contract_address: contract,
         chain: chainRefOf(chain),
         collection_metadata: metadata,
-      })
+      } satisfies Answers['RefreshCollectionMetadataResult'])
     },
     { apiKey: true },
   )
@@ -184,7 +187,9 @@ export function assetRoutes(on: On, deps: RouteDeps): void {
           'notFound',
           `There is no NFT ${given.token} of ${given.contract} on ${chain.name}.`,
         )
-      return c.json({ result: nftOf(chain, nft) })
+      return c.json({
+        result: nftOf(chain, nft),
+      } satisfies Answers['GetNFTResult'])
     },
     { passOn: nftSiblings },
   )
@@ -216,7 +221,7 @@ export function assetRoutes(on: On, deps: RouteDeps): void {
     return c.json({
       result: page.result.map((nft) => nftOf(chain, nft)),
       page: page.page,
-    })
+    } satisfies Answers['ListNFTsResult'])
   })
 
   on('get', '/nfts', (c, chain, query) => {
@@ -241,7 +246,7 @@ export function assetRoutes(on: On, deps: RouteDeps): void {
     return c.json({
       result: page.result.map((nft) => nftOf(chain, nft)),
       page: page.page,
-    })
+    } satisfies Answers['ListNFTsResult'])
   })
 
   on('get', '/accounts/:account_address/nfts', (c, chain, query) => {
@@ -278,7 +283,7 @@ export function assetRoutes(on: On, deps: RouteDeps): void {
         nftWithBalanceOf(chain, nft, holding.balance),
       ),
       page: page.page,
-    })
+    } satisfies Answers['ListNFTsByOwnerResult'])
   })
 
   on(
@@ -303,7 +308,7 @@ export function assetRoutes(on: On, deps: RouteDeps): void {
           ownerOf(chain, nft, account, holding),
         ),
         page: page.page,
-      })
+      } satisfies Answers['ListNFTOwnersResult'])
     },
   )
 
@@ -334,7 +339,7 @@ export function assetRoutes(on: On, deps: RouteDeps): void {
         ownerOf(chain, nft, account, holding),
       ),
       page: page.page,
-    })
+    } satisfies Answers['ListCollectionOwnersResult'])
   })
 
   on('get', '/nft-owners', (c, chain, query) => {
@@ -358,7 +363,7 @@ export function assetRoutes(on: On, deps: RouteDeps): void {
         ownerOf(chain, nft, account, holding),
       ),
       page: page.page,
-    })
+    } satisfies Answers['ListNFTOwnersResult'])
   })
 
   on('get', '/tokens', (c, chain, query) => {
@@ -395,7 +400,7 @@ export function assetRoutes(on: On, deps: RouteDeps): void {
       cursor,
       cursors,
     })
-    return c.json(page)
+    return c.json(page satisfies Answers['ListTokensResult'])
   })
 
   on('get', '/tokens/:contract_address', (c, chain) => {
@@ -410,7 +415,9 @@ export function assetRoutes(on: On, deps: RouteDeps): void {
         'notFound',
         `There is no ERC-20 token ${contract} on ${chain.name}.`,
       )
-    return c.json({ result: tokenOf(chain, record) })
+    return c.json({
+      result: tokenOf(chain, record),
+    } satisfies Answers['GetTokenResult'])
   })
 }
 

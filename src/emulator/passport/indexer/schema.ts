@@ -1,368 +1,192 @@
 /**
- * The records the indexer's routes answer, typed after the platform's
- * OpenAPI description of the multi-rollup API (its `components.schemas`):
- * the same names and fields, so that the generated client types can
- * replace these once they are shared.
+ * The records the indexer's routes answer: the platform's generated
+ * OpenAPI types of the multi-rollup API (`components.schemas`), under the
+ * names the indexer uses, so that an answer drifting from the spec the
+ * clients are generated from fails to compile. The few local types say
+ * where and why the emulator's answer is narrower than the schema.
  *
  * @packageDocumentation
  */
+import {
+  ActivityType,
+  AttributeDisplayType,
+  VerificationStatus,
+} from '../../../api/wire/enumerations.js'
+import { SearchStacksSortByEnum } from '../../../api/wire/mr/enums.generated.js'
+import type { components } from '../../../api/wire/mr/schema.generated.js'
 
-/** `ActivityType`. */
-export const activityTypes = [
-  'mint',
-  'burn',
-  'transfer',
-  'sale',
-  'deposit',
-  'withdrawal',
-] as const
-export type ActivityType = (typeof activityTypes)[number]
+type Schemas = components['schemas']
 
-/** `AssetVerificationStatus`. */
-export const verificationStatuses = [
-  'verified',
-  'unverified',
-  'spam',
-  'inactive',
-] as const
-export type VerificationStatus = (typeof verificationStatuses)[number]
+export type { ActivityType, VerificationStatus }
+
+/** Every `ActivityType`, for validating a filter. */
+export const activityTypes: readonly ActivityType[] =
+  Object.values(ActivityType)
+
+/** Every `AssetVerificationStatus`, for validating a filter. */
+export const verificationStatuses: readonly VerificationStatus[] =
+  Object.values(VerificationStatus)
 
 /** `CollectionContractType`, `NFTContractType`, `MarketplaceContractType`. */
-export type NftContractType = 'ERC721' | 'ERC1155'
+export type NftContractType = Schemas['NFTContractType']
 
 /** `NFTMetadataAttribute.display_type`. */
-export const displayTypes = [
-  'number',
-  'boost_percentage',
-  'boost_number',
-  'date',
-] as const
-export type DisplayType = (typeof displayTypes)[number]
+export type DisplayType = AttributeDisplayType
+
+/** Every display type of an attribute, for validating metadata. */
+export const displayTypes: readonly DisplayType[] =
+  Object.values(AttributeDisplayType)
 
 /** `SearchStacks`' `sort_by`. */
-export const stackSorts = ['cheapest_first'] as const
+export const stackSorts = Object.values(SearchStacksSortByEnum)
 
 /** `Chain`: `{ id: 'eip155:N', name }`. */
-export type ApiChainRef = { id: string; name: string }
+export type ApiChainRef = Schemas['Chain']
 
 /** `Page`. */
-export type Page = {
-  previous_cursor: string | null
-  next_cursor: string | null
-}
+export type Page = Schemas['Page']
 
 /** `NFTMetadataAttribute`. */
-export type Attribute = {
-  display_type?: DisplayType | null
-  trait_type: string
-  value: string | number | boolean
+export type Attribute = Schemas['NFTMetadataAttribute']
+
+/**
+ * `NFTMetadataRequest`, widened to take `undefined` where the schema
+ * leaves a field out, as a body parsed by the routes carries it.
+ */
+export type NftMetadataInput = {
+  [field in keyof Schemas['NFTMetadataRequest']]?:
+    | Schemas['NFTMetadataRequest'][field]
+    | undefined
 }
 
 /**
- * `NFTMetadataRequest`: the metadata of an NFT as a mint request or a
- * refresh gives it; every field may be left out or null.
+ * `ActivityNFT`; openapi-typescript types its `contract_type` as the
+ * schema's name (a discriminator without a mapping), but the spec's
+ * property is `NFTContractType`, which is what the platform sends.
  */
-export type NftMetadataInput = {
-  name?: string | null | undefined
-  description?: string | null | undefined
-  image?: string | null | undefined
-  external_url?: string | null | undefined
-  animation_url?: string | null | undefined
-  youtube_url?: string | null | undefined
-  attributes?: readonly Attribute[] | null | undefined
-}
-
-/** `ActivityNFT`. */
-export type ActivityNft = {
+export type ActivityNft = Omit<Schemas['ActivityNFT'], 'contract_type'> & {
   contract_type: NftContractType
-  contract_address: string
-  token_id: string
-  amount: string
 }
 
-/** `ActivityToken`. */
-export type ActivityToken = { contract_type: 'ERC20'; contract_address: string }
+/** `ActivityToken`, its `contract_type` as the spec's `TokenContractType`. */
+export type ActivityToken = Omit<Schemas['ActivityToken'], 'contract_type'> & {
+  contract_type: Schemas['TokenContractType']
+}
 
 /** `ActivityNativeToken`. */
-export type ActivityNativeToken = { symbol: string }
+export type ActivityNativeToken = Schemas['ActivityNativeToken']
 
-/** `SaleFee`. */
-export type SaleFee = { amount: string; type?: 'ROYALTY'; recipient: string }
+/** `SaleFee`; the indexer always knows a fee's amount and recipient. */
+export type SaleFee = Schemas['SaleFee'] & { amount: string; recipient: string }
 
 /** `SalePayment`. */
-export type SalePayment = {
+export type SalePayment = Omit<Schemas['SalePayment'], 'token' | 'fees'> & {
   token: ActivityToken | ActivityNativeToken
-  price_excluding_fees: string
-  price_including_fees: string
   fees: SaleFee[]
 }
 
-/** `ActivityDetails`: `Mint`, `Burn`, `Transfer` or `NFTSale`. */
-export type ActivityDetails =
-  | { to: string; amount: string; asset: ActivityNft | ActivityToken }
-  | { from: string; amount: string; asset: ActivityNft | ActivityToken }
-  | {
-      from: string
-      to: string
-      amount: string
-      asset: ActivityNft | ActivityToken
-    }
-  | {
-      order_id: string
-      to: string
-      from: string
-      asset: ActivityNft[]
-      payment: SalePayment
-    }
-
-/** `BlockchainMetadata`. */
-export type BlockchainMetadata = {
-  transaction_hash: string
-  block_number: string
-  transaction_index: string
-  log_index: string | null
+/** The asset of a mint, burn or transfer, with the contract types above. */
+type WithAsset<record> = Omit<record, 'asset'> & {
+  asset: ActivityNft | ActivityToken
 }
 
+/** `ActivityDetails`: `Mint`, `Burn`, `Transfer` or `NFTSale` (no bridge here). */
+export type ActivityDetails =
+  | WithAsset<Schemas['Mint']>
+  | WithAsset<Schemas['Burn']>
+  | WithAsset<Schemas['Transfer']>
+  | (Omit<Schemas['NFTSale'], 'asset' | 'payment'> & {
+      asset: ActivityNft[]
+      payment: SalePayment
+    })
+
+/** `BlockchainMetadata` (the spec's schema is nullable). */
+export type BlockchainMetadata = NonNullable<Schemas['BlockchainMetadata']>
+
 /** `Activity`. */
-export type Activity = {
-  id: string
-  chain: ApiChainRef
-  type: ActivityType
+export type Activity = Omit<Schemas['Activity'], 'details'> & {
   details: ActivityDetails
-  updated_at: string
-  indexed_at: string
-  blockchain_metadata: BlockchainMetadata | null
 }
 
 /** `Collection`. */
-export type Collection = {
-  chain: ApiChainRef
-  name: string | null
-  symbol: string | null
-  contract_type: NftContractType
-  contract_address: string
-  description: string | null
-  image: string | null
-  external_link: string | null
-  contract_uri: string | null
-  base_uri: string | null
-  verification_status: VerificationStatus
-  indexed_at: string
-  updated_at: string
-  metadata_synced_at: string | null
-}
+export type Collection = Schemas['Collection']
 
 /** `CollectionMetadata`. */
-export type CollectionMetadata = {
-  name: string | null
-  symbol: string | null
-  description: string | null
-  image: string | null
-  external_link: string | null
-  contract_uri: string | null
-  base_uri: string | null
-}
+export type CollectionMetadata = Schemas['CollectionMetadata']
 
 /** `NFT`. */
-export type Nft = {
-  chain: ApiChainRef
-  token_id: string
-  contract_address: string
-  contract_type: NftContractType
-  indexed_at: string
-  updated_at: string
-  metadata_synced_at: string | null
-  metadata_id: string | null
-  name: string | null
-  description: string | null
-  image: string | null
-  external_link: string | null
-  external_url: string | null
-  animation_url: string | null
-  youtube_url: string | null
-  attributes: Attribute[]
-  total_supply: string | null
-}
+export type Nft = Schemas['NFT']
 
 /** `NFTWithBalance`. */
-export type NftWithBalance = Omit<Nft, 'external_url' | 'total_supply'> & {
-  balance: string
-}
+export type NftWithBalance = Schemas['NFTWithBalance']
 
-/** `NFTOwner` and `NFTWithOwner`. */
-export type NftOwner = {
-  chain: ApiChainRef
-  contract_address: string
-  token_id: string
-  account_address: string
-  balance: string
-  updated_at: string
-}
+/** `NFTOwner` and `NFTWithOwner` (the indexer always knows `updated_at`). */
+export type NftOwner = Schemas['NFTWithOwner']
 
 /** `Token`. */
-export type Token = {
-  chain: ApiChainRef
-  contract_address: string
-  root_contract_address: string | null
-  root_chain_id: string | null
-  bridge_used: string | null
-  symbol: string | null
-  decimals: number | null
-  image_url: string | null
-  name: string | null
-  verification_status: VerificationStatus
-  updated_at: string
-  is_canonical: boolean
-}
+export type Token = Schemas['Token']
 
 /** `Metadata`. */
-export type Metadata = {
-  id: string
-  chain: ApiChainRef
-  contract_address: string
-  created_at: string
-  updated_at: string | null
-  name: string | null
-  description: string | null
-  image: string | null
-  external_url: string | null
-  animation_url: string | null
-  youtube_url: string | null
-  attributes: Attribute[] | null
-}
+export type Metadata = Schemas['Metadata']
 
 /** `Stack`. */
-export type Stack = {
-  stack_id: string
-  chain: ApiChainRef
-  contract_address: string
-  contract_type: NftContractType
-  created_at: string
-  updated_at: string
-  name: string | null
-  description: string | null
-  image: string | null
-  external_url: string | null
-  animation_url: string | null
-  youtube_url: string | null
-  attributes: Attribute[] | null
-}
+export type Stack = Schemas['Stack']
 
 /** `NFTWithStack`. */
-export type NftWithStack = Stack & { token_id: string; balance: number | null }
+export type NftWithStack = Schemas['NFTWithStack']
 
 /** `MarketPriceNativeToken` or `MarketPriceERC20Token`. */
-export type MarketPriceToken =
-  | { type: 'NATIVE'; symbol: string | null }
-  | {
-      type: 'ERC20'
-      contract_address: string
-      symbol: string | null
-      decimals: number | null
-    }
+export type MarketPriceToken = Schemas['MarketPriceDetails']['token']
 
 /** `MarketPriceFees`. */
-export type MarketPriceFee = {
-  type: 'ROYALTY' | 'MAKER_ECOSYSTEM' | 'TAKER_ECOSYSTEM' | 'PROTOCOL'
-  amount: string
-  recipient_address: string
-}
+export type MarketPriceFee = Schemas['MarketPriceFees']
 
 /** `MarketPriceDetails`. */
-export type MarketPriceDetails = {
-  token: MarketPriceToken
-  amount: string
-  fee_inclusive_amount: string
-  fees: MarketPriceFee[]
-  converted_prices: Record<string, string> | null
-}
+export type MarketPriceDetails = Schemas['MarketPriceDetails']
 
 /** `Listing`: an active listing as the order book shows it. */
-export type Listing = {
-  listing_id: string
-  price_details: MarketPriceDetails
-  token_id: string
-  contract_address: string
-  creator: string
-  amount: string
-}
+export type Listing = Schemas['Listing']
 
 /** `Bid`: an active bid; `token_id` null for a collection bid. */
-export type Bid = {
-  bid_id: string
-  price_details: MarketPriceDetails
-  token_id: string | null
-  contract_address: string
-  creator: string
-  amount: string
-}
+export type Bid = Schemas['Bid']
 
-/** `LastTrade`. */
-export type LastTrade = {
-  trade_id: string
-  contract_address: string
-  token_id: string
-  price_details: MarketPriceDetails[]
-  amount: string
-  created_at: string
-}
+/** `LastTrade` (the spec's schema is nullable). */
+export type LastTrade = NonNullable<Schemas['LastTrade']>
 
 /** `Market`. */
-export type Market = {
-  floor_listing: Listing | null
-  top_bid: Bid | null
-  last_trade: LastTrade | null
-}
+export type Market = Schemas['Market']
 
 /** `NFTBundle`. */
-export type NftBundle = {
-  nft_with_stack: NftWithStack
-  market: Market | null
-  listings: Listing[]
-  bids: Bid[]
-}
+export type NftBundle = Schemas['NFTBundle']
 
 /** `StackBundle`. */
-export type StackBundle = {
-  stack: Stack
-  stack_count: number
-  market: Market | null
-  listings: Listing[]
-  bids: Bid[]
-}
+export type StackBundle = Schemas['StackBundle']
 
 /** `NFTQuoteResult`. */
-export type NftQuote = {
-  chain: ApiChainRef
-  token_id: string
-  market_stack: Market
-  market_nft: { last_trade: LastTrade | null }
-  market_collection: Market
-}
+export type NftQuote = Schemas['NFTQuoteResult']
 
 /** `StackQuoteResult`. */
-export type StackQuote = {
-  chain: ApiChainRef
-  stack_id: string
-  market_stack: Market
-  market_collection: Market
-}
+export type StackQuote = Schemas['StackQuoteResult']
 
-/** `FilterValue`, `Filter`, `FilterResult`. */
-export type FilterResult = {
-  chain: ApiChainRef
-  contract_address: string
-  filters: {
-    name: string
-    values: { value: string; nft_count: string }[]
-    omitted_values_count: number
-  }[]
-}
+/** `FilterResult`. */
+export type FilterResult = Schemas['FilterResult']
 
 /** `MetadataRefreshRateLimitResult`. */
-export type RefreshLimitResult = {
-  imx_refreshes_limit: string
-  imx_refresh_limit_reset: string
-  imx_remaining_refreshes: string
-  retry_after: string
+export type RefreshLimitResult = Schemas['MetadataRefreshRateLimitResult']
+
+/**
+ * The answer bodies of the indexer's routes under the spec's names, each
+ * route's `c.json` checked against its own: the generated ones, but for
+ * the activities, whose assets carry the contract types above.
+ */
+export type Answers = Omit<
+  Schemas,
+  'ListActivitiesResult' | 'GetActivityResult'
+> & {
+  ListActivitiesResult: Omit<Schemas['ListActivitiesResult'], 'result'> & {
+    result: Activity[]
+  }
+  GetActivityResult: { result: Activity }
+  /** `GET /v1/chains/{chain_name}/stacks`: a bare list. */
+  ListStacksResult: StackBundle[]
 }

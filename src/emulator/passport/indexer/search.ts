@@ -38,6 +38,7 @@ import {
 } from './params.js'
 import type { On, RouteDeps } from './routes.js'
 import type {
+  Answers,
   Bid,
   Listing,
   NftBundle,
@@ -133,7 +134,7 @@ export function searchRoutes(on: On, deps: RouteDeps): void {
         filters,
       },
       page: { previous_cursor: null, next_cursor: null },
-    })
+    } satisfies Answers['ListFiltersResult'])
   })
 
   on('get', '/search/nfts', async (c, chain, query) => {
@@ -212,7 +213,10 @@ export function searchRoutes(on: On, deps: RouteDeps): void {
         bids: market.bids.slice(0, bundleOrders),
       }
     })
-    return c.json({ result, page: page.page })
+    return c.json({
+      result,
+      page: page.page,
+    } satisfies Answers['SearchNFTsResult'])
   })
 
   on('get', '/search/stacks', async (c, chain, query) => {
@@ -302,7 +306,7 @@ export function searchRoutes(on: On, deps: RouteDeps): void {
     return c.json({
       result: page.result.map((item) => item.bundle),
       page: page.page,
-    })
+    } satisfies Answers['SearchStacksResult'])
   })
 
   on('get', '/stacks', async (c, chain, query) => {
@@ -332,7 +336,7 @@ export function searchRoutes(on: On, deps: RouteDeps): void {
           data.get(stack.contract) as MarketData,
           false,
         ),
-      ),
+      ) satisfies Answers['ListStacksResult'],
     )
   })
 
@@ -378,7 +382,7 @@ export function searchRoutes(on: On, deps: RouteDeps): void {
     return c.json({
       result,
       page: { previous_cursor: null, next_cursor: null },
-    })
+    } satisfies Answers['QuotesForNFTsResult'])
   })
 
   on('get', '/quotes/:contract_address/stacks', async (c, chain, query) => {
@@ -417,7 +421,7 @@ export function searchRoutes(on: On, deps: RouteDeps): void {
     return c.json({
       result,
       page: { previous_cursor: null, next_cursor: null },
-    })
+    } satisfies Answers['QuotesForStacksResult'])
   })
 }
 

@@ -35,6 +35,7 @@ import {
   uuid,
 } from './params.js'
 import { answerRefreshLimit, type On, type RouteDeps } from './routes.js'
+import type { Answers } from './schema.js'
 import { nftKey, restack, type StackRecord } from './state.js'
 import { metadataOf } from './views.js'
 
@@ -62,7 +63,9 @@ export function stackRoutes(on: On, deps: RouteDeps): void {
           'notFound',
           `There is no metadata ${given.id} of ${given.contract} on ${chain.name}.`,
         )
-      return c.json({ result: metadataOf(chain, stack) })
+      return c.json({
+        result: metadataOf(chain, stack),
+      } satisfies Answers['GetMetadataResult'])
     },
   )
 
@@ -88,7 +91,7 @@ export function stackRoutes(on: On, deps: RouteDeps): void {
     return c.json({
       result: page.result.map((stack) => metadataOf(chain, stack)),
       page: page.page,
-    })
+    } satisfies Answers['ListMetadataResult'])
   })
 
   on('get', '/metadata', (c, chain, query) => {
@@ -108,7 +111,7 @@ export function stackRoutes(on: On, deps: RouteDeps): void {
     return c.json({
       result: page.result.map((stack) => metadataOf(chain, stack)),
       page: page.page,
-    })
+    } satisfies Answers['ListMetadataResult'])
   })
 
   on(

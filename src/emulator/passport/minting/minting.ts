@@ -154,6 +154,8 @@ export type Refused =
 export type Minting = {
   /** The chains it mints on. */
   readonly chains: readonly MintingChain[]
+  /** The account it mints from (the API's `minter_address` of its chains). */
+  readonly minter: Address
   readonly now: () => Date
   /** The collection of `address` on `chainId`, if the backend mints on it. */
   collection(chainId: number, address: Address): MintCollection | undefined
@@ -382,6 +384,7 @@ export function createMinting(options: createMinting.Options): Minting {
 
   return {
     chains: options.chains,
+    minter: minter.address,
     now,
     collection(chainId, address) {
       const lower = address.toLowerCase()

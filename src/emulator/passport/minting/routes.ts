@@ -28,8 +28,10 @@
  */
 import type { Context, Env, Hono } from 'hono'
 import { type Address, isAddress, zeroAddress } from 'viem'
+import { MintRequestStatus } from '../../../api/wire/enumerations.js'
 import { type ApiErrorCode, apiErrorStatus } from '../../../api/wire/errors.js'
 import { apiKeyHeader } from '../../../api/wire/headers.js'
+import type { components } from '../../../api/wire/mr/schema.generated.js'
 import { chainNameOf } from '../api/chains.js'
 import { contentOfInput } from '../indexer/metadata.js'
 import { apiKeyRefusal, errorBody } from '../platform.js'
@@ -223,7 +225,7 @@ export function mintingRoutes<env extends Env>(
             ? encodeCursor({ scope, direction: 'next', seq: last.seq })
             : null,
       },
-    })
+    } satisfies components['schemas']['ListMintRequestsResult'])
   })
 
   app.get(`${mintRequestsPath}/:reference_id`, (c) => {
@@ -242,7 +244,7 @@ export function mintingRoutes<env extends Env>(
     return c.json({
       result: [viewOf(record)],
       page: { previous_cursor: null, next_cursor: null },
-    })
+    } satisfies components['schemas']['ListMintRequestsResult'])
   })
 }
 
@@ -254,7 +256,7 @@ export declare namespace mintingRoutes {
   }
 }
 
-const statuses: readonly MintStatus[] = ['pending', 'succeeded', 'failed']
+const statuses: readonly MintStatus[] = Object.values(MintRequestStatus)
 
 /**
  * The checked assets of a `CreateMintRequestRequest`, or why it is
@@ -326,12 +328,7 @@ function uint256(value: unknown): bigint | undefined | 'invalid' {
 }
 
 /** The mint budget's state, as the API answers it. */
-export type MintBudgetResult = {
-  imx_mint_requests_limit: string
-  imx_mint_requests_limit_reset: string
-  imx_remaining_mint_requests: string
-  imx_mint_requests_retry_after: string
-}
+export type MintBudgetResult = components['schemas']['CreateMintRequestResult']
 
 /**
  * A budget of `limit` per minute-long window, windows on the minute as the
