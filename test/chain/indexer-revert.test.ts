@@ -88,14 +88,14 @@ describe('an Anvil snapshot revert', () => {
     const snapshot = (await kit.testClient.snapshot()) as Hex
     await kit.send(alice, 'FixtureCollection', axes, 'transferFrom', [a, b, 1n])
     await kit.send(alice, 'FixtureCollection', axes, 'mint', [a, 2n, ''])
-    const height = await kit.publicClient.getBlockNumber()
+    const height = await kit.publicClient.getBlockNumber({ cacheTime: 0 })
     expect(await owners(axes, '1')).toEqual([`${b}:1`])
 
     await kit.testClient.revert({ id: snapshot })
     // Two other transactions bring the chain back to the same height.
     await kit.send(alice, 'FixtureCollection', axes, 'transferFrom', [a, c, 1n])
     await kit.send(alice, 'FixtureCollection', axes, 'mint', [c, 3n, ''])
-    expect(await kit.publicClient.getBlockNumber()).toBe(height)
+    expect(await kit.publicClient.getBlockNumber({ cacheTime: 0 })).toBe(height)
     expect(await owners(axes, '1')).toEqual([`${c}:1`])
     expect(await activities(axes)).toEqual(['mint:1', 'transfer:1', 'mint:3'])
     expect((await kit.get(`/collections/${axes}/nfts/2`)).status).toBe(404)
@@ -223,7 +223,7 @@ describe('a reset to a fresh chain', () => {
     expect(status.body.chains[0]).toMatchObject({
       chainName: kit.chainName,
       error: null,
-      height: Number(await kit.publicClient.getBlockNumber()),
+      height: Number(await kit.publicClient.getBlockNumber({ cacheTime: 0 })),
     })
   })
 })
