@@ -267,3 +267,77 @@ describe('Http.request', () => {
     expect(await response.text()).toBe('')
   })
 })
+
+describe('Http.fetcher', () => {
+  test('behavior: a fetch through Http.request: a 429 is retried, the answer returned as it came', async () => {
+    const { calls, fetch } = fetchOf(
+      tooMany({ 'Retry-After': '1' }),
+      () => new Response('{"keys":[]}', { status: 404 }),
+    )
+    const promise = Http.fetcher({ fetch })('https://auth.example/jwks', {
+      method: 'GET',
+      headers: new Headers({ accept: 'application/json' }),
+      redirect: 'manual',
+    })
+    await vi.advanceTimersByTimeAsync(1000)
+    const response = await promise
+    expect(response).toBeInstanceOf(Response)
+    expect(response.status).toBe(404)
+    expect(await response.text()).toBe('{"keys":[]}')
+    expect(calls.map((call) => call.at)).toEqual([0, 1000])
+    expect(calls[1]!.init).toMatchObject({ method: 'GET', redirect: 'manual' })
+    expect(new Headers(calls[1]!.init.headers).get('accept')).toBe(
+      'application/json',
+    )
+  })
+
+  test('error: a request that cannot be sent rejects with fetch’s own error, as fetch does', async () => {
+    const cause = new TypeError('fetch failed')
+    const fetch = vi.fn(async () => {
+      throw cause
+    })
+    await expect(
+      Http.fetcher({ fetch })('https://auth.example/x'),
+    ).rejects.toBe(cause)
+    expect(fetch).toHaveBeenCalledTimes(1)
+  })
+
+  test('error: past the time-out, a TimeoutError DOMException, as from a fetch given AbortSignal.timeout', async () => {
+    const fetch = vi.fn(() => new Promise<Response>(() => {}))
+    const promise = Http.fetcher({ fetch, timeout: 1000 })(
+      'https://auth.example/slow',
+    )
+    const assertion = expect(promise).rejects.toSatisfy(
+      (error) =>
+        error instanceof DOMException &&
+        error.name === 'TimeoutError' &&
+        error.message ===
+          'The request to https://auth.example/slow timed out after 1000 ms.',
+    )
+    await vi.advanceTimersByTimeAsync(1000)
+    await assertion
+  })
+
+  test("behavior: the caller's signal rejects with its reason", async () => {
+    const { calls, fetch } = fetchOf(tooMany({ 'Retry-After': '10' }), ok)
+    const reason = new DOMException('jose gave up', 'TimeoutError')
+    const promise = Http.fetcher({ fetch })('https://auth.example/x', {
+      signal: AbortSignal.abort(reason),
+    })
+    await expect(promise).rejects.toBe(reason)
+    expect(calls).toHaveLength(0)
+  })
+
+  test('behavior: a browser’s answer to redirect: manual (opaqueredirect, status 0) is returned as it came', async () => {
+    // Node's fetch answers a manual redirect with its 3xx; a browser's is
+    // opaque, with a status of 0 that no Response can be built with.
+    const opaque = new Response(null, { status: 302 })
+    Object.defineProperty(opaque, 'type', { value: 'opaqueredirect' })
+    Object.defineProperty(opaque, 'status', { value: 0 })
+    const fetch = vi.fn(async () => opaque)
+    const response = await Http.fetcher({ fetch })('https://auth.example/x', {
+      redirect: 'manual',
+    })
+    expect(response).toBe(opaque)
+  })
+})

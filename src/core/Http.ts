@@ -1,7 +1,8 @@
 /**
  * Helpers for the wallets' HTTP calls to their backends: {@link request},
- * the one fetch helper (429 throttling and a time-out), {@link json} on top
- * of it, and {@link retry} for calls that may fail in transit.
+ * the one fetch helper (429 throttling and a time-out), {@link json} and
+ * {@link fetcher} (a `fetch` for libraries that take one) on top of it,
+ * and {@link retry} for calls that may fail in transit.
  */
 import * as Errors from './Errors.js'
 
@@ -239,6 +240,39 @@ export declare namespace request {
   type ErrorType = TimeoutError | NetworkError
 }
 
+/**
+ * A `fetch` that sends through {@link request}, for libraries that take a
+ * custom fetch (oauth4webapi's `customFetch`, jose's remote JWKS): a 429 is
+ * retried in the helper's throttle slots and the exchange has its time-out,
+ * and every other answer is returned as fetch returns it. It rejects as
+ * fetch does, so a library's own error handling still applies: with
+ * fetch's own error when the request cannot be sent, with the signal's
+ * reason on abort, and after the time-out with a `TimeoutError`
+ * `DOMException` (what a fetch given `AbortSignal.timeout` rejects with).
+ *
+ * @example
+ * ```ts
+ * import { Http } from 'embedded-wallets/core'
+ *
+ * const fetch = Http.fetcher()
+ * const response = await fetch('https://auth.example/.well-known/jwks.json')
+ * ```
+ */
+export function fetcher(
+  options: request.Options = {},
+): (input: string | URL, init?: RequestInit) => Promise<Response> {
+  return async (input, init = {}) => {
+    try {
+      return await request(input, init, options)
+    } catch (error) {
+      if (error instanceof NetworkError) throw error.cause
+      if (error instanceof TimeoutError)
+        throw new DOMException(error.shortMessage, 'TimeoutError')
+      throw error
+    }
+  }
+}
+
 /** The fetch helper's defaults: a 300000 ms time-out, 250 ms throttle slots, 12 attempts. */
 export const defaults = {
   timeout: 300_000,
@@ -256,6 +290,9 @@ const nullBodyStatuses = [204, 205, 304]
  * (a server may answer its headers and stall on the body).
  */
 async function buffered(response: Response): Promise<Response> {
+  // A redirect answered to `redirect: 'manual'` in a browser (status 0, no
+  // body) cannot be rebuilt; it goes back as it came.
+  if (response.type === 'opaqueredirect') return response
   const body = nullBodyStatuses.includes(response.status)
     ? null
     : await response.arrayBuffer()

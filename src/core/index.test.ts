@@ -27,6 +27,7 @@ describe('embedded-wallets/core', () => {
           "NetworkError",
           "TimeoutError",
           "defaults",
+          "fetcher",
           "json",
           "request",
           "retry",

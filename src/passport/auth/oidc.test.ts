@@ -195,6 +195,40 @@ describe('exchangeCode', () => {
     expect(identity.to('/.well-known/jwks.json')).toHaveLength(1)
   })
 
+  test('behavior: a throttled exchange (429) is sent again through the fetch helper after Retry-After; the code is redeemed once', async () => {
+    const oidc = client()
+    const request = await oidc.authorizationUrl()
+    const callback = await authorize(
+      identity,
+      request.url.href,
+      'throttled-exchange@example.com',
+    )
+    identity.answer(
+      { path: '/oauth/token' },
+      {
+        status: 429,
+        headers: { 'retry-after': '0' },
+        body: { error: 'too_many_requests' },
+      },
+    )
+    const tokens = await oidc.exchangeCode({
+      code: callback.searchParams.get('code') ?? '',
+      state: callback.searchParams.get('state') ?? undefined,
+      iss: callback.searchParams.get('iss') ?? undefined,
+      codeVerifier: request.codeVerifier,
+      nonce: request.nonce,
+    })
+    const exchanges = identity.to('/oauth/token')
+    expect(exchanges.map((r) => [r.status, r.scripted])).toEqual([
+      [429, true],
+      [200, false],
+    ])
+    expect(exchanges[1]?.body).toBe(exchanges[0]?.body)
+    expect(tokens.access_token).toBe(
+      (jsonOf(exchanges[1]?.response) as { access_token: string }).access_token,
+    )
+  })
+
   const refusals = [
     [
       'a bad signature',

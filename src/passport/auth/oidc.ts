@@ -10,6 +10,7 @@
  * issuers only (the local emulator); everything else must be HTTPS.
  */
 import * as oauth from 'oauth4webapi'
+import * as Http from '../../core/Http.js'
 import { PassportError, PassportErrorType } from '../errors.js'
 import { logoutParams, paths, requestParams } from '../wire/identity.js'
 import { createVerifier, invalidIdToken, type Verifier } from './tokens.js'
@@ -32,7 +33,7 @@ export type Options = {
    * @default 'discover'
    */
   metadata?: 'discover' | 'static' | undefined
-  /** The fetch for every request (tests answer it locally). */
+  /** The fetch under the core fetch helper, for every request (tests answer it locally). */
   fetch?: typeof globalThis.fetch | undefined
   /** Clock in ms, for id-token checks. @default Date.now */
   now?: (() => number) | undefined
@@ -107,11 +108,12 @@ export function create(options: Options): Client {
     [oauth.customFetch]?: (url: string, init: object) => Promise<Response>
     [oauth.allowInsecureRequests]?: boolean
   } = {}
+  // Every request through the core fetch helper. A 429 is answered before
+  // the server acts on the request (RFC 6585), so even a single-use code is
+  // safe to send again; the session's refresh retry and the device flow's
+  // slow_down act on what the helper returns.
   const { fetch } = options
-  // Not the core fetch helper: oauth4webapi sends the OIDC requests itself
-  // (the token endpoint's codes are single-use; refresh and device polling
-  // have their own retry and slow_down rules in session.ts and device.ts).
-  if (fetch) http[oauth.customFetch] = (url, init) => fetch(url, init)
+  http[oauth.customFetch] = Http.fetcher(fetch ? { fetch } : {})
   if (isLoopbackHttp(issuer)) http[oauth.allowInsecureRequests] = true
 
   let server: Promise<oauth.AuthorizationServer> | undefined

@@ -69,6 +69,29 @@ describe('createVerifier', () => {
     ).toEqual([['GET', '/.well-known/jwks.json']])
   })
 
+  test('behavior: a throttled JWKS (429) is read again through the fetch helper after Retry-After', async () => {
+    const before = identity.requests.length
+    identity.answer(
+      { path: '/.well-known/jwks.json' },
+      {
+        status: 429,
+        headers: { 'retry-after': '0' },
+        body: { message: 'slow down' },
+      },
+    )
+    expect(await verifier().verify(tokens.idToken)).toEqual(
+      decodeJwt(tokens.idToken),
+    )
+    expect(
+      identity.requests
+        .slice(before)
+        .map((r) => [r.method, r.path, r.status, r.scripted]),
+    ).toEqual([
+      ['GET', '/.well-known/jwks.json', 429, true],
+      ['GET', '/.well-known/jwks.json', 200, false],
+    ])
+  })
+
   test('error: a bad signature is refused', async () => {
     expect(
       await refusal(verifier().verify(await idToken({}, 'stranger'))),

@@ -2,7 +2,8 @@
  * ID-token verification with `jose` against the identity provider's JWKS:
  * signature, `iss`, `aud` (the client id), `exp` and, when one was sent,
  * `nonce`. Anything else is refused with an `AUTHENTICATION_ERROR`. The
- * JWKS is fetched lazily (and cached by jose), through an injectable `fetch`.
+ * JWKS is fetched lazily (and cached by jose), through the core fetch helper
+ * over an injectable `fetch`.
  */
 import {
   createRemoteJWKSet,
@@ -10,6 +11,7 @@ import {
   type FetchImplementation,
   jwtVerify,
 } from 'jose'
+import * as Http from '../../core/Http.js'
 import { PassportError, PassportErrorType } from '../errors.js'
 import type { IdTokenPayload } from './user.js'
 
@@ -53,15 +55,13 @@ export function createVerifier(options: createVerifier.Options): Verifier {
   } = options
   let jwks: ReturnType<typeof createRemoteJWKSet> | undefined
   const keys = () => {
-    // jose fetches the JWKS itself, with its own time-out and refetch
-    // cool-down; not through the core fetch helper.
+    // Through the core fetch helper (a 429 is sent again in its throttle
+    // slots); jose's own time-out aborts it, and its refetch cool-down acts
+    // on what the helper returns.
     jwks ??= createRemoteJWKSet(new URL(jwksUri), {
-      ...(fetch
-        ? {
-            [customFetch]: ((url, init) =>
-              fetch(url, init)) as FetchImplementation,
-          }
-        : {}),
+      [customFetch]: Http.fetcher(
+        fetch ? { fetch } : {},
+      ) satisfies FetchImplementation,
     })
     return jwks
   }
@@ -97,7 +97,7 @@ export declare namespace createVerifier {
     clientId: string
     /** The provider's `jwks_uri`. */
     jwksUri: string | URL
-    /** The fetch used for the JWKS (tests answer it locally). */
+    /** The fetch under the core fetch helper for the JWKS (tests answer it locally). */
     fetch?: typeof globalThis.fetch | undefined
     /** Clock in ms. @default Date.now */
     now?: (() => number) | undefined

@@ -1654,12 +1654,63 @@ describe('relayer', () => {
       code: -32603,
       message: 'Relayer HTTP error: 503. Content: {"message":"overloaded"}',
     })
+    // Any failure but a 429 is one attempt, as published.
+    expect(
+      b().relayer.requests.filter((r) => r.path === '/v1/transactions'),
+    ).toHaveLength(1)
   })
 
-  test('error: a throttled relayer (429) is -32603 at once, as published: one request, no retry', async () => {
-    const { provider } = await start()
+  test('behavior: a throttled relayer send (429) is sent again through the fetch helper after Retry-After, and relayed once', async () => {
+    const { provider, sent } = await start()
     b().relayer.answer(
-      { path: '/v1/transactions' },
+      { rpc: 'eth_sendTransaction' },
+      {
+        status: 429,
+        headers: { 'retry-after': '0' },
+        body: { message: 'slow down' },
+      },
+    )
+    const hash = await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    const sends = b()
+      .relayer.calls()
+      .filter((call) => call.method === 'eth_sendTransaction')
+    expect(
+      sends.map((call) => [call.exchange.status, call.exchange.scripted]),
+    ).toEqual([
+      [429, true],
+      [200, false],
+    ])
+    expect(sends[1]?.exchange.body).toBe(sends[0]?.exchange.body)
+    // The 429 was the tap's: only the second send reached the relayer.
+    expect(hash).toBe(sent()[1]?.hash)
+    expect(hash).toMatch(/^0x[0-9a-f]{64}$/)
+  })
+
+  test('behavior: a throttled status poll (429) is sent again through the fetch helper, not counted as a failed poll', async () => {
+    const { provider, sent } = await start()
+    b().relayer.answer(
+      { rpc: 'im_getTransactionByHash' },
+      { status: 429, headers: { 'retry-after': '0' }, body: {} },
+    )
+    const hash = await provider.request({
+      method: 'eth_sendTransaction',
+      params: [{ to: target }],
+    } as never)
+    const polls = b()
+      .relayer.calls()
+      .filter((call) => call.method === 'im_getTransactionByHash')
+    expect(polls.map((call) => call.exchange.status)).toEqual([429, 200])
+    expect(polls[1]?.exchange.body).toBe(polls[0]?.exchange.body)
+    expect(hash).toBe(sent()[0]?.hash)
+  })
+
+  test('error: a relayer still throttled after 12 attempts is -32603 with the 429 and its content; nothing relayed', async () => {
+    const { provider } = await start()
+    b().relayer.always(
+      { rpc: 'eth_sendTransaction' },
       {
         status: 429,
         headers: { 'retry-after': '0' },
@@ -1675,9 +1726,17 @@ describe('relayer', () => {
       code: -32603,
       message: 'Relayer HTTP error: 429. Content: {"message":"slow down"}',
     })
+    const calls = b().relayer.calls()
+    // Twelve sends, each refused at the tap: none reached the relayer, and
+    // nothing was polled.
     expect(
-      b().relayer.requests.filter((r) => r.path === '/v1/transactions'),
-    ).toHaveLength(1)
+      calls
+        .filter((call) => call.method === 'eth_sendTransaction')
+        .map((call) => call.exchange.scripted),
+    ).toEqual(Array(12).fill(true))
+    expect(
+      calls.filter((call) => call.method === 'im_getTransactionByHash'),
+    ).toEqual([])
   })
 })
 

@@ -7,6 +7,8 @@ import { createRelayerClient } from './relayerClient.js'
 const b = fileBackends()
 
 afterEach(() => {
+  // The spy on the fake setTimeout goes first, then the fake clock.
+  vi.restoreAllMocks()
   vi.useRealTimers()
 })
 
@@ -63,13 +65,17 @@ describe('RelayerClient.waitForHash', () => {
       b()
         .relayer.calls()
         .filter((call) => call.method === 'im_getTransactionByHash')
-    const answered = (n: number) =>
-      polls()[n - 1]?.exchange.status !== undefined
 
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    // The client's waits between polls, told apart by their length from the
+    // fetch helper's time-out timer, which is armed while each poll is in
+    // flight: the tap records an answer before the client has read it, so
+    // "answered and a timer armed" can hold before the wait exists.
+    const timeouts = vi.spyOn(globalThis, 'setTimeout')
+    const waits = () => timeouts.mock.calls.filter(([, ms]) => ms === 1000)
     const outcome = relayer.waitForHash(relayerId).catch((e: unknown) => e)
     for (let n = 1; n <= 30; n++) {
-      await until(() => answered(n) && vi.getTimerCount() > 0)
+      await until(() => waits().length === n)
       await vi.advanceTimersByTimeAsync(999)
       expect(polls()).toHaveLength(n)
       await vi.advanceTimersByTimeAsync(1)

@@ -30,13 +30,16 @@ export function createRelayerClient(options: RelayerOptions) {
   const pollInterval = options.pollInterval ?? 1000
   const pollRetries = options.pollRetries ?? 30
   const url = `${relayerUrl.replace(/\/$/, '')}${Relayer.path}`
+  const send = Http.fetcher()
   let id = 0
 
   async function call<result>(method: string, params: unknown[]) {
     const token = await getAccessToken()
-    // A bare fetch, not the core fetch helper: as published, one attempt
-    // and no time-out; the status polling is the relayer's retry policy.
-    const response = await fetch(url, {
+    // Through the core fetch helper: a 429 is answered before the relayer
+    // acts on the request (RFC 6585), so it is safe to send again, a
+    // transaction included. Any other failure is one attempt, as published
+    // (the status polling is the relayer's own retry), and fails as fetch.
+    const response = await send(url, {
       method: 'POST',
       headers: {
         Accept: 'application/json',
