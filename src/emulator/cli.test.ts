@@ -126,8 +126,8 @@ describe('parseArgs', () => {
   })
 
   test('error: a port base that leaves no room for the services', () => {
-    expect(usageError(['--port-base', '65529']).message).toBe(
-      '--port-base must be a port base: an integer from 1 to 65528, got "65529".',
+    expect(usageError(['--port-base', '65528']).message).toBe(
+      '--port-base must be a port base: an integer from 1 to 65527, got "65528".',
     )
   })
 

@@ -23,8 +23,60 @@ export function erc191Digest(text: string): Hex {
   return hashMessage(text)
 }
 
-/** What is being evaluated. */
-export type Kind = 'transaction' | 'message' | 'erc191'
+/**
+ * What is being evaluated: a zkEVM transaction, an EIP-712 or ERC-191
+ * message, or a StarkEx request (a payload the exchange returned to sign).
+ */
+export type Kind = 'transaction' | 'message' | 'erc191' | 'starkex'
+
+/**
+ * The chain id StarkEx verdicts are kept under: StarkEx requests are signed
+ * off chain, for the exchange, on no chain of the emulator.
+ */
+export const starkExChainId = 0
+
+/** The StarkEx requests the guardian evaluates (the published SDK's five guarded calls). */
+export type StarkExType =
+  | 'transfer'
+  | 'batchNftTransfer'
+  | 'order'
+  | 'cancelOrder'
+  | 'trade'
+
+/**
+ * A StarkEx request the exchange handed a player to sign, as the guardian
+ * sees it: registered by the exchange when it answers a signable-details
+ * request made with the player's token, found by the guardian's routes by
+ * its payload hash (`GET /guardian/v1/transactions/{payload_hash}?chainType=starkex`).
+ */
+export type StarkExTransaction = {
+  /**
+   * The payload hash the player signs (the first one of a batch), as the
+   * exchange answers it: lowercase hex without `0x`, unpadded, as StarkEx's
+   * own crypto library prints a Pedersen hash.
+   */
+  readonly payloadHash: string
+  /** The player's StarkEx Ethereum address (`imx_eth_address`). */
+  readonly wallet: Address
+  readonly type: StarkExType
+  /**
+   * What the confirmation page shows: the request's tokens, amounts and
+   * parties, as the exchange describes them (JSON).
+   */
+  readonly details: unknown
+}
+
+/** The most StarkEx requests kept; the oldest is forgotten past it. */
+export const maxStarkExTransactions = 10_000
+
+/**
+ * A payload hash as StarkEx requests are kept under: lowercase, without
+ * `0x` and leading zeros (a hash is a number; clients print it either way).
+ */
+export function starkExKey(payloadHash: string): string {
+  const hex = payloadHash.toLowerCase().replace(/^0x/, '').replace(/^0+/, '')
+  return hex === '' ? '0' : hex
+}
 
 /** Where a verdict stands. */
 export type State = 'allowed' | 'pending' | 'rejected'
@@ -121,6 +173,14 @@ export type Guardian = {
   secretOf(id: string): string
   /** Whether `secret` is the secret of the verdict `id`, in constant time. */
   isSecretOf(id: string, secret: unknown): boolean
+  /**
+   * Registers a StarkEx request for evaluation (the exchange does, when a
+   * player's token asks for its signable details). Registering a payload
+   * hash again replaces the entry.
+   */
+  registerStarkEx(transaction: StarkExTransaction): void
+  /** The StarkEx request registered under this payload hash (any case). */
+  starkExTransaction(payloadHash: string): StarkExTransaction | undefined
 }
 
 /** Creates the guardian's state. */
@@ -147,6 +207,7 @@ export function createGuardian(): Guardian {
     sizes.delete(oldest)
   }
   const walletRules = new Map<Address, Rules>()
+  const starkEx = new Map<string, StarkExTransaction>()
   const secretKey = randomBytes(32)
   const secretOf = (id: string) =>
     createHmac('sha256', secretKey).update(id).digest('hex')
@@ -215,6 +276,18 @@ export function createGuardian(): Guardian {
         Buffer.from(secret, 'hex'),
       )
     },
+    registerStarkEx(transaction) {
+      const hash = starkExKey(transaction.payloadHash)
+      starkEx.delete(hash)
+      if (starkEx.size >= maxStarkExTransactions)
+        starkEx.delete(starkEx.keys().next().value as string)
+      starkEx.set(hash, {
+        ...transaction,
+        payloadHash: hash,
+        wallet: getAddress(transaction.wallet),
+      })
+    },
+    starkExTransaction: (payloadHash) => starkEx.get(starkExKey(payloadHash)),
   }
   return guardian
 }

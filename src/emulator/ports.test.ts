@@ -19,6 +19,7 @@ describe('getPorts', () => {
       api: 4405,
       passport: 4406,
       tee: 4407,
+      starkex: 4408,
     })
   })
 
@@ -32,18 +33,19 @@ describe('getPorts', () => {
       api: 5005,
       passport: 5006,
       tee: 5007,
+      starkex: 5008,
     })
   })
 
   test('behavior: the highest port base puts the last service on 65535', () => {
-    expect(maxPortBase).toBe(65_528)
-    expect(getPorts(maxPortBase).tee).toBe(65_535)
+    expect(maxPortBase).toBe(65_527)
+    expect(getPorts(maxPortBase).starkex).toBe(65_535)
   })
 
   test('error: a port base whose services overflow 65535', () => {
-    expect(() => getPorts(65_529)).toThrowError(InvalidPortBaseError)
-    expect(() => getPorts(65_529)).toThrowErrorMatchingInlineSnapshot(
-      `[Ports.InvalidPortBaseError: Invalid port base 65529: it must be an integer from 1 to 65528, so that all 8 service ports fit in 1..65535.]`,
+    expect(() => getPorts(65_528)).toThrowError(InvalidPortBaseError)
+    expect(() => getPorts(65_528)).toThrowErrorMatchingInlineSnapshot(
+      `[Ports.InvalidPortBaseError: Invalid port base 65528: it must be an integer from 1 to 65527, so that all 9 service ports fit in 1..65535.]`,
     )
   })
 
@@ -54,8 +56,8 @@ describe('getPorts', () => {
 })
 
 describe('isValidPortBase', () => {
-  test('default: accepts exactly 1..65528', () => {
-    expect([1, 4400, 65_528].map(isValidPortBase)).toEqual([true, true, true])
-    expect([0, 65_529, 1.5].map(isValidPortBase)).toEqual([false, false, false])
+  test('default: accepts exactly 1..65527', () => {
+    expect([1, 4400, 65_527].map(isValidPortBase)).toEqual([true, true, true])
+    expect([0, 65_528, 1.5].map(isValidPortBase)).toEqual([false, false, false])
   })
 })

@@ -27,6 +27,7 @@ export const slots = [
   'api',
   'passport',
   'tee',
+  'starkex',
 ] as const
 
 const maxPort = 65_535
@@ -47,7 +48,7 @@ export type Ports = { readonly [slot in Slot]: number }
  * ```ts
  * import { getPorts } from './ports.js'
  *
- * getPorts(4400) // { dev: 4400, magic: 4401, identity: 4402, … tee: 4407 }
+ * getPorts(4400) // { dev: 4400, magic: 4401, identity: 4402, … tee: 4407, starkex: 4408 }
  * ```
  *
  * @param portBase - The port of `dev`; the others follow it. @default 4400

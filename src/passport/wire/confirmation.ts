@@ -12,6 +12,8 @@
 
 /** Paths on the passport domain. */
 export const paths = {
+  /** Query: `transactionId`, `etherAddress`, `chainType=starkex`. */
+  transaction: '/transaction-confirmation/transaction',
   loading: '/transaction-confirmation/loading',
   unavailable: '/transaction-confirmation/unavailable',
   /** Query: `transactionID`, `etherAddress`, `chainType=evm`, `chainID=eip155:N`. */

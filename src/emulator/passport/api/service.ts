@@ -274,6 +274,8 @@ export function overridesOf(input: {
     relayer: string
     tee: string
     magic: string
+    /** The emulated StarkEx exchange (the legacy exchange API). */
+    starkex: string
   }
   chain: ApiChain
   /** The contracts of the players' wallets on that chain. */
@@ -285,7 +287,7 @@ export function overridesOf(input: {
     magicPublishableApiKey: custodyApiKey,
     magicProviderId: passportOidcProviderId,
     passportDomain: origins.passport,
-    imxPublicApiDomain: api,
+    imxPublicApiDomain: origins.starkex,
     indexerMrBasePath: api,
     orderBookMrBasePath: api,
     passportMrBasePath: api,
@@ -386,6 +388,7 @@ export const service = defineService({
         relayer: required(origins.relayer, 'relayer'),
         tee: required(origins.tee, 'tee'),
         magic: required(origins.magic, 'magic'),
+        starkex: required(origins.starkex, 'starkex'),
       },
       chain: main,
       contracts: main.contracts,
