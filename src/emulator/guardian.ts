@@ -78,6 +78,15 @@ export function starkExKey(payloadHash: string): string {
   return hex === '' ? '0' : hex
 }
 
+/**
+ * The digest a StarkEx request's verdict and allowance are kept under
+ * (kind `'starkex'`, chain {@link starkExChainId}): its payload hash as
+ * `0x` + {@link starkExKey}.
+ */
+export function starkExDigest(payloadHash: string): Hex {
+  return `0x${starkExKey(payloadHash)}`
+}
+
 /** Where a verdict stands. */
 export type State = 'allowed' | 'pending' | 'rejected'
 
