@@ -13,6 +13,10 @@ import {
   starkExChainId,
   starkExDigest,
 } from '../../guardian.js'
+import { findFreePort } from '../../net.js'
+import { startServer } from '../../server.js'
+import { settlePath } from '../confirmation/pages.js'
+import { createConfirmationApp } from '../confirmation/service.js'
 import { maxEvaluationBytes, mustConfirm } from './guardian.js'
 import { type Player, startApi, type TestApi } from './testkit.js'
 
@@ -1322,6 +1326,44 @@ describe('StarkEx', () => {
     expect((await api.get(record(hash), alice.accessToken)).body).toMatchObject(
       { status: 'allowed' },
     )
+  })
+
+  test('behavior: the confirmation page on the passport domain settles what the evaluation left pending', async () => {
+    api.guardian.rules = { confirmStarkEx: ['batchNftTransfer'] }
+    const port = await findFreePort()
+    const origin = `http://127.0.0.1:${port}`
+    const pages = createConfirmationApp({ origin, guardian: api.guardian })
+    const server = await startServer({ fetch: pages.fetch, port })
+    try {
+      const hash = register(alice.imx)
+      await evaluateStarkEx(hash, alice.accessToken)
+      const html = await (
+        await fetch(
+          `${origin}/transaction-confirmation/transaction?transactionId=${hash}&etherAddress=${alice.imx}&chainType=starkex`,
+        )
+      ).text()
+      const state = JSON.parse(
+        /id="confirmation-state">(.*?)<\/script>/s.exec(html)?.[1] ?? '{}',
+      ) as { id: string; secret: string }
+      const settled = await fetch(`${origin}${settlePath}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ ...state, decision: 'approve' }),
+      })
+      expect(settled.status).toBe(200)
+      expect(
+        api.guardian.isAllowed({
+          chainId: starkExChainId,
+          wallet: alice.imx,
+          digest: starkExDigest(hash),
+        }),
+      ).toBe(true)
+      expect(
+        (await api.get(record(hash), alice.accessToken)).body,
+      ).toMatchObject({ status: 'allowed' })
+    } finally {
+      await server.stop()
+    }
   })
 
   test("behavior: a wallet's own rules (by its imx_eth_address) decide for its requests; unavailable is 403", async () => {
