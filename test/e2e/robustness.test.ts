@@ -455,6 +455,13 @@ const routes: readonly Route[] = [
   {
     service: 'api',
     method: 'POST',
+    path: '/guardian/v1/transactions/:id/evaluate',
+    form: 'json',
+    session: 'bearer',
+  },
+  {
+    service: 'api',
+    method: 'POST',
     path: '/guardian/v1/transactions/:id/approve',
     form: 'json',
     session: 'bearer',
@@ -707,6 +714,12 @@ const routes: readonly Route[] = [
     service: 'passport',
     method: 'GET',
     path: '/transaction-confirmation/unavailable',
+    form: 'page',
+  },
+  {
+    service: 'passport',
+    method: 'GET',
+    path: '/transaction-confirmation/transaction',
     form: 'page',
   },
   {
