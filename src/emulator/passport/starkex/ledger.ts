@@ -109,6 +109,20 @@ export class InvalidMovementError extends LedgerError {
   override readonly name = 'InvalidMovementError'
 }
 
+/**
+ * The base units one quantized unit of a token stands for: 10^8 wei for
+ * ETH (as the hosted exchange registered ETH), 10^(decimals − 10) for an
+ * ERC20 (1 below 11 decimals), 1 for an ERC721.
+ */
+export function quantumOf(type: Asset['type'], decimals: number): bigint {
+  if (type === 'ETH') return ethQuantum
+  if (type === 'ERC721') return 1n
+  return 10n ** BigInt(Math.max(0, decimals - 10))
+}
+
+/** ETH's quantum on the exchange: 10^8 wei. */
+export const ethQuantum = 10n ** 8n
+
 /** A payload hash in the form pending signables are kept under (lowercase, no `0x`, no leading zeros). */
 export function hashKey(hash: bigint | string): string {
   if (typeof hash === 'bigint') return hash.toString(16)
@@ -137,11 +151,14 @@ export type Ledger = {
   /**
    * The asset's id, recording its description (decimals) the first time.
    *
+   * @throws {LedgerError} If an ERC20 of that address is known with another quantum.
    * @throws {LedgerFullError} Past {@link maxAssets}.
    */
   learnAsset(asset: Asset, decimals: number): AssetInfo
   /** The asset with this id, if the exchange has seen it. */
   asset(id: bigint): AssetInfo | undefined
+  /** The ERC20 the exchange knows at this address (any case). */
+  erc20(tokenAddress: string): AssetInfo | undefined
 
   // Vaults
   /** The vault of a Stark key for an asset, if it exists. */
@@ -167,6 +184,21 @@ export type Ledger = {
    * @throws {InvalidMovementError} If any movement cannot be made (nothing moved).
    */
   apply(movements: readonly Movement[]): void
+
+  /**
+   * Spends a signed request's nonces and applies its movements, all or
+   * nothing: what a create does once the signatures verified. Nothing
+   * changes unless every nonce is unspent and every movement can be made.
+   *
+   * @throws {LedgerError} If a nonce is spent already (nothing changed).
+   * @throws {InvalidMovementError} If a movement cannot be made (nothing changed).
+   * @throws {LedgerFullError} Past {@link maxNoncesPerKey} (nothing changed).
+   */
+  commit(request: {
+    starkKey: string
+    nonces: readonly number[]
+    movements: readonly Movement[]
+  }): void
 
   // Nonces
   /** Whether a Stark key spent this nonce. */
@@ -200,6 +232,7 @@ export function createLedger(options: createLedger.Options = {}): Ledger {
   const byAddress = new Map<Address, Account>()
   const byKey = new Map<string, Account>()
   const assets = new Map<bigint, AssetInfo>()
+  const erc20s = new Map<string, AssetInfo>()
   const vaults = new Map<number, Vault>()
   const vaultIndex = new Map<string, number>()
   const vaultsByKey = new Map<string, number[]>()
@@ -223,6 +256,62 @@ export function createLedger(options: createLedger.Options = {}): Ledger {
     const set = pendingByKey.get(entry.starkKey)
     set?.delete(hash)
     if (set?.size === 0) pendingByKey.delete(entry.starkKey)
+  }
+
+  const checkMovements = (movements: readonly Movement[]) => {
+    const out = new Map<number, bigint>()
+    for (const { from, to, amount } of movements) {
+      const source = vaults.get(from)
+      const target = vaults.get(to)
+      if (!source) throw new InvalidMovementError(`No vault ${from}.`)
+      if (!target) throw new InvalidMovementError(`No vault ${to}.`)
+      if (source.assetId !== target.assetId)
+        throw new InvalidMovementError(
+          `Vaults ${from} and ${to} hold different assets.`,
+        )
+      if (amount <= 0n)
+        throw new InvalidMovementError('An amount must be positive.')
+      out.set(from, (out.get(from) ?? 0n) + amount)
+    }
+    for (const [id, sum] of out) {
+      const vault = vaults.get(id)!
+      if (vault.balance < sum)
+        throw new InvalidMovementError(
+          `Vault ${id} holds ${vault.balance} quantized units, less than the ${sum} it would send.`,
+        )
+    }
+  }
+  const runMovements = (movements: readonly Movement[]) => {
+    const time = now()
+    for (const { from, to, amount } of movements) {
+      const source = vaults.get(from)!
+      const target = vaults.get(to)!
+      source.balance -= amount
+      target.balance += amount
+      source.updatedAt = time
+      target.updatedAt = time
+    }
+  }
+  const checkNonces = (starkKey: string, list: readonly number[]) => {
+    const used = nonces.get(starkKey)
+    if (new Set(list).size !== list.length)
+      throw new LedgerError(
+        `A nonce of Stark key ${starkKey} appears twice in one request.`,
+      )
+    for (const nonce of list)
+      if (used?.has(nonce))
+        throw new LedgerError(
+          `Nonce ${nonce} of Stark key ${starkKey} was used already.`,
+        )
+    if ((used?.size ?? 0) + list.length > maxNoncesPerKey)
+      throw new LedgerFullError(
+        `Stark key ${starkKey} spent ${maxNoncesPerKey} nonces, the most the exchange keeps.`,
+      )
+  }
+  const spendNonces = (starkKey: string, list: readonly number[]) => {
+    const used = nonces.get(starkKey) ?? new Set<number>()
+    for (const nonce of list) used.add(nonce)
+    nonces.set(starkKey, used)
   }
 
   const ledger: Ledger = {
@@ -254,6 +343,13 @@ export function createLedger(options: createLedger.Options = {}): Ledger {
       const id = computeAssetId(asset)
       const known = assets.get(id)
       if (known) return known
+      if (asset.type === 'ERC20') {
+        const other = erc20s.get(asset.tokenAddress.toLowerCase())
+        if (other)
+          throw new LedgerError(
+            `The ERC20 ${asset.tokenAddress} is known with ${other.decimals} decimals.`,
+          )
+      }
       if (assets.size >= maxAssets)
         throw new LedgerFullError(
           `The exchange knows ${maxAssets} assets, its most.`,
@@ -267,9 +363,11 @@ export function createLedger(options: createLedger.Options = {}): Ledger {
         decimals,
       }
       assets.set(id, info)
+      if (info.type === 'ERC20') erc20s.set(info.tokenAddress, info)
       return info
     },
     asset: (id) => assets.get(id),
+    erc20: (tokenAddress) => erc20s.get(tokenAddress.toLowerCase()),
 
     vaultOf(starkKey, assetId) {
       const id = vaultIndex.get(`${starkKey}:${assetId}`)
@@ -317,57 +415,20 @@ export function createLedger(options: createLedger.Options = {}): Ledger {
       return vault
     },
     apply(movements) {
-      const out = new Map<number, bigint>()
-      for (const { from, to, amount } of movements) {
-        const source = vaults.get(from)
-        const target = vaults.get(to)
-        if (!source) throw new InvalidMovementError(`No vault ${from}.`)
-        if (!target) throw new InvalidMovementError(`No vault ${to}.`)
-        if (source.assetId !== target.assetId)
-          throw new InvalidMovementError(
-            `Vaults ${from} and ${to} hold different assets.`,
-          )
-        if (amount <= 0n)
-          throw new InvalidMovementError('An amount must be positive.')
-        out.set(from, (out.get(from) ?? 0n) + amount)
-      }
-      for (const [id, sum] of out) {
-        const vault = vaults.get(id)!
-        if (vault.balance < sum)
-          throw new InvalidMovementError(
-            `Vault ${id} holds ${vault.balance} quantized units, less than the ${sum} it would send.`,
-          )
-      }
-      const time = now()
-      for (const { from, to, amount } of movements) {
-        const source = vaults.get(from)!
-        const target = vaults.get(to)!
-        source.balance -= amount
-        target.balance += amount
-        source.updatedAt = time
-        target.updatedAt = time
-      }
+      checkMovements(movements)
+      runMovements(movements)
+    },
+    commit({ starkKey, nonces: list, movements }) {
+      checkNonces(starkKey, list)
+      checkMovements(movements)
+      spendNonces(starkKey, list)
+      runMovements(movements)
     },
 
     isNonceUsed: (starkKey, nonce) => nonces.get(starkKey)?.has(nonce) ?? false,
     useNonces(starkKey, list) {
-      const used = nonces.get(starkKey) ?? new Set<number>()
-      const unique = new Set(list)
-      if (unique.size !== list.length)
-        throw new LedgerError(
-          `A nonce of Stark key ${starkKey} appears twice in one request.`,
-        )
-      for (const nonce of list)
-        if (used.has(nonce))
-          throw new LedgerError(
-            `Nonce ${nonce} of Stark key ${starkKey} was used already.`,
-          )
-      if (used.size + list.length > maxNoncesPerKey)
-        throw new LedgerFullError(
-          `Stark key ${starkKey} spent ${maxNoncesPerKey} nonces, the most the exchange keeps.`,
-        )
-      for (const nonce of list) used.add(nonce)
-      nonces.set(starkKey, used)
+      checkNonces(starkKey, list)
+      spendNonces(starkKey, list)
     },
     freshNonce(starkKey) {
       const used = nonces.get(starkKey)
