@@ -337,7 +337,10 @@ export function exchangeRoutes(app: Hono<StarkExEnv>, deps: Deps) {
       return fail(c, 'validation', 'Expected a JSON body of a signed transfer.')
     const account: Account | undefined = accountOfPlayer(deps, c.var.player)
     if (!account) return fail(c, 'validation', notRegistered)
-    if (starkKeyOf(body.sender_stark_key) !== account.starkKey)
+    const senderKey = starkKeyOf(body.sender_stark_key)
+    if (!senderKey)
+      return fail(c, 'validation', 'sender_stark_key must be a Stark key.')
+    if (senderKey !== account.starkKey)
       return fail(
         c,
         'authentication',
