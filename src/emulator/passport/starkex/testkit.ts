@@ -20,7 +20,7 @@ import type { User } from '../../registry/index.js'
 import { startServer } from '../../server.js'
 import { custodyIdentity } from '../custody.js'
 import { startIdentity, type Tokens, tokensFor } from '../identity/testkit.js'
-import { createStarkExService, maxBodyBytes } from './service.js'
+import { createStarkExService } from './service.js'
 import { normalizeStarkKey } from './stark.js'
 
 /** A player signed in at the identity provider, with a Stark key of their own. */
@@ -73,7 +73,6 @@ export async function startStarkEx() {
   const server = await startServer({
     fetch: app.fetch,
     port: await findFreePort(),
-    bodyLimit: maxBodyBytes,
     localOnly: ['/dev/'],
   })
   const url = server.url
