@@ -56,6 +56,7 @@ type Schemas = components['schemas']
 
 /** The providers of the exchanges. */
 export const providers = ['moonpay', 'layerswap'] as const
+/** A provider of the exchanges. */
 export type Provider = (typeof providers)[number]
 
 /** The exchange types. */

@@ -417,6 +417,86 @@ describe('transfers v1', () => {
   })
 })
 
+describe('ERC20 and lists', () => {
+  test('behavior: an ERC20 of 6 decimals moves in base units and both balances list it', async () => {
+    const alice = await kit.registered()
+    const bob = await kit.registered()
+    const usdc = '0x00000000000000000000000000000000000000e6'
+    const token = { type: 'ERC20', data: { token_address: usdc } } as const
+    expect(
+      (
+        await kit.mint({
+          user: alice.ethAddress,
+          token: { type: 'ERC20', data: { token_address: usdc, decimals: 6 } },
+          quantity: '5000000',
+        })
+      ).status,
+    ).toBe(200)
+    const { signable, body } = await signedTransfer(
+      alice,
+      bob,
+      token,
+      '1250000',
+    )
+    expect(signable.amount).toBe('1250000')
+    kit.approve(alice.ethAddress, signable.payload_hash)
+    const created = await kit.post('/v1/transfers', body, alice.accessToken)
+    expect(created.status, created.text).toBe(200)
+    for (const [who, balance] of [
+      [alice, '3750000'],
+      [bob, '1250000'],
+    ] as const) {
+      const list = await kit.get(`/v2/balances/${who.ethAddress}`)
+      expect(list.body).toEqual({
+        cursor: '',
+        remaining: 0,
+        result: [
+          {
+            balance,
+            preparing_withdrawal: '0',
+            withdrawable: '0',
+            symbol: '',
+            token_address: usdc,
+          },
+        ],
+      })
+    }
+    const byToken = await kit.get(
+      `/v1/transfers?token_address=${usdc}&direction=asc&page_size=1`,
+    )
+    expect(byToken.body).toMatchObject({
+      remaining: 0,
+      result: [
+        {
+          transaction_id: created.body.transfer_id,
+          token: {
+            type: 'ERC20',
+            data: { token_address: usdc, quantity: '1250000', decimals: 6 },
+          },
+        },
+      ],
+    })
+  })
+
+  test('behavior: pages follow their cursor', async () => {
+    const all = await kit.get('/v1/transfers?direction=asc&page_size=200')
+    const ids = all.body.result.map(
+      (t: { transaction_id: number }) => t.transaction_id,
+    )
+    expect(ids.length).toBeGreaterThan(2)
+    const first = await kit.get('/v1/transfers?direction=asc&page_size=2')
+    expect(first.body.remaining).toBe(1)
+    const second = await kit.get(
+      `/v1/transfers?direction=asc&page_size=2&cursor=${first.body.cursor}`,
+    )
+    expect(
+      [...first.body.result, ...second.body.result].map(
+        (t: { transaction_id: number }) => t.transaction_id,
+      ),
+    ).toEqual(ids.slice(0, 4))
+  })
+})
+
 describe('batch transfers v2', () => {
   test('behavior: all of a batch moves once approved under its first hash; a bad signature moves none', async () => {
     const alice = await kit.registered()
