@@ -1,10 +1,10 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import * as XClient from '@imtbl/x-client'
 import axios from 'axios'
 import { type Hex, keccak256, numberToHex, toHex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
+import { startPlatform } from '../../emulator/passport/testkit.js'
+import type { Reply } from '../../emulator/testkit.js'
 import { starkKeyMessage } from '../wire/starkex.js'
 import { createExchangeClients, starkKeyLookup } from './clients.js'
 import {
@@ -17,42 +17,37 @@ import {
 } from './starkSigner.js'
 
 /**
- * A stand-in for the exchange's `GET /v1/users/{address}`: a real HTTP
- * server on a free loopback port, answering what each test sets. Both our
- * derivation (through the generated client) and the published x-client
- * (whose hosted URL is sent here, see below) ask it.
+ * The exchange's record of an address (`GET /v1/users/{address}`), as
+ * each test sets it, answered at the emulated platform's tap: our
+ * derivation asks it through the generated client, and the published
+ * x-client (whose hosted URL is sent to the tap, see below) asks it too.
  */
-let server: Server
+let platform: Awaited<ReturnType<typeof startPlatform>>
 let base: string
-let answer: { status: number; body: unknown } = {
+const accountNotFound: Reply = {
   status: 404,
   body: { code: 'account_not_found', message: 'Account not found' },
 }
-const asked: string[] = []
+let answer: Reply = accountNotFound
+const users = /^\/v1\/users\//
+const asked = () => platform.api.requests.filter((r) => users.test(r.path))
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    asked.push(request.url ?? '')
-    response.writeHead(answer.status, { 'content-type': 'application/json' })
-    response.end(JSON.stringify(answer.body))
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  platform = await startPlatform()
+  base = platform.api.url
+  platform.api.always({ method: 'GET', path: users }, () => answer)
   // x-client 2.14.0 always asks the hosted mainnet exchange; its axios
-  // requests go to the local server instead.
+  // requests go to the tap instead.
   axios.interceptors.request.use((config) => {
     if (config.url)
       config.url = config.url.replace('https://api.x.immutable.com', base)
     return config
   })
 })
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+afterAll(() => platform.stop())
 beforeEach(() => {
-  asked.length = 0
-  answer = {
-    status: 404,
-    body: { code: 'account_not_found', message: 'Account not found' },
-  }
+  platform.api.requests.length = 0
+  answer = accountNotFound
 })
 
 /** A deterministic custody key, as our signer and as x-client's. */
@@ -110,7 +105,7 @@ describe('deriveStarkPrivateKey', () => {
       expect(ours).toBe(published)
       expect(ours).toMatch(/^[0-9a-f]{64}$/)
     }
-    expect(asked).toEqual([])
+    expect(asked()).toEqual([])
   })
 
   test('behavior: a key over the limit asks the exchange; account_not_found keeps the standard grind, as x-client', async () => {
@@ -123,7 +118,7 @@ describe('deriveStarkPrivateKey', () => {
     )
     expect(ours).toBe(published)
     expect(BigInt(`0x${ours}`)).toBe(grinds.standard(privateKey))
-    expect(asked).toEqual([
+    expect(asked().map((r) => r.url)).toEqual([
       `/v1/users/${player.address.toLowerCase()}`,
       `/v1/users/${player.address.toLowerCase()}`,
     ])
