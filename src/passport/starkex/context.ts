@@ -3,11 +3,11 @@
  * guardian's clients, the custody key, the player's Stark signer (derived
  * on first use), the confirmation popup and the retry settings.
  */
-import type { ImxApiClients } from '../../api/ImxApiClients.js'
 import type { User } from '../auth/user.js'
 import type { Confirmation } from '../zkevm/confirmation.js'
 import type { CustodySigner } from '../zkevm/custodySigner.js'
 import type { StarkExGuardianContext } from '../zkevm/guardian.js'
+import type { ExchangeClients } from './clients.js'
 import type { StarkSigner } from './starkSigner.js'
 
 /** The session as the StarkEx layer uses it. */
@@ -22,7 +22,7 @@ export type StarkExSession = {
 export type Context = {
   session: StarkExSession
   /** The legacy exchange API at `imxPublicApiDomain`. */
-  exchange: ImxApiClients
+  exchange: ExchangeClients
   /** The custody key, made on first use. */
   custody: () => CustodySigner
   /** The player's Stark signer, derived on first use. */
