@@ -215,14 +215,16 @@ describe('connectImx', () => {
 
   test('behavior: a batch NFT transfer the guardian asks about is confirmed in the 480x784 popup', async () => {
     const { a, b } = players
-    await mint({
-      user: String(b?.address),
-      token: {
-        type: 'ERC721',
-        data: { token_address: collection, token_id: '2' },
-      },
-      quantity: '1',
-    })
+    // Two NFTs of its own, whatever the trade before did.
+    for (const token_id of ['2', '3'])
+      await mint({
+        user: String(b?.address),
+        token: {
+          type: 'ERC721',
+          data: { token_address: collection, token_id },
+        },
+        quantity: '1',
+      })
     const imx = await as(b)
     const rules: GuardianRules & { confirmStarkEx: readonly string[] } = {
       confirmStarkEx: ['batchNftTransfer'],
@@ -237,7 +239,7 @@ describe('connectImx', () => {
     })
     try {
       const pending = imx.batchNftTransfer(
-        ['1', '2'].map((tokenId) => ({
+        ['2', '3'].map((tokenId) => ({
           tokenId,
           tokenAddress: collection,
           receiver: String(a?.address),
@@ -248,15 +250,15 @@ describe('connectImx', () => {
       expect(result.transfer_ids).toHaveLength(2)
       expect(features[0]).toContain('width=480')
       expect(features[0]).toContain('height=784')
-      expect(await ownerOf('1')).toBe(String(a?.address).toLowerCase())
       expect(await ownerOf('2')).toBe(String(a?.address).toLowerCase())
+      expect(await ownerOf('3')).toBe(String(a?.address).toLowerCase())
     } finally {
       await setGuardianRules(b?.address as Address, null)
       await noConfirmationWindowLeft(windows)
     }
   })
 
-  test('behavior: an exchange transfer sends ETH for an exchange of the player', async () => {
+  test("behavior: an exchange transfer sends ETH to the exchange's provider", async () => {
     const { b } = players
     const imx = await as(b)
     const { data: created } = await exchange.exchangeApi.createExchange({
@@ -266,11 +268,14 @@ describe('connectImx', () => {
         type: 'offramp',
       },
     })
+    const { data: record } = await exchange.exchangeApi.getExchange({
+      id: String(created.id),
+    })
     const before = await ethOf(b)
     const result = await imx.exchangeTransfer({
       type: 'ETH',
       amount: eth('0.2'),
-      receiver: String(players.a?.address),
+      receiver: String(record.data?.provider_wallet_address),
       transactionID: String(created.id),
     })
     expect(result.transfer_id).toBeTypeOf('number')
