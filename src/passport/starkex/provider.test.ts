@@ -566,6 +566,33 @@ describe('transfer', () => {
     ).toHaveLength(2)
   })
 
+  test('behavior: a payload hash the guardian learns of late is found on a retry', async () => {
+    const { provider } = await setup()
+    platform.api.answer(
+      { method: 'POST', path: '/v1/signable-transfer-details' },
+      { status: 200, body: signableTransfer },
+    )
+    platform.api.answer(
+      { method: 'GET', path: `/guardian/v1/transactions/${payloadHash}` },
+      {
+        status: 404,
+        body: { code: 'RESOURCE_NOT_FOUND', message: 'not found' },
+      },
+    )
+    guardianAnswers(false)
+    platform.api.answer(
+      { method: 'POST', path: '/v1/transfers' },
+      { status: 200, body: { status: 'success', transfer_id: 3 } },
+    )
+    expect(
+      (await provider.transfer({ type: 'ETH', amount: '100000000', receiver }))
+        .transfer_id,
+    ).toBe(3)
+    expect(
+      platform.api.to(`/guardian/v1/transactions/${payloadHash}`),
+    ).toHaveLength(2)
+  })
+
   test("error: the exchange's refusal is TRANSFER_ERROR with its message", async () => {
     const { provider, popup } = await setup()
     platform.api.answer(
