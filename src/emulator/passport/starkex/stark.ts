@@ -9,7 +9,13 @@
  *
  * @packageDocumentation
  */
-import { Point, pedersen, Signature, verify } from '@scure/starknet'
+import {
+  CURVE,
+  ProjectivePoint,
+  pedersen,
+  Signature,
+  verify,
+} from '@scure/starknet'
 import { encodePacked, getAddress, isAddress, keccak256, toBytes } from 'viem'
 import { BaseError } from '../../../core/Errors.js'
 
@@ -19,7 +25,7 @@ export const starkPrime = BigInt(
 )
 
 /** The Stark curve's order: signatures and registration hashes live below it. */
-export const starkOrder: bigint = Point.Fn.ORDER
+export const starkOrder: bigint = CURVE.n
 
 /** Message hashes and signature parts must be below 2^251. */
 const maxEcdsaValue = 1n << 251n
@@ -319,7 +325,7 @@ export function normalizeStarkKey(key: unknown): string | undefined {
  */
 export function isOnCurve(starkKey: string): boolean {
   try {
-    Point.fromHex(`02${word(BigInt(starkKey))}`)
+    ProjectivePoint.fromHex(`02${word(BigInt(starkKey))}`)
     return true
   } catch {
     return false
