@@ -300,15 +300,32 @@ describe('Confirmation: a transaction', () => {
 
 describe('Confirmation: a StarkEx transaction', () => {
   test('behavior: navigates the popup to the StarkEx page with transactionId (the payload hash), etherAddress and chainType=starkex; closing it is a "no"', async () => {
+    // A pending StarkEx request, registered as the exchange and the
+    // guardian would: the page answers an unknown one with an error.
+    const payloadHash = [...crypto.getRandomValues(new Uint8Array(31))]
+      .map((byte) => byte.toString(16).padStart(2, '0'))
+      .join('')
+      .replace(/^0*/, '5')
+    const registered = await fetch(`${passportDomain}/dev/verdicts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        kind: 'starkex',
+        wallet,
+        payloadHash,
+        type: 'transfer',
+      }),
+    })
+    expect(registered.status).toBe(201)
     const calls = spyOpen()
     const cleanup = watchCleanup()
     const handle = create({ passportDomain }).open(sizes.batchTransfer)
     const pending = handle.starkExTransaction({
-      transactionId: '5a1b2c3d',
+      transactionId: payloadHash,
       wallet,
     })
     await commands.popupTitle(
-      `${passportDomain}/transaction-confirmation/transaction?transactionId=5a1b2c3d&etherAddress=${wallet}&chainType=starkex`,
+      `${passportDomain}/transaction-confirmation/transaction?transactionId=${payloadHash}&etherAddress=${wallet}&chainType=starkex`,
     )
     expect(calls[0]?.features).toContain('width=480')
     expect(calls[0]?.features).toContain('height=784')
