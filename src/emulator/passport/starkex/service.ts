@@ -32,7 +32,9 @@ import { devRoutes } from './dev.js'
 import { createExchangeStore, exchangeRoutes } from './exchanges.js'
 import type { Deps, StarkExEnv } from './http.js'
 import { createLedger, type Ledger } from './ledger.js'
+import { orderRoutes } from './orders.js'
 import { registrationRoutes } from './registration.js'
+import { tradeRoutes } from './trades.js'
 import { createTransferStore, transferRoutes } from './transfers.js'
 
 /** The largest request body the exchange reads: 256 KiB (a batch of 100 transfers is well under). */
@@ -116,6 +118,8 @@ export function createStarkExService(options: createStarkExService.Options): {
   exchangeRoutes(app, deps)
   balanceRoutes(app, deps)
   devRoutes(app, deps)
+  orderRoutes(app, deps)
+  tradeRoutes(app, deps)
   return { app, deps }
 }
 
