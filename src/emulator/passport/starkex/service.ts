@@ -32,6 +32,7 @@ import { devRoutes } from './dev.js'
 import { createExchangeStore, exchangeRoutes } from './exchanges.js'
 import type { Deps, StarkExEnv } from './http.js'
 import { createLedger, type Ledger } from './ledger.js'
+import { mintRoutes } from './mints.js'
 import { orderRoutes } from './orders.js'
 import { registrationRoutes } from './registration.js'
 import { tradeRoutes } from './trades.js'
@@ -120,6 +121,7 @@ export function createStarkExService(options: createStarkExService.Options): {
   devRoutes(app, deps)
   orderRoutes(app, deps)
   tradeRoutes(app, deps)
+  mintRoutes(app, deps)
   return { app, deps }
 }
 
