@@ -56,6 +56,7 @@ type Schemas = components['schemas']
 
 /** The providers of the exchanges. */
 export const providers = ['moonpay', 'layerswap'] as const
+/** A provider of the exchanges. */
 export type Provider = (typeof providers)[number]
 
 /** The exchange types. */
@@ -337,7 +338,10 @@ export function exchangeRoutes(app: Hono<StarkExEnv>, deps: Deps) {
       return fail(c, 'validation', 'Expected a JSON body of a signed transfer.')
     const account: Account | undefined = accountOfPlayer(deps, c.var.player)
     if (!account) return fail(c, 'validation', notRegistered)
-    if (starkKeyOf(body.sender_stark_key) !== account.starkKey)
+    const senderKey = starkKeyOf(body.sender_stark_key)
+    if (!senderKey)
+      return fail(c, 'validation', 'sender_stark_key must be a Stark key.')
+    if (senderKey !== account.starkKey)
       return fail(
         c,
         'authentication',

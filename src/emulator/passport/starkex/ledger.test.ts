@@ -6,6 +6,7 @@ import {
   LedgerFullError,
   maxNoncesPerKey,
   maxPendingPerKey,
+  quantumOf,
 } from './ledger.js'
 import { assetId } from './stark.js'
 
@@ -111,6 +112,55 @@ describe('vaults', () => {
   })
 })
 
+describe('commit', () => {
+  test('behavior: spends the nonces and moves the funds together', () => {
+    const ledger = createLedger()
+    const a = ledger.openVault(keyA, ethId)
+    const b = ledger.openVault(keyB, ethId)
+    ledger.credit(a.id, 10n)
+    ledger.commit({
+      starkKey: keyA,
+      nonces: [7, 8],
+      movements: [
+        { from: a.id, to: b.id, amount: 3n },
+        { from: a.id, to: b.id, amount: 2n },
+      ],
+    })
+    expect([a.balance, b.balance]).toEqual([5n, 5n])
+    expect([ledger.isNonceUsed(keyA, 7), ledger.isNonceUsed(keyA, 8)]).toEqual([
+      true,
+      true,
+    ])
+  })
+
+  test('error: a spent nonce moves nothing, a short balance spends no nonce', () => {
+    const ledger = createLedger()
+    const a = ledger.openVault(keyA, ethId)
+    const b = ledger.openVault(keyB, ethId)
+    ledger.credit(a.id, 10n)
+    ledger.useNonces(keyA, [1])
+    expect(() =>
+      ledger.commit({
+        starkKey: keyA,
+        nonces: [2, 1],
+        movements: [{ from: a.id, to: b.id, amount: 1n }],
+      }),
+    ).toThrow(`Nonce 1 of Stark key ${keyA} was used already.`)
+    expect(() =>
+      ledger.commit({
+        starkKey: keyA,
+        nonces: [3],
+        movements: [{ from: a.id, to: b.id, amount: 11n }],
+      }),
+    ).toThrow(InvalidMovementError)
+    expect([a.balance, b.balance]).toEqual([10n, 0n])
+    expect([ledger.isNonceUsed(keyA, 2), ledger.isNonceUsed(keyA, 3)]).toEqual([
+      false,
+      false,
+    ])
+  })
+})
+
 describe('assets', () => {
   test('behavior: an asset is learned once, with its id and lowercase address', () => {
     const ledger = createLedger()
@@ -129,6 +179,35 @@ describe('assets', () => {
     })
     expect(ledger.learnAsset(nft, 3)).toBe(info)
     expect(ledger.asset(info.id)).toBe(info)
+  })
+
+  test('behavior: an ERC20 is found by address; error: another quantum for it is refused', () => {
+    const ledger = createLedger()
+    const address = '0xdAC17F958D2ee523a2206206994597C13D831ec7'
+    const usdt = ledger.learnAsset(
+      { type: 'ERC20', tokenAddress: address, quantum: quantumOf('ERC20', 6) },
+      6,
+    )
+    expect(ledger.erc20(address.toLowerCase())).toBe(usdt)
+    expect(() =>
+      ledger.learnAsset(
+        {
+          type: 'ERC20',
+          tokenAddress: address,
+          quantum: quantumOf('ERC20', 18),
+        },
+        18,
+      ),
+    ).toThrow(
+      'The ERC20 0xdAC17F958D2ee523a2206206994597C13D831ec7 is known with 6 decimals.',
+    )
+  })
+
+  test('behavior: quanta are 10^8 for ETH, 10^(decimals-10) for an ERC20, 1 for an ERC721', () => {
+    expect(quantumOf('ETH', 18)).toBe(10n ** 8n)
+    expect(quantumOf('ERC20', 18)).toBe(10n ** 8n)
+    expect(quantumOf('ERC20', 6)).toBe(1n)
+    expect(quantumOf('ERC721', 0)).toBe(1n)
   })
 })
 

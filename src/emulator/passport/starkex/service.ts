@@ -10,7 +10,8 @@
  * and assets (balances.ts) and the loopback-only dev mint (dev.ts).
  *
  * Every answer is `{ code, message, details }` on refusal (the platform's
- * codes; never 500). The API routes answer any origin (the hosted API was
+ * codes; never 500); bodies are bounded by the server's limit, as every
+ * service's. The API routes answer any origin (the hosted API was
  * public) with the headers the published SDK sends; `/dev/` answers
  * loopback pages only.
  *
@@ -37,9 +38,6 @@ import { orderRoutes } from './orders.js'
 import { registrationRoutes } from './registration.js'
 import { tradeRoutes } from './trades.js'
 import { createTransferStore, transferRoutes } from './transfers.js'
-
-/** The largest request body the exchange reads: 256 KiB (a batch of 100 transfers is well under). */
-export const maxBodyBytes = 256 * 1024
 
 /** The request headers the exchange's CORS allows (those the published SDK sends). */
 export const allowedHeaders = [
@@ -161,7 +159,6 @@ export const service = defineService({
     const server = await startServer({
       fetch: app.fetch,
       ...context.listen,
-      bodyLimit: maxBodyBytes,
       localOnly: ['/dev/'],
     })
     return { ...server, info: {} }

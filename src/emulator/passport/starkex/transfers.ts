@@ -540,6 +540,14 @@ export function transferRoutes(app: Hono<StarkExEnv>, deps: Deps) {
     const account = accountOfPlayer(deps, c.var.player)
     if (!account) return { refusal: fail(c, 'validation', notRegistered) }
     const address = addressOf(sender)
+    if (!address)
+      return {
+        refusal: fail(
+          c,
+          'validation',
+          'The sender must be an Ethereum address.',
+        ),
+      }
     if (address !== account.ethAddress)
       return {
         refusal: fail(
@@ -587,7 +595,10 @@ export function transferRoutes(app: Hono<StarkExEnv>, deps: Deps) {
       return fail(c, 'validation', 'Expected a JSON body of a signed transfer.')
     const account = accountOfPlayer(deps, c.var.player)
     if (!account) return fail(c, 'validation', notRegistered)
-    if (starkKeyOf(body.sender_stark_key) !== account.starkKey)
+    const senderKey = starkKeyOf(body.sender_stark_key)
+    if (!senderKey)
+      return fail(c, 'validation', 'sender_stark_key must be a Stark key.')
+    if (senderKey !== account.starkKey)
       return fail(
         c,
         'authentication',
@@ -682,7 +693,10 @@ export function transferRoutes(app: Hono<StarkExEnv>, deps: Deps) {
       )
     const account = accountOfPlayer(deps, c.var.player)
     if (!account) return fail(c, 'validation', notRegistered)
-    if (starkKeyOf(body.sender_stark_key) !== account.starkKey)
+    const senderKey = starkKeyOf(body.sender_stark_key)
+    if (!senderKey)
+      return fail(c, 'validation', 'sender_stark_key must be a Stark key.')
+    if (senderKey !== account.starkKey)
       return fail(
         c,
         'authentication',
