@@ -754,3 +754,133 @@ describe('lists', () => {
     expect((await kit.get('/v3/trades/999999')).status).toBe(404)
   })
 })
+
+describe('buy orders', () => {
+  test('behavior: a buy order pays its price and fee from its ETH vault; the holder who fills it receives the price less its own fee', async () => {
+    const request = {
+      user: taker.ethAddress,
+      amount_sell: (5n * 10n ** 16n).toString(),
+      token_sell: eth,
+      amount_buy: '1',
+      token_buy: tokenOf('4'),
+      fees: [{ address: outsider, fee_percentage: 2 }],
+    }
+    const signable = await kit.post(
+      '/v3/signable-order-details',
+      request,
+      taker.accessToken,
+    )
+    expect(signable.status, signable.text).toBe(200)
+    const takerEth = kit.deps.ledger.vaultOf(taker.starkKey, ethAsset)!
+    expect(signable.body).toMatchObject({
+      amount_sell: '500000000',
+      amount_buy: '1',
+      vault_id_sell: takerEth.id,
+      fee_info: {
+        asset_id: assetIdText(ethAsset),
+        fee_limit: '10000000',
+        source_vault_id: takerEth.id,
+      },
+    })
+    kit.approve(taker.ethAddress, signable.body.payload_hash)
+    const created = await kit.post(
+      '/v3/orders',
+      createBody(signable.body, taker, request.fees),
+      taker.accessToken,
+    )
+    expect(created.status, created.text).toBe(200)
+    const id = created.body.order_id as number
+    expect((await kit.get(`/v3/orders/${id}`)).body).toMatchObject({
+      status: 'active',
+      sell: { type: 'ETH', data: { quantity_with_fees: '51000000000000000' } },
+    })
+
+    const holderFees = [{ address: royalty.ethAddress, fee_percentage: 0.5 }]
+    const fill = await kit.post(
+      '/v3/signable-trade-details',
+      { order_id: id, user: maker.ethAddress, fees: holderFees },
+      maker.accessToken,
+    )
+    expect(fill.status, fill.text).toBe(200)
+    const makerEth = kit.deps.ledger.vaultOf(maker.starkKey, ethAsset)!
+    expect(fill.body).toMatchObject({
+      amount_sell: '1',
+      amount_buy: '500000000',
+      asset_id_sell: assetIdText(nftAsset('4')),
+      vault_id_buy: makerEth.id,
+      fee_info: { fee_limit: '2500000', source_vault_id: makerEth.id },
+    })
+    kit.approve(maker.ethAddress, fill.body.payload_hash)
+    const escrow = feeEscrowOwner(outsider as `0x${string}`)
+    const before = {
+      buyer: balance(taker.starkKey, ethAsset),
+      holder: balance(maker.starkKey, ethAsset),
+      escrow: balance(escrow, ethAsset),
+      royalty: balance(royalty.starkKey, ethAsset),
+    }
+    const trade = await kit.post(
+      '/v3/trades',
+      {
+        ...createBody(fill.body, maker, holderFees),
+        order_id: id,
+        fee_info: fill.body.fee_info,
+      },
+      maker.accessToken,
+    )
+    expect(trade.status, trade.text).toBe(200)
+    expect(balance(taker.starkKey, ethAsset)).toBe(
+      before.buyer - 500_000_000n - 10_000_000n,
+    )
+    expect(balance(maker.starkKey, ethAsset)).toBe(
+      before.holder + 500_000_000n - 2_500_000n,
+    )
+    expect(balance(escrow, ethAsset)).toBe(before.escrow + 10_000_000n)
+    expect(balance(royalty.starkKey, ethAsset)).toBe(
+      before.royalty + 2_500_000n,
+    )
+    expect(balance(taker.starkKey, nftAsset('4'))).toBe(1n)
+    expect(balance(maker.starkKey, nftAsset('4'))).toBe(0n)
+    expect((await kit.get(`/v3/orders/${id}`)).body.status).toBe('filled')
+  })
+
+  test('behavior: an order whose maker no longer holds what it sells reads inactive and cannot be filled', async () => {
+    // The taker now holds token 2 and lists it; then sends it away.
+    const request = {
+      ...sellNft('2'),
+      user: taker.ethAddress,
+      fees: [],
+    }
+    const signable = await kit.post(
+      '/v3/signable-order-details',
+      request,
+      taker.accessToken,
+    )
+    expect(signable.status, signable.text).toBe(200)
+    kit.approve(taker.ethAddress, signable.body.payload_hash)
+    const created = await kit.post(
+      '/v3/orders',
+      createBody(signable.body, taker, []),
+      taker.accessToken,
+    )
+    expect(created.status, created.text).toBe(200)
+    const id = created.body.order_id as number
+    const from = kit.deps.ledger.vaultOf(taker.starkKey, nftAsset('2'))!
+    const to = kit.deps.ledger.openVault(royalty.starkKey, nftAsset('2'))
+    kit.deps.ledger.apply([{ from: from.id, to: to.id, amount: 1n }])
+    expect((await kit.get(`/v3/orders/${id}`)).body.status).toBe('inactive')
+    expect(
+      (await kit.get(`/v3/orders?status=inactive`)).body.result.map(
+        (o: { order_id: number }) => o.order_id,
+      ),
+    ).toEqual([id])
+    const fill = await kit.post(
+      '/v3/signable-trade-details',
+      { order_id: id, user: maker.ethAddress },
+      maker.accessToken,
+    )
+    expect(fill.status).toBe(409)
+    expect(fill.body.message).toBe(
+      `Order ${id} is inactive: its maker no longer holds what it sells.`,
+    )
+  })
+})
