@@ -100,6 +100,23 @@ describe('registration', () => {
     expect(again.body.code).toBe('CONFLICT_ERROR')
   })
 
+  test('error: a Stark key another player registered is 409', async () => {
+    const first = await kit.registered()
+    const second = await kit.player()
+    const answer = await kit.register({
+      ...second,
+      starkKey: first.starkKey,
+      starkPrivateKey: first.starkPrivateKey,
+    })
+    expect(answer.status).toBe(409)
+    expect(answer.body.message).toBe(
+      `The Stark key ${first.starkKey} is registered already.`,
+    )
+    expect(
+      kit.registry.get(second.sub)?.passport.imxStarkAddress,
+    ).toBeUndefined()
+  })
+
   test('error: an unknown address is 404 account_not_found', async () => {
     const answer = await kit.get(
       '/v1/users/0x000000000000000000000000000000000000dEaD',
