@@ -34,7 +34,7 @@
 import type { Address } from 'viem'
 import type { components } from '../../../api/wire/imx/schema.generated.js'
 import { addressOf, baseUnits, type Deps, type Read } from './http.js'
-import type { AssetInfo, Ledger } from './ledger.js'
+import type { AssetInfo, Ledger, Movement } from './ledger.js'
 import { assetIdText } from './stark.js'
 import { tokenAnswer } from './transfers.js'
 
@@ -220,6 +220,30 @@ export function addBounded<value>(
  */
 export function feeEscrowOwner(address: Address): string {
   return `fee-escrow:${address.toLowerCase()}`
+}
+
+/**
+ * Moves what the fee escrow of an account's Ethereum address holds into
+ * the account's own vaults (one per asset): for the registration route to
+ * call once an address that was paid fees registers. Returns the
+ * movements made.
+ *
+ * @throws {LedgerFullError} Past the ledger's vault cap (nothing moved).
+ */
+export function releaseFeeEscrow(
+  ledger: Ledger,
+  account: { readonly ethAddress: Address; readonly starkKey: string },
+): Movement[] {
+  const held = ledger
+    .vaultsOf(feeEscrowOwner(account.ethAddress))
+    .filter((vault) => vault.balance > 0n)
+  const movements = held.map((vault) => ({
+    from: vault.id,
+    to: ledger.openVault(account.starkKey, vault.assetId).id,
+    amount: vault.balance,
+  }))
+  if (movements.length > 0) ledger.apply(movements)
+  return movements
 }
 
 /**
