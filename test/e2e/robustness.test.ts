@@ -853,6 +853,23 @@ const routes: readonly Route[] = [
       ['GET', '/v2/balances/:imxUser/:balanceToken'],
       ['GET', '/v1/assets'],
       ['GET', '/v1/assets/:imxCollection/:imxTokenId'],
+      ['POST', '/v3/signable-order-details', 'bearer'],
+      ['POST', '/v3/orders', 'bearer'],
+      ['GET', '/v3/orders'],
+      ['GET', '/v3/orders/:orderId'],
+      ['DELETE', '/v3/orders/:orderId', 'bearer'],
+      ['POST', '/v3/signable-cancel-order-details', 'bearer'],
+      ['POST', '/v3/signable-trade-details', 'bearer'],
+      ['POST', '/v3/trades', 'bearer'],
+      ['GET', '/v3/trades'],
+      ['GET', '/v3/trades/:tradeId'],
+      ['POST', '/v1/collections'],
+      ['GET', '/v1/collections'],
+      ['GET', '/v1/collections/:imxCollection'],
+      ['GET', '/v1/projects/:projectId'],
+      ['POST', '/v2/mints'],
+      ['GET', '/v1/mints'],
+      ['GET', '/v1/mints/:mintId'],
     ] as const
   ).map(
     ([method, path, session]): Route => ({
@@ -1386,6 +1403,10 @@ const pathOf = (route: Route) =>
           imxUser: state.imxUser,
           exchangeId: state.exchangeId,
           transferId: '1',
+          orderId: '1',
+          tradeId: '1',
+          mintId: '1',
+          projectId: '1',
           balanceToken: 'eth',
           imxCollection: state.imxCollection,
           imxTokenId: state.imxTokenId,
@@ -1646,6 +1667,56 @@ describe('the emulator, under hostile input', () => {
     expect(forgedTransfer.status).toBe(400)
     expect(((await forgedTransfer.json()) as { message: string }).message).toBe(
       `The Stark signature does not sign payload_hash ${payload_hash} for Stark key ${state.starkKey}.`,
+    )
+
+    // An order of the player's NFT signed by another key creates nothing.
+    const orderSignable = await fetch(
+      `${base.starkex}/v3/signable-order-details`,
+      json(
+        {
+          user: state.imxUser,
+          amount_sell: '1',
+          token_sell: {
+            type: 'ERC721',
+            data: {
+              token_address: state.imxCollection,
+              token_id: state.imxTokenId,
+            },
+          },
+          amount_buy: '100000000',
+          token_buy: { type: 'ETH', data: { decimals: 18 } },
+        },
+        bearer,
+      ),
+    )
+    expect(orderSignable.status).toBe(200)
+    const order = (await orderSignable.json()) as Record<string, unknown> & {
+      payload_hash: string
+    }
+    const forgedOrder = await fetch(
+      `${base.starkex}/v3/orders`,
+      json(
+        {
+          amount_buy: order.amount_buy,
+          amount_sell: order.amount_sell,
+          asset_id_buy: order.asset_id_buy,
+          asset_id_sell: order.asset_id_sell,
+          expiration_timestamp: order.expiration_timestamp,
+          nonce: order.nonce,
+          stark_key: order.stark_key,
+          vault_id_buy: order.vault_id_buy,
+          vault_id_sell: order.vault_id_sell,
+          stark_signature: starkSign(
+            order.payload_hash,
+            newStarkKey().privateKey,
+          ),
+        },
+        bearer,
+      ),
+    )
+    expect(forgedOrder.status).toBe(400)
+    expect(((await forgedOrder.json()) as { message: string }).message).toBe(
+      `The Stark signature does not sign payload_hash ${order.payload_hash} for Stark key ${state.starkKey}.`,
     )
 
     // The fuzzing may have set any rules: set the player's own.

@@ -33,7 +33,10 @@ import { devRoutes } from './dev.js'
 import { createExchangeStore, exchangeRoutes } from './exchanges.js'
 import type { Deps, StarkExEnv } from './http.js'
 import { createLedger, type Ledger } from './ledger.js'
+import { mintRoutes } from './mints.js'
+import { orderRoutes } from './orders.js'
 import { registrationRoutes } from './registration.js'
+import { tradeRoutes } from './trades.js'
 import { createTransferStore, transferRoutes } from './transfers.js'
 
 /** The request headers the exchange's CORS allows (those the published SDK sends). */
@@ -114,6 +117,9 @@ export function createStarkExService(options: createStarkExService.Options): {
   exchangeRoutes(app, deps)
   balanceRoutes(app, deps)
   devRoutes(app, deps)
+  orderRoutes(app, deps)
+  tradeRoutes(app, deps)
+  mintRoutes(app, deps)
   return { app, deps }
 }
 
