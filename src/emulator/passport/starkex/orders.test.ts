@@ -884,3 +884,36 @@ describe('buy orders', () => {
     )
   })
 })
+
+// Last: its order and trade would change the lists' counts above.
+describe('fee escrow', () => {
+  test('behavior: fees paid to an address before it registers wait in its escrow and are its own once it registers', async () => {
+    const newcomer = await kit.player()
+    const minted = await kit.mint({
+      user: maker.ethAddress,
+      token: tokenOf('9'),
+      quantity: '1',
+    })
+    expect(minted.status, minted.text).toBe(200)
+    const order = await listed('9', {
+      fees: [{ address: newcomer.ethAddress, fee_percentage: 2 }],
+    })
+    const signable = await signableTrade(order.id)
+    expect(signable.status, signable.text).toBe(200)
+    kit.approve(taker.ethAddress, signable.body.payload_hash)
+    const trade = await kit.post(
+      '/v3/trades',
+      tradeBody(order.id, signable.body),
+      taker.accessToken,
+    )
+    expect(trade.status, trade.text).toBe(200)
+    const escrow = feeEscrowOwner(newcomer.ethAddress)
+    // 2 % of the price, 10^9 quantized units.
+    expect(balance(escrow, ethAsset)).toBe(20_000_000n)
+
+    const registered = await kit.register(newcomer)
+    expect(registered.status, registered.text).toBe(201)
+    expect(balance(escrow, ethAsset)).toBe(0n)
+    expect(balance(newcomer.starkKey, ethAsset)).toBe(20_000_000n)
+  })
+})

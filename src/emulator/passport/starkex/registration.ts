@@ -29,7 +29,8 @@ import {
   type StarkExEnv,
   starkKeyOf,
 } from './http.js'
-import { LedgerError, LedgerFullError } from './ledger.js'
+import { type Account, LedgerError, LedgerFullError } from './ledger.js'
+import { releaseFeeEscrow } from './market.js'
 import {
   isOnCurve,
   parseStarkSignature,
@@ -153,14 +154,26 @@ export function registrationRoutes(app: Hono<StarkExEnv>, deps: Deps) {
         'validation',
         `The Stark signature does not sign payload_hash ${payloadHashText(hash)} for Stark key ${starkKey}.`,
       )
+    let account: Account
     try {
-      deps.ledger.register({ ethAddress: etherKey, starkKey, sub: player.id })
+      account = deps.ledger.register({
+        ethAddress: etherKey,
+        starkKey,
+        sub: player.id,
+      })
     } catch (error) {
       if (error instanceof LedgerFullError)
         return fail(c, 'conflict', error.shortMessage)
       if (error instanceof LedgerError)
         return fail(c, 'conflict', error.shortMessage)
       throw error
+    }
+    // Fees paid to this address before it had a Stark key waited in its
+    // escrow; they are its own now. A full ledger leaves them waiting.
+    try {
+      releaseFeeEscrow(deps.ledger, account)
+    } catch (error) {
+      if (!(error instanceof LedgerFullError)) throw error
     }
     deps.registry.setPassport(player.id, {
       imxEthAddress: etherKey,

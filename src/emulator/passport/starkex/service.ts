@@ -7,7 +7,9 @@
  * The routes come in modules, each `xxxRoutes(app, deps)` over the shared
  * {@link Deps} (http.ts): registration and users (registration.ts),
  * transfers (transfers.ts), on/off-ramp exchanges (exchanges.ts), balances
- * and assets (balances.ts) and the loopback-only dev mint (dev.ts).
+ * and assets (balances.ts), orders and trades over the shared market state
+ * (orders.ts, trades.ts, market.ts: fees, escrow), mints, collections and
+ * projects (mints.ts) and the loopback-only dev mint (dev.ts).
  *
  * Every answer is `{ code, message, details }` on refusal (the platform's
  * codes; never 500); bodies are bounded by the server's limit, as every
