@@ -95,17 +95,23 @@ export const magic: Product = {
  * method stays in the bundle, `connectEvm` (the zkEVM provider) included.
  * Sign-in loads with the page, within 40 KiB gzipped; `connectEvm` loads
  * the zkEVM provider, its custody signer (with the iframe wallet's client),
- * the confirmation popup and session activity on first use. In total
- * within 71 KiB: under half the published SDK's, because the provider needs
+ * the confirmation popup and session activity on first use. With it, about
+ * 71 KiB in total: under half the published SDK's, because the provider needs
  * no chain client (a small batched JSON-RPC transport in core), no general
  * secp256k1 library (only `ecrecover` of a co-signer's part) and no ABI
  * lookup (fixed selectors). Its platform calls go through the generated
  * API classes of the four tags it uses (chains, passport, passport-profile,
  * guardian; a class carries every operation of its tag), their error
- * classes and the core fetch helper.
+ * classes and the core fetch helper. `connectImx` loads the StarkEx layer
+ * on first use (nothing of it on page load): the Stark curve and BIP32
+ * (@scure/starknet 1.x and @scure/bip32 1.x, the versions built on the
+ * @noble/curves and @noble/hashes viem already brings, so the two share one
+ * copy), the five legacy exchange API tags it calls and its workflows; with
+ * it the total is held to 101.75 KiB.
  */
 export const passport: Product = {
-  title: 'new Passport(…), the whole instance (connectEvm included)',
+  title:
+    'new Passport(…), the whole instance (connectEvm and connectImx included)',
   ours: 'embedded-wallets/passport',
   theirs: '@imtbl/passport',
   entry: (specifier) =>
@@ -119,7 +125,7 @@ export const passport: Product = {
       '',
     ].join('\n'),
   budget: 40 * 1024,
-  totalBudget: 71 * 1024,
+  totalBudget: 101.75 * 1024,
 }
 
 /** What an app calling two operations of the platform API writes. */

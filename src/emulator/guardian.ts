@@ -43,6 +43,15 @@ export type StarkExType =
   | 'cancelOrder'
   | 'trade'
 
+/** Every {@link StarkExType}, in the order the rules list them. */
+export const starkExTypes: readonly StarkExType[] = [
+  'transfer',
+  'batchNftTransfer',
+  'order',
+  'cancelOrder',
+  'trade',
+]
+
 /**
  * A StarkEx request the exchange handed a player to sign, as the guardian
  * sees it: registered by the exchange when it answers a signable-details
@@ -121,6 +130,11 @@ export type Rules = {
   confirmTypedData?: boolean | undefined
   /** Every ERC-191 message. */
   confirmErc191?: boolean | undefined
+  /**
+   * The StarkEx requests of these types (none by default): their
+   * evaluation asks the player to confirm on the confirmation page.
+   */
+  confirmStarkEx?: readonly StarkExType[] | undefined
   /** Evaluations answer 403 (the wallet shows the unavailable screen). */
   unavailable?: boolean | undefined
 }

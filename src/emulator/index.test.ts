@@ -23,6 +23,7 @@ describe('embedded-wallets/emulator', () => {
         "identity",
         "relayer",
         "api",
+        "starkex",
         "tee",
         "passport",
       ]

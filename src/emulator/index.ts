@@ -18,6 +18,7 @@ import * as PassportApi from './passport/api/service.js'
 import * as PassportConfirmation from './passport/confirmation/service.js'
 import * as PassportIdentity from './passport/identity/service.js'
 import * as PassportRelayer from './passport/relayer/service.js'
+import * as PassportStarkEx from './passport/starkex/service.js'
 import * as PassportTee from './passport/tee/service.js'
 import { defaultPortBase, getPorts, type Slot, slots } from './ports.js'
 import { createRegistry, type Registry } from './registry/index.js'
@@ -46,6 +47,7 @@ export const services = [
   PassportIdentity.service,
   PassportRelayer.service,
   PassportApi.service,
+  PassportStarkEx.service,
   PassportTee.service,
   PassportConfirmation.service,
 ] as const

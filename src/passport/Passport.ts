@@ -23,6 +23,7 @@ import {
 } from './config.js'
 import { PassportErrorType, withPassportError } from './errors.js'
 import * as Internal from './internal.js'
+import type { IMXProvider } from './starkex/types.js'
 import type * as Connect from './zkevm/connect.js'
 import * as Linking from './zkevm/linking.js'
 import type { ZkEvmProvider } from './zkevm/provider.js'
@@ -309,6 +310,41 @@ export class Passport {
     // with the page: a game that only signs players in never pays for it.
     const { connectEvm } = await import('./zkevm/connect.js')
     return connectEvm(this, options)
+  }
+
+  /**
+   * The StarkEx wallet of the signed-in player (signing in by popup when
+   * no one is), with the published 2.14.0 `IMXProvider` surface:
+   * registration, orders, trades, transfers and exchange transfers, each
+   * signed with the player's Stark key. Each call makes a new provider.
+   *
+   * @throws {PassportError} the sign-in's errors; `WALLET_CONNECTION_ERROR`
+   *   'Failed to initialise' when the session has no id token.
+   *
+   * @example
+   * ```ts
+   * const imx = await passport.connectImx()
+   * if (!(await imx.isRegisteredOffchain())) await imx.registerOffchain()
+   * await imx.transfer({ type: 'ETH', amount: '1000000000000000', receiver })
+   * ```
+   */
+  async connectImx(): Promise<IMXProvider> {
+    // The StarkEx layer (Stark curve, exchange client) loads here, not with
+    // the page: a game that never uses StarkEx never pays for it.
+    const { connectImx } = await import('./starkex/connect.js')
+    return connectImx(this)
+  }
+
+  /**
+   * The StarkEx wallet of a cached session, else `null`; never prompts.
+   *
+   * @deprecated As published: `login({ useCachedSession: true })`, then
+   *   {@link Passport.connectImx}.
+   * @throws {PassportError} as {@link Passport.connectImx}.
+   */
+  async connectImxSilent(): Promise<IMXProvider | null> {
+    const { connectImxSilent } = await import('./starkex/connect.js')
+    return connectImxSilent(this)
   }
 
   /**

@@ -27,6 +27,13 @@ describe('PassportErrorType', () => {
       'LINK_WALLET_DUPLICATE_NONCE_ERROR',
       'LINK_WALLET_GENERIC_ERROR',
       'SERVICE_UNAVAILABLE_ERROR',
+      'USER_REGISTRATION_ERROR',
+      'TRANSFER_ERROR',
+      'CREATE_ORDER_ERROR',
+      'CANCEL_ORDER_ERROR',
+      'CREATE_TRADE_ERROR',
+      'EXCHANGE_TRANSFER_ERROR',
+      'OPERATION_NOT_SUPPORTED_ERROR',
     ])
     for (const [key, value] of Object.entries(PassportErrorType))
       expect(value).toBe(key)

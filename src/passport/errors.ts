@@ -11,12 +11,12 @@ import { BaseError } from '../core/Errors.js'
 /**
  * The error types of the published SDK (2.x `PassportErrorType`) that this
  * wallet raises. The values are the public contract: dApps compare
- * `error.type` against these strings. The published enum also names types
- * only its StarkEx layer raises (`USER_REGISTRATION_ERROR`,
- * `TRANSFER_ERROR`, `CREATE_ORDER_ERROR`, `CANCEL_ORDER_ERROR`,
- * `CREATE_TRADE_ERROR`, `EXCHANGE_TRANSFER_ERROR`,
- * `OPERATION_NOT_SUPPORTED_ERROR`) and one nothing raises
- * (`REFRESH_TOKEN_ERROR`): they come with the layer that throws them.
+ * `error.type` against these strings. The StarkEx layer's (registration,
+ * transfers, orders, trades, exchange transfers and the operations it does
+ * not support) are those of 2.14.0, the last version with that layer. The
+ * published enum also names one type nothing raises
+ * (`REFRESH_TOKEN_ERROR`), and `TRANSACTION_REJECTED`, which the published
+ * StarkEx workflows re-type as their own before it reaches the caller.
  */
 export const PassportErrorType = {
   AUTHENTICATION_ERROR: 'AUTHENTICATION_ERROR',
@@ -32,6 +32,13 @@ export const PassportErrorType = {
   LINK_WALLET_DUPLICATE_NONCE_ERROR: 'LINK_WALLET_DUPLICATE_NONCE_ERROR',
   LINK_WALLET_GENERIC_ERROR: 'LINK_WALLET_GENERIC_ERROR',
   SERVICE_UNAVAILABLE_ERROR: 'SERVICE_UNAVAILABLE_ERROR',
+  USER_REGISTRATION_ERROR: 'USER_REGISTRATION_ERROR',
+  TRANSFER_ERROR: 'TRANSFER_ERROR',
+  CREATE_ORDER_ERROR: 'CREATE_ORDER_ERROR',
+  CANCEL_ORDER_ERROR: 'CANCEL_ORDER_ERROR',
+  CREATE_TRADE_ERROR: 'CREATE_TRADE_ERROR',
+  EXCHANGE_TRANSFER_ERROR: 'EXCHANGE_TRANSFER_ERROR',
+  OPERATION_NOT_SUPPORTED_ERROR: 'OPERATION_NOT_SUPPORTED_ERROR',
 } as const
 
 /** One of the {@link PassportErrorType} values. */

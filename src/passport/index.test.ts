@@ -1,4 +1,5 @@
 import * as Published from '@imtbl/passport'
+import * as Published2140 from 'imtbl-passport-2.14.0'
 import { describe, expect, test } from 'vitest'
 import * as Entry from './index.js'
 
@@ -44,5 +45,32 @@ describe('embedded-wallets/passport', () => {
           ),
         ),
       )
+  })
+
+  test('behavior: every value the published 2.14.0 (the last with StarkEx) exports is exported, with its members', () => {
+    // A game still on 2.14.0's StarkEx layer switches by its import too.
+    const published = Object.keys(Published2140).sort()
+    expect(
+      published.filter((name) => !Object.keys(Entry).includes(name)),
+    ).toEqual([])
+    const enums = [
+      [Entry.MarketingConsentStatus, Published2140.MarketingConsentStatus],
+      [Entry.ProviderErrorCode, Published2140.ProviderErrorCode],
+      [Entry.ProviderEvent, Published2140.ProviderEvent],
+      [Entry.RpcErrorCode, Published2140.RpcErrorCode],
+    ] as const
+    for (const [ours, theirs] of enums)
+      expect({ ...ours }).toMatchObject(
+        Object.fromEntries(
+          Object.entries(theirs).filter(([key]) => Number.isNaN(Number(key))),
+        ),
+      )
+  })
+
+  test('behavior: connectImx and connectImxSilent exist on Passport as in 2.14.0', () => {
+    for (const name of ['connectImx', 'connectImxSilent'] as const) {
+      expect(typeof Entry.Passport.prototype[name]).toBe('function')
+      expect(typeof Published2140.Passport.prototype[name]).toBe('function')
+    }
   })
 })

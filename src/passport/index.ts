@@ -1,6 +1,7 @@
 /**
- * The game wallet: OIDC sign-in and a smart-contract wallet on a zkEVM chain,
- * with the published @imtbl/passport 2.x public API. `Passport` is a named
+ * The game wallet: OIDC sign-in, a smart-contract wallet on a zkEVM chain and
+ * the StarkEx layer (`connectImx`), with the published @imtbl/passport 2.x
+ * public API (2.14.0's for StarkEx, the last version that had it). `Passport` is a named
  * export only, as published (2.2.0 `index.ts`).
  *
  * @packageDocumentation
@@ -38,6 +39,29 @@ export {
   Passport,
   type PassportEvents,
 } from './Passport.js'
+export type {
+  AnyToken,
+  CancelOrderResponse,
+  CreateOrderResponse,
+  CreateTradeResponse,
+  CreateTransferResponse,
+  CreateTransferResponseV1,
+  ERC20Amount,
+  ERC20Token,
+  ERC721Token,
+  ETHAmount,
+  ETHToken,
+  ExchangeTokenAmount,
+  GetSignableCancelOrderRequest,
+  GetSignableTradeRequest,
+  IMXProvider,
+  NftTransferDetails,
+  RegisterOffchainResponse,
+  TokenAmount,
+  UnsignedExchangeTransferRequest,
+  UnsignedOrderRequest,
+  UnsignedTransferRequest,
+} from './starkex/types.js'
 export { linkWalletTypedData } from './wire/api.js'
 export {
   JsonRpcError,

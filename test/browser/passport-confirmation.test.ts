@@ -9,6 +9,7 @@ import {
 } from 'vitest'
 import { commands, page, userEvent } from 'vitest/browser'
 import { overlayIds, overlayTestIds } from '../../src/passport/auth/overlay.js'
+import { sizes } from '../../src/passport/wire/confirmation.js'
 import {
   ConfirmationError,
   create,
@@ -294,6 +295,55 @@ describe('Confirmation: a transaction', () => {
       /^Error during transaction confirmation$/,
     )
     expect(await stateOf(verdict.id)).toBe('pending')
+  })
+})
+
+describe('Confirmation: a StarkEx transaction', () => {
+  test('behavior: navigates the popup to the StarkEx page with transactionId (the payload hash), etherAddress and chainType=starkex; closing it is a "no"', async () => {
+    // A pending StarkEx request, registered as the exchange and the
+    // guardian would: the page answers an unknown one with an error.
+    const payloadHash = [...crypto.getRandomValues(new Uint8Array(31))]
+      .map((byte) => byte.toString(16).padStart(2, '0'))
+      .join('')
+      .replace(/^0*/, '5')
+    const registered = await fetch(`${passportDomain}/dev/verdicts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        kind: 'starkex',
+        wallet,
+        payloadHash,
+        type: 'transfer',
+      }),
+    })
+    expect(registered.status).toBe(201)
+    const calls = spyOpen()
+    const cleanup = watchCleanup()
+    const handle = create({ passportDomain }).open(sizes.batchTransfer)
+    const pending = handle.starkExTransaction({
+      transactionId: payloadHash,
+      wallet,
+    })
+    await commands.popupTitle(
+      `${passportDomain}/transaction-confirmation/transaction?transactionId=${payloadHash}&etherAddress=${wallet}&chainType=starkex`,
+    )
+    expect(calls[0]?.features).toContain('width=480')
+    expect(calls[0]?.features).toContain('height=784')
+    calls[0]?.window?.close()
+    expect(await pending).toBe(false)
+    expect(cleanup.left()).toEqual({ listeners: 0, timers: 0 })
+  })
+
+  test('behavior: in the game bridge nothing opens and nothing is confirmed', async () => {
+    const calls = spyOpen()
+    const handle = create({
+      passportDomain,
+      crossSdkBridgeEnabled: true,
+    }).open()
+    expect(
+      await handle.starkExTransaction({ transactionId: 'x', wallet }),
+    ).toBe(false)
+    expect(calls).toEqual([])
   })
 })
 

@@ -63,7 +63,7 @@ export function expectedInfo(options: {
         magicPublishableApiKey: 'pk_live_EMULATORCUSTODY000',
         magicProviderId: 'emulator-passport-identity',
         passportDomain: origin(6),
-        imxPublicApiDomain: origin(5),
+        imxPublicApiDomain: origin(8),
         indexerMrBasePath: origin(5),
         orderBookMrBasePath: origin(5),
         passportMrBasePath: origin(5),

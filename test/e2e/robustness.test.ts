@@ -1,7 +1,8 @@
 /**
  * No web page can crash the emulator: every route of every service (the dev
  * mailbox, the iframe wallet's provider, the game wallet's identity
- * provider, relayer, platform API and key-custody API, the chain gateway) is sent
+ * provider, relayer, platform API, key-custody API and StarkEx exchange, the
+ * chain gateway) is sent
  * malformed, oversized, deeply nested and random input, with random
  * methods, origins, content types, tokens and garbage paths, through real
  * HTTP. Every answer must be a 4xx or less with
@@ -10,8 +11,9 @@
  * may escape as an unhandled rejection or exception, and afterwards the
  * emulator must still serve: its health check, the mailbox, the chain, an
  * email login through the iframe wallet's provider, the identity
- * provider's discovery, the platform API (its indexer's reads included)
- * and the key-custody API.
+ * provider's discovery, the platform API (its indexer's reads included),
+ * the key-custody API and the StarkEx exchange (with the player's funds
+ * where they were).
  */
 import { request } from 'node:http'
 import fc from 'fast-check'
@@ -38,6 +40,10 @@ import {
 import { findFreePort, findFreePortRange } from '../../src/emulator/net.js'
 import { custodyIdentity } from '../../src/emulator/passport/custody.js'
 import { tokensFor } from '../../src/emulator/passport/identity/testkit.js'
+import {
+  newStarkKey,
+  starkSign,
+} from '../../src/emulator/passport/starkex/testkit.js'
 import { slots } from '../../src/emulator/ports.js'
 import { defaultBodyLimit } from '../../src/emulator/server.js'
 import { encodeParams } from '../../src/magic/wire/messages.js'
@@ -60,6 +66,7 @@ const base = {
   api: '',
   tee: '',
   passport: '',
+  starkex: '',
   chain: '',
 }
 
@@ -75,6 +82,14 @@ const state = {
   wallet: '',
   /** That player's user id. */
   sub: '',
+  /** That player's StarkEx address (its custody key), Stark key and ETH balance there. */
+  imxUser: '',
+  starkKey: '',
+  imxBalance: '',
+  /** An exchange, a transfer id and an ERC721 of the StarkEx exchange. */
+  exchangeId: '',
+  imxCollection: '0x00000000000000000000000000000000000000c1',
+  imxTokenId: '7',
   verdictId: '',
   /** The indexer's real things: the chain, an NFT, its holder, ids. */
   chainName: '',
@@ -105,6 +120,7 @@ beforeAll(async () => {
   base.api = emulator.info.passport.apiUrl
   base.tee = emulator.info.passport.overrides.magicTeeBasePath
   base.passport = emulator.info.passport.passportDomain
+  base.starkex = emulator.info.passport.overrides.imxPublicApiDomain
   base.chain = emulator.info.rpcUrl
 
   const authorize = new URL('/authorize', base.identity)
@@ -188,6 +204,73 @@ beforeAll(async () => {
   state.wallet = (
     (await registered.json()) as { counterfactual_address: string }
   ).counterfactual_address
+
+  // The same player registered with the StarkEx exchange, holding ETH and
+  // an NFT there, with an exchange (on/off-ramp) open.
+  const stark = newStarkKey()
+  const json = (body: unknown, token?: string) => ({
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify(body),
+  })
+  const signable = (await (
+    await fetch(
+      `${base.starkex}/v1/signable-registration-offchain`,
+      json({ ether_key: custody.address, stark_key: stark.starkKey }),
+    )
+  ).json()) as { payload_hash: string; signable_message: string }
+  const imxRegistered = await fetch(
+    `${base.starkex}/v2/passport/users`,
+    json(
+      {
+        eth_signature: await emulator.registry.signMessage(
+          custody.id,
+          signable.signable_message,
+        ),
+        ether_key: custody.address,
+        stark_signature: starkSign(signable.payload_hash, stark.privateKey),
+        stark_key: stark.starkKey,
+      },
+      tokens.accessToken,
+    ),
+  )
+  expect(imxRegistered.status).toBe(201)
+  state.imxUser = custody.address
+  state.starkKey = stark.starkKey
+  for (const [token, quantity] of [
+    [{ type: 'ETH', data: { decimals: 18 } }, '1000000000000000000'],
+    [
+      {
+        type: 'ERC721',
+        data: {
+          token_address: state.imxCollection,
+          token_id: state.imxTokenId,
+        },
+      },
+      '1',
+    ],
+  ] as const)
+    expect(
+      (
+        await fetch(
+          `${base.starkex}/dev/starkex/mint`,
+          json({ user: custody.address, token, quantity }),
+        )
+      ).status,
+    ).toBe(200)
+  state.imxBalance = '1000000000000000000'
+  const exchange = await fetch(
+    `${base.starkex}/v3/exchanges`,
+    json({
+      wallet_address: custody.address,
+      provider: 'moonpay',
+      type: 'offramp',
+    }),
+  )
+  state.exchangeId = String(((await exchange.json()) as { id: number }).id)
 
   // An NFT minted on the main chain, for the indexer's routes.
   const transport = http(base.chain)
@@ -455,6 +538,13 @@ const routes: readonly Route[] = [
   {
     service: 'api',
     method: 'POST',
+    path: '/guardian/v1/transactions/:id/evaluate',
+    form: 'json',
+    session: 'bearer',
+  },
+  {
+    service: 'api',
+    method: 'POST',
     path: '/guardian/v1/transactions/:id/approve',
     form: 'json',
     session: 'bearer',
@@ -712,6 +802,12 @@ const routes: readonly Route[] = [
   {
     service: 'passport',
     method: 'GET',
+    path: '/transaction-confirmation/transaction',
+    form: 'page',
+  },
+  {
+    service: 'passport',
+    method: 'GET',
     path: '/transaction-confirmation/zkevm/transaction',
     form: 'page',
   },
@@ -734,6 +830,56 @@ const routes: readonly Route[] = [
     path: '/dev/verdicts/:id',
     form: 'json',
   },
+  // The game wallet's StarkEx exchange.
+  { service: 'starkex', method: 'GET', path: '/health', form: 'json' },
+  ...(
+    [
+      ['POST', '/v1/signable-registration-offchain'],
+      ['POST', '/v2/passport/users', 'bearer'],
+      ['GET', '/v1/users/:imxUser'],
+      ['POST', '/dev/starkex/mint'],
+      ['POST', '/v1/signable-transfer-details', 'bearer'],
+      ['POST', '/v1/transfers', 'bearer'],
+      ['POST', '/v2/signable-transfer-details', 'bearer'],
+      ['POST', '/v2/transfers', 'bearer'],
+      ['GET', '/v1/transfers'],
+      ['GET', '/v1/transfers/:transferId'],
+      ['POST', '/v3/exchanges'],
+      ['GET', '/v3/exchanges'],
+      ['GET', '/v3/exchanges/:exchangeId'],
+      ['POST', '/v2/exchanges/:exchangeId/signable-transfer-details'],
+      ['POST', '/v2/exchanges/:exchangeId/transfers', 'bearer'],
+      ['GET', '/v2/balances/:imxUser'],
+      ['GET', '/v2/balances/:imxUser/:balanceToken'],
+      ['GET', '/v1/assets'],
+      ['GET', '/v1/assets/:imxCollection/:imxTokenId'],
+      ['POST', '/v3/signable-order-details', 'bearer'],
+      ['POST', '/v3/orders', 'bearer'],
+      ['GET', '/v3/orders'],
+      ['GET', '/v3/orders/:orderId'],
+      ['DELETE', '/v3/orders/:orderId', 'bearer'],
+      ['POST', '/v3/signable-cancel-order-details', 'bearer'],
+      ['POST', '/v3/signable-trade-details', 'bearer'],
+      ['POST', '/v3/trades', 'bearer'],
+      ['GET', '/v3/trades'],
+      ['GET', '/v3/trades/:tradeId'],
+      ['POST', '/v1/collections'],
+      ['GET', '/v1/collections'],
+      ['GET', '/v1/collections/:imxCollection'],
+      ['GET', '/v1/projects/:projectId'],
+      ['POST', '/v2/mints'],
+      ['GET', '/v1/mints'],
+      ['GET', '/v1/mints/:mintId'],
+    ] as const
+  ).map(
+    ([method, path, session]): Route => ({
+      service: 'starkex',
+      method,
+      path,
+      form: 'json',
+      session,
+    }),
+  ),
   // The chain gateway.
   { service: 'chain', method: 'POST', path: '/', form: 'json' },
 ]
@@ -1254,6 +1400,16 @@ const pathOf = (route: Route) =>
           userId: state.sub,
           mintContract: state.mintContract,
           referenceId: state.referenceId,
+          imxUser: state.imxUser,
+          exchangeId: state.exchangeId,
+          transferId: '1',
+          orderId: '1',
+          tradeId: '1',
+          mintId: '1',
+          projectId: '1',
+          balanceToken: 'eth',
+          imxCollection: state.imxCollection,
+          imxTokenId: state.imxTokenId,
         }
         const value = known[name] ?? ''
         if (real && value !== '') return value
@@ -1460,6 +1616,109 @@ describe('the emulator, under hostile input', () => {
       body: JSON.stringify(body),
     })
     const bearer = { authorization: `Bearer ${state.accessToken}` }
+
+    // The StarkEx exchange mints for loopback pages only, and moves nothing
+    // on a signature by another key, even with the player's token.
+    const mint = await fetch(
+      `${base.starkex}/dev/starkex/mint`,
+      json(
+        {
+          user: state.imxUser,
+          token: { type: 'ETH', data: { decimals: 18 } },
+          quantity: '100000000',
+        },
+        { origin: foreign },
+      ),
+    )
+    expect(mint.status).toBe(403)
+    const exchangeSignable = (await (
+      await fetch(
+        `${base.starkex}/v2/exchanges/${state.exchangeId}/signable-transfer-details`,
+        json({
+          sender: state.imxUser,
+          token: { type: 'ETH', data: { decimals: 18 } },
+          amount: '100000000',
+          receiver: (
+            (await (
+              await fetch(`${base.starkex}/v3/exchanges/${state.exchangeId}`)
+            ).json()) as { data: { provider_wallet_address: string } }
+          ).data.provider_wallet_address,
+        }),
+      )
+    ).json()) as Record<string, unknown> & { payload_hash: string }
+    const { payload_hash, ...fields } = exchangeSignable
+    const forgedTransfer = await fetch(
+      `${base.starkex}/v2/exchanges/${state.exchangeId}/transfers`,
+      json(
+        {
+          sender_stark_key: fields.sender_stark_key,
+          sender_vault_id: fields.sender_vault_id,
+          receiver_stark_key: fields.receiver_stark_key,
+          receiver_vault_id: fields.receiver_vault_id,
+          asset_id: fields.asset_id,
+          amount: fields.amount,
+          nonce: fields.nonce,
+          expiration_timestamp: fields.expiration_timestamp,
+          stark_signature: starkSign(payload_hash, newStarkKey().privateKey),
+        },
+        bearer,
+      ),
+    )
+    expect(forgedTransfer.status).toBe(400)
+    expect(((await forgedTransfer.json()) as { message: string }).message).toBe(
+      `The Stark signature does not sign payload_hash ${payload_hash} for Stark key ${state.starkKey}.`,
+    )
+
+    // An order of the player's NFT signed by another key creates nothing.
+    const orderSignable = await fetch(
+      `${base.starkex}/v3/signable-order-details`,
+      json(
+        {
+          user: state.imxUser,
+          amount_sell: '1',
+          token_sell: {
+            type: 'ERC721',
+            data: {
+              token_address: state.imxCollection,
+              token_id: state.imxTokenId,
+            },
+          },
+          amount_buy: '100000000',
+          token_buy: { type: 'ETH', data: { decimals: 18 } },
+        },
+        bearer,
+      ),
+    )
+    expect(orderSignable.status).toBe(200)
+    const order = (await orderSignable.json()) as Record<string, unknown> & {
+      payload_hash: string
+    }
+    const forgedOrder = await fetch(
+      `${base.starkex}/v3/orders`,
+      json(
+        {
+          amount_buy: order.amount_buy,
+          amount_sell: order.amount_sell,
+          asset_id_buy: order.asset_id_buy,
+          asset_id_sell: order.asset_id_sell,
+          expiration_timestamp: order.expiration_timestamp,
+          nonce: order.nonce,
+          stark_key: order.stark_key,
+          vault_id_buy: order.vault_id_buy,
+          vault_id_sell: order.vault_id_sell,
+          stark_signature: starkSign(
+            order.payload_hash,
+            newStarkKey().privateKey,
+          ),
+        },
+        bearer,
+      ),
+    )
+    expect(forgedOrder.status).toBe(400)
+    expect(((await forgedOrder.json()) as { message: string }).message).toBe(
+      `The Stark signature does not sign payload_hash ${order.payload_hash} for Stark key ${state.starkKey}.`,
+    )
+
     // The fuzzing may have set any rules: set the player's own.
     const rules = await fetch(
       `${base.api}/dev/guardian/rules?wallet=${state.wallet}`,
@@ -1742,5 +2001,19 @@ describe('the emulator, under hostile input', () => {
       },
     })
     expect(wallet.status).toBe(200)
+    // The StarkEx exchange still serves, and nothing unsigned moved the
+    // player's funds or NFT.
+    const users = await fetch(`${base.starkex}/v1/users/${state.imxUser}`)
+    expect(await users.json()).toEqual({ accounts: [state.starkKey] })
+    const balance = await fetch(
+      `${base.starkex}/v2/balances/${state.imxUser}/eth`,
+    )
+    expect(await balance.json()).toMatchObject({ balance: state.imxBalance })
+    const asset = await fetch(
+      `${base.starkex}/v1/assets/${state.imxCollection}/${state.imxTokenId}`,
+    )
+    expect(await asset.json()).toMatchObject({
+      user: state.imxUser.toLowerCase(),
+    })
   })
 })

@@ -16,6 +16,7 @@ import { BaseError } from '../../core/Errors.js'
 import { PopupOverlay, type PopupOverlayOptions } from '../auth/overlay.js'
 import { popupFeatures } from '../auth/popup.js'
 import * as Wire from '../wire/confirmation.js'
+import { chainType as starkExChainType } from '../wire/starkex.js'
 
 /** Opens confirmation popups. */
 export type Confirmation = {
@@ -54,6 +55,17 @@ export type Handle = {
     transactionId: string
     wallet: string
     chainId: number
+  }): Promise<boolean>
+  /**
+   * Shows the StarkEx transaction page (`transactionId` is the payload
+   * hash, `wallet` the player's StarkEx Ethereum address) and resolves with
+   * the player's answer, as {@link Handle.transaction}.
+   *
+   * @throws {ConfirmationError} as {@link Handle.transaction}.
+   */
+  starkExTransaction(args: {
+    transactionId: string
+    wallet: string
   }): Promise<boolean>
   /**
    * Shows the message page and resolves with the player's answer, as
@@ -393,6 +405,18 @@ export function create(options: create.Options): Confirmation {
             'transaction',
           )
         },
+        starkExTransaction({ transactionId, wallet }) {
+          return answer(
+            holder,
+            Wire.paths.transaction +
+              query({
+                transactionId,
+                etherAddress: wallet,
+                chainType: starkExChainType,
+              }),
+            'transaction',
+          )
+        },
         message({ messageId, wallet, messageType }) {
           return answer(
             holder,
@@ -439,6 +463,7 @@ export declare namespace create {
 /** The handle of the game bridge: no window, nothing confirmed. */
 const bridgeHandle: Handle = {
   transaction: async () => false,
+  starkExTransaction: async () => false,
   message: async () => false,
   unavailable: async () => undefined,
   close: () => undefined,

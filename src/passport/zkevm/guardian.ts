@@ -2,18 +2,22 @@
  * The guardian's checks of each transaction and message, and what the
  * provider does with its verdict: go on, ask the player in the confirmation
  * popup, show the unavailable page (HTTP 403), or refuse (bridge mode,
- * where no popup can open).
+ * where no popup can open). The StarkEx layer's transactions go through
+ * the same verdicts ({@link checkStarkExTransaction}).
  */
 import type { Address } from 'viem'
 import { ApiError } from '../../api/ApiErrors.js'
+import type { GuardianApi } from '../../api/mr/guardian.generated.js'
 import type {
   EIP712Message,
   MessageEvaluationResponse,
+  TransactionEvaluationRequest,
   TransactionEvaluationResponse,
 } from '../../api/mr/models.generated.js'
 import * as RpcErrors from '../../core/RpcErrors.js'
 import * as Relayer from '../wire/relayer.js'
 import type { MetaTransaction } from '../wire/sequence.js'
+import { chainType as starkExChainType } from '../wire/starkex.js'
 import type { Context } from './context.js'
 import {
   describe,
@@ -144,6 +148,105 @@ export async function checkMessage(
   })
 }
 
+/** The popup as a StarkEx transaction uses it (`confirmation.ts`'s handle). */
+export type StarkExConfirmationHandle = Pick<
+  ConfirmationHandle,
+  'unavailable' | 'close'
+> & {
+  /** Shows the StarkEx transaction page; resolves the player's answer. */
+  starkExTransaction(parameters: {
+    transactionId: string
+    wallet: string
+  }): Promise<boolean>
+}
+
+/** What {@link checkStarkExTransaction} needs. */
+export type StarkExGuardianContext = {
+  config: { crossSdkBridgeEnabled: boolean }
+  /** The guardian, sending the StarkEx player's access token. */
+  guardian: GuardianApi
+  /**
+   * Lookups of the transaction after the first, and the wait before each,
+   * ms. @default 3 at 1000 (the published retry defaults)
+   */
+  retries?: number | undefined
+  retryInterval?: number | undefined
+}
+
+/** The text when the guardian never learns of a StarkEx transaction (published). */
+export const starkExTransactionMissing = 'Transaction does not exist'
+
+/**
+ * Has the guardian check a StarkEx transaction by its payload hash, as the
+ * published 2.14.0 does: the transaction is looked up until the guardian
+ * knows it (it learns of it from the exchange's signable answer), then
+ * evaluated; when the guardian asks, the player answers on the popup's
+ * StarkEx transaction page (2.14.0 rejected at once there, its popup never
+ * having opened); when it does not, the loading popup closes (2.14.0 left
+ * it open). A 403 shows the unavailable page and is 'Service unavailable';
+ * in the game bridge a transaction needing confirmation is refused.
+ */
+export async function checkStarkExTransaction(
+  context: StarkExGuardianContext,
+  parameters: {
+    payloadHash: string
+    /** The player's StarkEx Ethereum address, shown on the page. */
+    wallet: string
+    handle: StarkExConfirmationHandle
+  },
+): Promise<void> {
+  const { guardian, retries = 3, retryInterval = 1000 } = context
+  const { payloadHash, wallet, handle } = parameters
+  let evaluation: TransactionEvaluationResponse
+  try {
+    for (let attempt = 0; ; attempt++) {
+      let missing: unknown
+      try {
+        const { data } = await guardian.getTransactionByID({
+          transactionID: payloadHash,
+          // The spec (2.24.8's) lists only 'evm'; 2.14.0 sends 'starkex'.
+          chainType: starkExChainType as unknown as 'evm',
+        })
+        if (data?.id) break
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 403) throw error
+        missing = error
+      }
+      if (attempt >= retries) {
+        if (
+          missing === undefined ||
+          (missing instanceof ApiError && missing.status === 404)
+        )
+          throw new Error(starkExTransactionMissing, { cause: missing })
+        throw missing
+      }
+      await new Promise((resolve) => setTimeout(resolve, retryInterval))
+    }
+    const answer = await guardian.evaluateTransaction({
+      // The route's `{id}` is the payload hash; the body names the layer.
+      // The spec's schema describes only the zkEVM body, so it is cast.
+      id: payloadHash,
+      transactionEvaluationRequest: {
+        chainType: starkExChainType,
+      } as unknown as TransactionEvaluationRequest,
+    })
+    evaluation = verdictOf(answer.data)
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 403) {
+      await handle.unavailable()
+      throw serviceUnavailable({ cause: error })
+    }
+    throw error
+  }
+  await confirmWhenAsked(context, {
+    handle,
+    required: evaluation.confirmationRequired,
+    confirm: (open) =>
+      open.starkExTransaction({ transactionId: payloadHash, wallet }),
+    rejected: messages.transactionRejected,
+  })
+}
+
 /**
  * The evaluation an answer carries. An answer that does not say whether a
  * confirmation is required is a failed evaluation, never a pass.
@@ -162,12 +265,12 @@ function verdictOf<evaluation extends { confirmationRequired: boolean }>(
  * the guardian asks about is refused; otherwise the player answers in the
  * popup, and anything but a confirmation is a rejection (-32003).
  */
-async function confirmWhenAsked(
-  context: Context,
+async function confirmWhenAsked<handle extends { close(): void }>(
+  context: { config: { crossSdkBridgeEnabled: boolean } },
   parameters: {
-    handle: ConfirmationHandle | undefined
+    handle: handle | undefined
     required: boolean
-    confirm: ((handle: ConfirmationHandle) => Promise<boolean>) | undefined
+    confirm: ((handle: handle) => Promise<boolean>) | undefined
     rejected: string
   },
 ): Promise<void> {

@@ -192,7 +192,12 @@ describe('POST /v1/chains/{chain_name}/crafting/sign', () => {
         ...body,
         calls: [{ ...body.calls[0], function_args: [bob, '8'] }, body.calls[1]],
       },
-      { ...body, reference_id: `${body.reference_id.slice(0, -1)}0` },
+      // Another last digit: a random id ending in 0 would stay the same
+      // if every id's last digit were set to 0.
+      {
+        ...body,
+        reference_id: `${body.reference_id.slice(0, -1)}${body.reference_id.endsWith('0') ? '1' : '0'}`,
+      },
       { ...body, expires_at: new Date(Date.now() + 7_200_000).toISOString() },
     ] as ReturnType<typeof request>[]
     for (const tampered of changed)

@@ -8,6 +8,15 @@ import {
 } from 'viem'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { transactionsDigest } from '../../../passport/wire/sequence.js'
+import {
+  type StarkExType,
+  starkExChainId,
+  starkExDigest,
+} from '../../guardian.js'
+import { findFreePort } from '../../net.js'
+import { startServer } from '../../server.js'
+import { settlePath } from '../confirmation/pages.js'
+import { createConfirmationApp } from '../confirmation/service.js'
 import { maxEvaluationBytes, mustConfirm } from './guardian.js'
 import { type Player, startApi, type TestApi } from './testkit.js'
 
@@ -641,7 +650,6 @@ describe('approve', () => {
       "Expected { chainType: 'evm', chainID?, otp? } (chainID eip155:<id> or <id> of a chain of the emulator)."
     for (const body of [
       {},
-      { chainType: 'starkex' },
       { chainType: 'evm', chainID: 'eip155:5' },
       { chainType: 'evm', chainID: 31337 },
       { chainType: 'evm', otp: 1 },
@@ -670,6 +678,21 @@ describe('approve', () => {
       {
         code: 'VALIDATION_ERROR',
         message: 'The body, when sent, must be a JSON object.',
+        details: null,
+      },
+    ])
+    // A StarkEx approval names a payload hash: a zkEVM verdict's id is none.
+    const starkEx = await api.post(
+      `/guardian/v1/transactions/${id}/approve`,
+      { chainType: 'starkex' },
+      player.accessToken,
+    )
+    expect([starkEx.status, starkEx.body]).toEqual([
+      403,
+      {
+        code: 'AUTHENTICATION_ERROR',
+        message:
+          'The player is not registered with StarkEx yet: register first.',
         details: null,
       },
     ])
@@ -963,8 +986,8 @@ describe('GET the guardian records', () => {
       },
     ])
     for (const [query, status, message] of [
-      ['', 400, "chainType must be 'evm'."],
-      ['?chainType=starkex', 400, "chainType must be 'evm'."],
+      ['', 400, "chainType must be 'evm' or 'starkex'."],
+      ['?chainType=solana', 400, "chainType must be 'evm' or 'starkex'."],
       [
         '?chainType=evm&chainID=5',
         400,
@@ -1002,6 +1025,7 @@ describe('/dev/guardian/rules', () => {
       knownContracts: [],
       confirmTypedData: false,
       confirmErc191: false,
+      confirmStarkEx: [],
       unavailable: false,
     })
   })
@@ -1018,6 +1042,7 @@ describe('/dev/guardian/rules', () => {
       knownContracts: [getAddress(token)],
       confirmTypedData: false,
       confirmErc191: false,
+      confirmStarkEx: [],
       unavailable: false,
     }
     expect(put.body).toEqual(expected)
@@ -1079,7 +1104,7 @@ describe('/dev/guardian/rules', () => {
       [{ knownContracts: ['0x1'] }, 'knownContracts must hold addresses only.'],
       [
         { confirmAll: true },
-        'Unknown rules: confirmAll. Known: confirmAboveValue, confirmUnknownContracts, knownContracts, confirmTypedData, confirmErc191, unavailable.',
+        'Unknown rules: confirmAll. Known: confirmAboveValue, confirmUnknownContracts, knownContracts, confirmTypedData, confirmErc191, confirmStarkEx, unavailable.',
       ],
     ] as const) {
       const response = await api.put('/dev/guardian/rules', body)
@@ -1109,6 +1134,419 @@ describe('/dev/guardian/rules', () => {
     })
     expect(form.status).toBe(415)
     expect(api.guardian.rules).toEqual({})
+  })
+})
+
+describe('StarkEx', () => {
+  /** A player registered with the exchange: their `imx_eth_address`. */
+  async function starkExPlayer() {
+    const starkEx = await api.player()
+    const custody = await api.custody(starkEx)
+    api.registry.setPassport(starkEx.user.id, {
+      imxEthAddress: custody.address,
+      imxUserAdminAddress: custody.address,
+      imxStarkAddress: `0x${'5'.repeat(64)}`,
+    })
+    return { ...starkEx, imx: custody.address }
+  }
+  let alice: Player & { imx: Address }
+  let bob: Player & { imx: Address }
+  beforeAll(async () => {
+    alice = await starkExPlayer()
+    bob = await starkExPlayer()
+  })
+
+  const batchDetails = {
+    sender_ether_key: '0x0000000000000000000000000000000000000abc',
+    signable_requests: [
+      {
+        amount: '1',
+        token: {
+          type: 'ERC721',
+          data: { token_id: '7', token_address: token },
+        },
+        receiver: '0x0000000000000000000000000000000000000def',
+      },
+    ],
+  }
+  let counter = 0
+  /**
+   * Registers a request as the exchange does when it answers a signable
+   * request; returns its payload hash as the exchange prints it.
+   */
+  function register(
+    wallet: Address,
+    type: StarkExType = 'batchNftTransfer',
+    details: unknown = batchDetails,
+  ): string {
+    const payloadHash = `${(++counter).toString(16)}${Date.now().toString(16)}a0b1c2d3e4f5061728394a5b6c7d8e9f`
+    api.guardian.registerStarkEx({ payloadHash, wallet, type, details })
+    return payloadHash
+  }
+  const starkex = { chainType: 'starkex' }
+  const record = (hash: string) =>
+    `/guardian/v1/transactions/${hash}?chainType=starkex`
+  const evaluateStarkEx = (hash: string, token: string, body = starkex) =>
+    api.post(`/guardian/v1/transactions/${hash}/evaluate`, body, token)
+  const approveStarkEx = (
+    hash: string,
+    token: string,
+    headers: Record<string, string> = {},
+    body: unknown = starkex,
+  ) =>
+    api.request('POST', `/guardian/v1/transactions/${hash}/approve`, {
+      body,
+      token,
+      headers,
+    })
+
+  test('default: GET answers the registered request by its payload hash, in any case and with 0x, as a Transaction of its own player', async () => {
+    const hash = register(alice.imx, 'batchNftTransfer')
+    const expected = {
+      id: hash,
+      eth_address: alice.imx,
+      status: 'unevaluated',
+      transaction_type: 'starkex',
+      version: '1',
+      transaction_metadata: { type: 'batchNftTransfer', details: batchDetails },
+    }
+    for (const id of [hash, `0x${hash.toUpperCase()}`, `0x000${hash}`]) {
+      const response = await api.get(record(id), alice.accessToken)
+      expect([id, response.status, response.body]).toEqual([id, 200, expected])
+    }
+    await evaluateStarkEx(hash, alice.accessToken)
+    expect((await api.get(record(hash), alice.accessToken)).body).toEqual({
+      ...expected,
+      status: 'allowed',
+    })
+  })
+
+  test('default: with no rule an evaluation is allowed, recorded under the payload hash on no chain, and the exchange may create it', async () => {
+    const hash = register(alice.imx, 'transfer', { amount: '5' })
+    const response = await evaluateStarkEx(
+      `0x${hash.toUpperCase()}`,
+      alice.accessToken,
+    )
+    expect([response.status, response.body]).toEqual([
+      200,
+      {
+        confirmationRequired: false,
+        confirmationMethod: 'web',
+        transactionId: hash,
+      },
+    ])
+    const verdict = api.guardian.find({
+      wallet: alice.imx,
+      digest: starkExDigest(hash),
+      kinds: ['starkex'],
+    })
+    expect(verdict).toEqual({
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      kind: 'starkex',
+      chainId: starkExChainId,
+      wallet: alice.imx,
+      digest: `0x${hash}`,
+      state: 'allowed',
+      payload: {
+        payloadHash: hash,
+        wallet: alice.imx,
+        type: 'transfer',
+        details: { amount: '5' },
+      },
+    })
+    expect(
+      api.guardian.isAllowed({
+        chainId: starkExChainId,
+        wallet: alice.imx,
+        digest: starkExDigest(hash),
+      }),
+    ).toBe(true)
+  })
+
+  test('behavior: confirmStarkEx asks to confirm the types it lists only; the confirmation page approves a pending one, which the exchange may then create', async () => {
+    api.guardian.rules = { confirmStarkEx: ['batchNftTransfer'] }
+    const transfer = register(alice.imx, 'transfer', { amount: '5' })
+    expect((await evaluateStarkEx(transfer, alice.accessToken)).body).toEqual({
+      confirmationRequired: false,
+      confirmationMethod: 'web',
+      transactionId: transfer,
+    })
+    const hash = register(alice.imx, 'batchNftTransfer')
+    const evaluated = await evaluateStarkEx(hash, alice.accessToken)
+    expect(evaluated.body).toEqual({
+      confirmationRequired: true,
+      confirmationMethod: 'web',
+      transactionId: hash,
+    })
+    const allowed = () =>
+      api.guardian.isAllowed({
+        chainId: starkExChainId,
+        wallet: alice.imx,
+        digest: starkExDigest(hash),
+      })
+    expect(allowed()).toBe(false)
+    expect((await api.get(record(hash), alice.accessToken)).body).toMatchObject(
+      { status: 'pending' },
+    )
+    const verdict = api.guardian.find({
+      wallet: alice.imx,
+      digest: starkExDigest(hash),
+      kinds: ['starkex'],
+    })
+    if (!verdict) throw new Error('No verdict.')
+    // The dApp's page holds the token too: neither it nor the passport
+    // domain without the page's secret may stand for the player's click.
+    for (const headers of [
+      { origin: 'http://localhost:5173' },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: api.passportOrigin },
+    ]) {
+      const refused = await approveStarkEx(hash, alice.accessToken, headers)
+      expect([headers, refused.status, refused.body]).toEqual([
+        headers,
+        403,
+        {
+          code: 'AUTHENTICATION_ERROR',
+          message:
+            'Only the confirmation page, or a program on this machine, may approve what the player must confirm.',
+          details: null,
+        },
+      ])
+    }
+    expect(verdict.state).toBe('pending')
+    const approved = await approveStarkEx(
+      `0x${hash}`,
+      alice.accessToken,
+      { origin: api.passportOrigin },
+      { ...starkex, secret: api.guardian.secretOf(verdict.id) },
+    )
+    expect([approved.status, approved.text]).toEqual([204, ''])
+    expect(verdict.state).toBe('allowed')
+    expect(allowed()).toBe(true)
+    expect((await api.get(record(hash), alice.accessToken)).body).toMatchObject(
+      { status: 'allowed' },
+    )
+  })
+
+  test('behavior: the confirmation page on the passport domain settles what the evaluation left pending', async () => {
+    api.guardian.rules = { confirmStarkEx: ['batchNftTransfer'] }
+    const port = await findFreePort()
+    const origin = `http://127.0.0.1:${port}`
+    const pages = createConfirmationApp({ origin, guardian: api.guardian })
+    const server = await startServer({ fetch: pages.fetch, port })
+    try {
+      const hash = register(alice.imx)
+      await evaluateStarkEx(hash, alice.accessToken)
+      const html = await (
+        await fetch(
+          `${origin}/transaction-confirmation/transaction?transactionId=${hash}&etherAddress=${alice.imx}&chainType=starkex`,
+        )
+      ).text()
+      const state = JSON.parse(
+        /id="confirmation-state">(.*?)<\/script>/s.exec(html)?.[1] ?? '{}',
+      ) as { id: string; secret: string }
+      const settled = await fetch(`${origin}${settlePath}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ ...state, decision: 'approve' }),
+      })
+      expect(settled.status).toBe(200)
+      expect(
+        api.guardian.isAllowed({
+          chainId: starkExChainId,
+          wallet: alice.imx,
+          digest: starkExDigest(hash),
+        }),
+      ).toBe(true)
+      expect(
+        (await api.get(record(hash), alice.accessToken)).body,
+      ).toMatchObject({ status: 'allowed' })
+    } finally {
+      await server.stop()
+    }
+  })
+
+  test("behavior: a wallet's own rules (by its imx_eth_address) decide for its requests; unavailable is 403", async () => {
+    await api.put(`/dev/guardian/rules?wallet=${bob.imx}`, {
+      confirmStarkEx: ['order', 'trade'],
+    })
+    const order = register(bob.imx, 'order', {})
+    expect((await evaluateStarkEx(order, bob.accessToken)).body).toMatchObject({
+      confirmationRequired: true,
+    })
+    const theirs = register(alice.imx, 'order', {})
+    expect(
+      (await evaluateStarkEx(theirs, alice.accessToken)).body,
+    ).toMatchObject({ confirmationRequired: false })
+    api.guardian.setWalletRules(bob.imx, { unavailable: true })
+    const response = await evaluateStarkEx(order, bob.accessToken)
+    expect([response.status, response.body]).toEqual([
+      403,
+      {
+        code: 'AUTHENTICATION_ERROR',
+        message: 'The guardian is unavailable.',
+        details: null,
+      },
+    ])
+  })
+
+  test("error: another player's request is 403 on every route, and its verdict stays pending", async () => {
+    api.guardian.rules = { confirmStarkEx: ['batchNftTransfer'] }
+    const hash = register(alice.imx)
+    await evaluateStarkEx(hash, alice.accessToken)
+    const foreign = {
+      code: 'AUTHENTICATION_ERROR',
+      message: "The StarkEx request is about another player's wallet.",
+      details: null,
+    }
+    for (const response of [
+      await api.get(record(hash), bob.accessToken),
+      await evaluateStarkEx(hash, bob.accessToken),
+      await approveStarkEx(hash, bob.accessToken),
+    ])
+      expect([response.status, response.body]).toEqual([403, foreign])
+    expect(
+      api.guardian.find({
+        wallet: alice.imx,
+        digest: starkExDigest(hash),
+        kinds: ['starkex'],
+      })?.state,
+    ).toBe('pending')
+  })
+
+  test('error: an unknown payload hash, or an id that is none, is 404 on every route; an unevaluated one cannot be approved', async () => {
+    for (const id of ['abc123', 'not-a-hash', `0x${'f'.repeat(65)}`]) {
+      const message = `There is no StarkEx request ${id}.`
+      for (const response of [
+        await api.get(record(id), alice.accessToken),
+        await evaluateStarkEx(id, alice.accessToken),
+        await approveStarkEx(id, alice.accessToken),
+      ])
+        expect([id, response.status, response.body]).toEqual([
+          id,
+          404,
+          { code: 'RESOURCE_NOT_FOUND', message, details: null },
+        ])
+    }
+    const hash = register(alice.imx)
+    const response = await approveStarkEx(hash, alice.accessToken)
+    expect([response.status, response.body]).toEqual([
+      404,
+      {
+        code: 'RESOURCE_NOT_FOUND',
+        message: `The StarkEx request ${hash} has not been evaluated.`,
+        details: null,
+      },
+    ])
+  })
+
+  test('error: a rejected verdict cannot be approved (409); a malformed body is 400; a player not registered with StarkEx is 403, none 401', async () => {
+    api.guardian.rules = { confirmStarkEx: ['cancelOrder'] }
+    const hash = register(alice.imx, 'cancelOrder', { order_id: 5 })
+    await evaluateStarkEx(hash, alice.accessToken)
+    const verdict = api.guardian.find({
+      wallet: alice.imx,
+      digest: starkExDigest(hash),
+      kinds: ['starkex'],
+    })
+    api.guardian.settle(verdict?.id ?? '', 'rejected')
+    const rejected = await approveStarkEx(hash, alice.accessToken)
+    expect([rejected.status, rejected.body]).toEqual([
+      409,
+      {
+        code: 'CONFLICT_ERROR',
+        message: 'The evaluation was rejected already.',
+        details: null,
+      },
+    ])
+    for (const body of [
+      { chainType: 'starkex', chainId: 5 },
+      { chainType: 'evm' },
+      [],
+    ]) {
+      const response = await evaluateStarkEx(
+        hash,
+        alice.accessToken,
+        body as typeof starkex,
+      )
+      expect([body, response.status, response.body]).toEqual([
+        body,
+        400,
+        {
+          code: 'VALIDATION_ERROR',
+          message:
+            "Expected { chainType: 'starkex', chainId? } (zkEVM transactions are evaluated at /guardian/v1/transactions/evm/evaluate).",
+          details: null,
+        },
+      ])
+    }
+    const badApproval = await approveStarkEx(
+      hash,
+      alice.accessToken,
+      {},
+      {
+        chainType: 'starkex',
+        otp: 1,
+      },
+    )
+    expect([badApproval.status, badApproval.body]).toEqual([
+      400,
+      {
+        code: 'VALIDATION_ERROR',
+        message: "Expected { chainType: 'starkex', chainID?, otp? } (strings).",
+        details: null,
+      },
+    ])
+    const unregistered = {
+      code: 'AUTHENTICATION_ERROR',
+      message: 'The player is not registered with StarkEx yet: register first.',
+      details: null,
+    }
+    for (const response of [
+      await api.get(record(hash), player.accessToken),
+      await evaluateStarkEx(hash, player.accessToken),
+      await approveStarkEx(hash, player.accessToken),
+    ])
+      expect([response.status, response.body]).toEqual([403, unregistered])
+    for (const response of [
+      await api.get(record(hash)),
+      await api.post(`/guardian/v1/transactions/${hash}/evaluate`, starkex),
+    ])
+      expect(response.status).toBe(401)
+  })
+
+  test('behavior: the rules route takes confirmStarkEx (StarkEx types only, kept once each in order)', async () => {
+    const put = await api.put('/dev/guardian/rules', {
+      confirmStarkEx: ['trade', 'transfer', 'trade'],
+    })
+    expect([put.status, put.body]).toMatchObject([
+      200,
+      { confirmStarkEx: ['transfer', 'trade'] },
+    ])
+    expect(api.guardian.rules).toEqual({
+      confirmStarkEx: ['transfer', 'trade'],
+    })
+    for (const confirmStarkEx of [
+      'transfer',
+      ['withdrawal'],
+      [1],
+      ['transfer', 'transfer', 'transfer', 'transfer', 'transfer', 'transfer'],
+    ]) {
+      const response = await api.put('/dev/guardian/rules', { confirmStarkEx })
+      expect([confirmStarkEx, response.status, response.body]).toEqual([
+        confirmStarkEx,
+        400,
+        {
+          code: 'VALIDATION_ERROR',
+          message:
+            'confirmStarkEx must be an array of StarkEx request types: transfer, batchNftTransfer, order, cancelOrder, trade.',
+          details: null,
+        },
+      ])
+    }
+    expect(api.guardian.rules).toEqual({
+      confirmStarkEx: ['transfer', 'trade'],
+    })
   })
 })
 

@@ -34,6 +34,19 @@
  *   (`transaction_metadata`, `data`); with `includeSimulation=true` a
  *   transaction or typed data also carries `validation`, simulated on the
  *   chain (see simulation.ts).
+ * - StarkEx (`chainType: 'starkex'`), by the payload hash the exchange
+ *   registered when it answered the player's signable request (any case,
+ *   `0x` or not): `GET /guardian/v1/transactions/{payloadHash}?chainType=starkex`
+ *   answers the request as a `Transaction` (see {@link StarkExRecord});
+ *   `POST …/{payloadHash}/evaluate` `{ chainType: 'starkex' }` records a
+ *   verdict (kind `'starkex'`, chain `starkExChainId`, digest
+ *   `starkExDigest(payloadHash)`) by the `confirmStarkEx` and `unavailable`
+ *   rules and answers as the zkEVM evaluation does, with the payload hash
+ *   as `transactionId`; `POST …/{payloadHash}/approve`
+ *   `{ chainType: 'starkex' }` settles it as a zkEVM verdict is settled.
+ *   The player is their `imx_eth_address` (registry
+ *   `passport.imxEthAddress`): another player's request is 403, an unknown
+ *   one 404.
  * - `GET|PUT /dev/guardian/rules` (loopback only): the rules, bigints as
  *   decimal strings (see {@link RulesBody}).
  *
@@ -53,10 +66,16 @@ import {
   transactionsDigest,
   typedDataDigest,
 } from '../../../passport/wire/sequence.js'
+import { chainType as starkExChainType } from '../../../passport/wire/starkex.js'
 import {
   erc191Digest,
   type Kind,
   type Rules,
+  type StarkExTransaction,
+  type StarkExType,
+  starkExChainId,
+  starkExDigest,
+  starkExTypes,
   type Verdict,
 } from '../../guardian.js'
 import {
@@ -111,6 +130,8 @@ export type RulesBody = {
   knownContracts: string[]
   confirmTypedData: boolean
   confirmErc191: boolean
+  /** The StarkEx request types that ask the player to confirm. */
+  confirmStarkEx: StarkExType[]
   unavailable: boolean
 }
 
@@ -148,6 +169,47 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
       confirmationRequired: verdict.state === 'pending',
       confirmationMethod: 'web',
       transactionId: verdict.id,
+    } satisfies EvaluateTransactionResponse &
+      components['schemas']['TransactionEvaluationResponse'])
+  })
+
+  // After the zkEVM route: `/transactions/evm/evaluate` is answered there.
+  app.post(guardianPaths.evaluateStarkEx, bearer, async (c) => {
+    const wallet = starkExWalletOf(c, deps)
+    if (typeof wallet !== 'string') return wallet
+    const rules = deps.guardian.rulesFor(wallet)
+    if (rules.unavailable) return unavailable(c)
+    if (Number(c.req.header('content-length') ?? 0) > maxEvaluationBytes)
+      return tooLarge(c)
+    const body = await readJson(c)
+    if (
+      !isRecord(body) ||
+      body.chainType !== starkExChainType ||
+      (body.chainId !== undefined && typeof body.chainId !== 'string')
+    )
+      return fail(
+        c,
+        'validation',
+        `Expected { chainType: 'starkex', chainId? } (zkEVM transactions are evaluated at ${paths.evaluateTransaction}).`,
+      )
+    const transaction = ownStarkEx(c, deps, wallet)
+    if (transaction instanceof Response) return transaction
+    const verdict = deps.guardian.record({
+      kind: 'starkex',
+      chainId: starkExChainId,
+      wallet,
+      digest: starkExDigest(transaction.payloadHash),
+      state: rules.confirmStarkEx?.includes(transaction.type)
+        ? 'pending'
+        : 'allowed',
+      payload: transaction,
+    })
+    return c.json({
+      confirmationRequired: verdict.state === 'pending',
+      confirmationMethod: 'web',
+      // The published SDK opens the confirmation page with the payload
+      // hash; the verdict's own id never leaves the emulator.
+      transactionId: transaction.payloadHash,
     } satisfies EvaluateTransactionResponse &
       components['schemas']['TransactionEvaluationResponse'])
   })
@@ -251,11 +313,16 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
       deps.guardian.settle(verdict.id, 'allowed')
       return c.body(null, 204)
     }
-  app.post(
-    guardianPaths.approveTransaction,
-    bearer,
-    approve(['transaction'], (value) => approvalRequestOf(deps, value)),
+  const approveEvm = approve(['transaction'], (value) =>
+    approvalRequestOf(deps, value),
   )
+  app.post(guardianPaths.approveTransaction, bearer, async (c) => {
+    const text = await c.req.text()
+    const body = text.trim() === '' ? {} : parseJson(text)
+    return isRecord(body) && body.chainType === starkExChainType
+      ? approveStarkEx(c, deps, body)
+      : approveEvm(c)
+  })
   app.post(
     guardianPaths.approveMessage,
     bearer,
@@ -268,10 +335,12 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
   )
 
   app.get(guardianPaths.transaction, bearer, async (c) => {
+    if (c.req.query('chainType') === starkExChainType)
+      return starkExRecord(c, deps)
     const wallet = walletOf(c, deps)
     if (typeof wallet !== 'string') return wallet
     if (c.req.query('chainType') !== 'evm')
-      return fail(c, 'validation', "chainType must be 'evm'.")
+      return fail(c, 'validation', "chainType must be 'evm' or 'starkex'.")
     const chainQuery = c.req.query('chainID')
     const chain =
       chainQuery === undefined ? undefined : anyChainIdOf(deps, chainQuery)
@@ -375,6 +444,8 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
 
 /** The guardian's routes beyond the evaluations, as Hono patterns. */
 export const guardianPaths = {
+  /** A StarkEx request's evaluation, by its payload hash. */
+  evaluateStarkEx: '/guardian/v1/transactions/:id/evaluate',
   approveTransaction: '/guardian/v1/transactions/:id/approve',
   approveMessage: '/guardian/v1/messages/:id/approve',
   approveErc191Message: '/guardian/v1/erc191-messages/:id/approve',
@@ -575,6 +646,159 @@ function walletOf(c: HonoContext<ApiEnv>, deps: Deps): Address | Response {
   return wallet
 }
 
+/**
+ * The player's StarkEx address (`imx_eth_address`), or the answer refusing
+ * the request: 401 for an unknown player, 403 for one not registered with
+ * the exchange yet.
+ */
+function starkExWalletOf(
+  c: HonoContext<ApiEnv>,
+  deps: Deps,
+): Address | Response {
+  const player = playerOf(deps, c.var.bearer)
+  if (!player) return fail(c, 'unauthorised', 'The player is unknown.')
+  const wallet = player.passport.imxEthAddress
+  if (!wallet)
+    return fail(
+      c,
+      'authentication',
+      'The player is not registered with StarkEx yet: register first.',
+    )
+  return wallet
+}
+
+/** A StarkEx payload hash as a path may carry it: hex, `0x` or not. */
+const payloadHashPattern = /^(0x)?[0-9a-fA-F]{1,64}$/
+
+/**
+ * The StarkEx request the route's `{id}` names, when it is `wallet`'s: 404
+ * when the exchange registered none under that payload hash, 403 when it
+ * is another player's.
+ */
+function ownStarkEx(
+  c: HonoContext<ApiEnv>,
+  deps: Deps,
+  wallet: Address,
+): StarkExTransaction | Response {
+  const id = c.req.param('id') ?? ''
+  const transaction = payloadHashPattern.test(id)
+    ? deps.guardian.starkExTransaction(id)
+    : undefined
+  if (!transaction)
+    return fail(
+      c,
+      'notFound',
+      `There is no StarkEx request ${id.slice(0, 100)}.`,
+    )
+  if (transaction.wallet !== wallet)
+    return fail(
+      c,
+      'authentication',
+      "The StarkEx request is about another player's wallet.",
+    )
+  return transaction
+}
+
+/**
+ * The guardian's record of a StarkEx request, as `GET
+ * /guardian/v1/transactions/{payloadHash}?chainType=starkex` answers it:
+ * `id` the payload hash as the exchange prints it (lowercase hex, no `0x`),
+ * `eth_address` the player's `imx_eth_address`, `status` the newest
+ * verdict's state or `'unevaluated'` before the first evaluation, and the
+ * request the exchange registered as `transaction_metadata`.
+ */
+export type StarkExRecord = Transaction & {
+  transaction_type: typeof starkExChainType
+  status: Verdict['state'] | 'unevaluated'
+  transaction_metadata: {
+    type: StarkExType
+    /** What the exchange described: tokens, amounts, parties. */
+    details: unknown
+  }
+}
+
+/** Answers the StarkEx record the route names. */
+function starkExRecord(c: HonoContext<ApiEnv>, deps: Deps): Response {
+  const wallet = starkExWalletOf(c, deps)
+  if (typeof wallet !== 'string') return wallet
+  const transaction = ownStarkEx(c, deps, wallet)
+  if (transaction instanceof Response) return transaction
+  const verdict = deps.guardian.find({
+    wallet,
+    digest: starkExDigest(transaction.payloadHash),
+    kinds: ['starkex'],
+    chainId: starkExChainId,
+  })
+  return c.json({
+    id: transaction.payloadHash,
+    eth_address: wallet,
+    status: verdict?.state ?? 'unevaluated',
+    transaction_type: starkExChainType,
+    version: recordVersion,
+    transaction_metadata: {
+      type: transaction.type,
+      details: transaction.details,
+    },
+  } satisfies StarkExRecord)
+}
+
+/**
+ * Approves the player's newest verdict on the StarkEx payload hash `{id}`
+ * (body `{ chainType: 'starkex', chainID?, otp? }`, as the published 2.14.0
+ * client's `TransactionApprovalRequest` allows), settled as a zkEVM
+ * verdict is: one waiting for the player only from the confirmation
+ * page's flow or a program on this machine.
+ */
+async function approveStarkEx(
+  c: HonoContext<ApiEnv>,
+  deps: Deps,
+  body: Record<string, unknown>,
+): Promise<Response> {
+  const wallet = starkExWalletOf(c, deps)
+  if (typeof wallet !== 'string') return wallet
+  if (
+    (body.chainID !== undefined && typeof body.chainID !== 'string') ||
+    (body.otp !== undefined && typeof body.otp !== 'string')
+  )
+    return fail(
+      c,
+      'validation',
+      "Expected { chainType: 'starkex', chainID?, otp? } (strings).",
+    )
+  const id = c.req.param('id') ?? ''
+  const verdict = payloadHashPattern.test(id)
+    ? deps.guardian.find({
+        wallet,
+        digest: starkExDigest(id),
+        kinds: ['starkex'],
+        chainId: starkExChainId,
+      })
+    : undefined
+  if (!verdict) {
+    // Another player's request is refused as such, not hidden.
+    const transaction = ownStarkEx(c, deps, wallet)
+    if (transaction instanceof Response) return transaction
+    return fail(
+      c,
+      'notFound',
+      `The StarkEx request ${transaction.payloadHash} has not been evaluated.`,
+    )
+  }
+  if (verdict.state === 'rejected')
+    return fail(c, 'conflict', 'The evaluation was rejected already.')
+  if (
+    verdict.state === 'pending' &&
+    !(await confirmedByPage(c, deps, verdict.id))
+  )
+    return fail(
+      c,
+      'authentication',
+      'Only the confirmation page, or a program on this machine, may approve what the player must confirm.',
+    )
+  deps.guardian.settle(verdict.id, 'allowed')
+  return c.body(null, 204)
+}
+
 function tooLarge(c: HonoContext) {
   return c.json(
     errorBody(
@@ -748,6 +972,7 @@ function rulesBodyOf(rules: Rules): RulesBody {
     knownContracts: [...(rules.knownContracts ?? [])],
     confirmTypedData: rules.confirmTypedData === true,
     confirmErc191: rules.confirmErc191 === true,
+    confirmStarkEx: [...(rules.confirmStarkEx ?? [])],
     unavailable: rules.unavailable === true,
   }
 }
@@ -758,6 +983,7 @@ const ruleNames = [
   'knownContracts',
   'confirmTypedData',
   'confirmErc191',
+  'confirmStarkEx',
   'unavailable',
 ]
 
@@ -793,6 +1019,17 @@ function rulesOf(body: unknown): Rules | string {
     if (addresses.some((address) => address === undefined))
       return 'knownContracts must hold addresses only.'
     rules.knownContracts = addresses as Address[]
+  }
+  if (body.confirmStarkEx !== undefined && body.confirmStarkEx !== null) {
+    const list = body.confirmStarkEx
+    if (
+      !Array.isArray(list) ||
+      list.length > starkExTypes.length ||
+      !list.every((type) => starkExTypes.includes(type))
+    )
+      return `confirmStarkEx must be an array of StarkEx request types: ${starkExTypes.join(', ')}.`
+    // In the canonical order, each once.
+    rules.confirmStarkEx = starkExTypes.filter((type) => list.includes(type))
   }
   return rules
 }

@@ -4,12 +4,13 @@
  * external assets. Each page is usable by a person (the playground) and by
  * tests (every part carries a `data-testid`).
  */
-import { formatEther } from 'viem'
+import { formatEther, formatUnits } from 'viem'
 import {
   eventType,
   messages,
   windowName,
 } from '../../../passport/wire/confirmation.js'
+import type { StarkExTransaction, StarkExType } from '../../guardian.js'
 import { escapeHtml } from '../identity/html.js'
 
 /** `data-testid`s of the pages' parts. */
@@ -26,6 +27,9 @@ export const testIds = {
   data: 'confirmation-data',
   message: 'confirmation-message',
   typedData: 'confirmation-typed-data',
+  starkEx: 'confirmation-starkex',
+  starkExType: 'confirmation-starkex-type',
+  starkExItem: 'confirmation-starkex-item',
   approve: 'confirmation-approve',
   reject: 'confirmation-reject',
   status: 'confirmation-status',
@@ -147,7 +151,179 @@ export function messageBody(kind: 'message' | 'erc191', payload: unknown) {
   return decisionBody('Sign this message?', details)
 }
 
-function decisionBody(question: string, details: string): string {
+/** A StarkEx request type in the player's words. */
+const starkExTypeNames: Record<StarkExType, string> = {
+  transfer: 'Transfer',
+  batchNftTransfer: 'Transfer of NFTs',
+  order: 'Create an order',
+  cancelOrder: 'Cancel an order',
+  trade: 'Trade: fill an order',
+}
+
+/**
+ * A StarkEx request's page: what it does, then what the exchange described
+ * (its `details`: the signable request as the published SDK sent it), each
+ * field in words: tokens by kind and contract, amounts in the token's base
+ * units (with ETH also in ether), parties, orders and fees. Fields the page
+ * does not know are shown under their own name.
+ */
+export function starkExBody(transaction: StarkExTransaction): string {
+  const rows = [
+    row('Request', starkExTypeNames[transaction.type], testIds.starkExType),
+    ...detailRows(transaction.details),
+  ]
+  const items = requestsOf(transaction.details)
+  const list = items
+    .map(
+      (item, index) =>
+        `<dl data-testid="${testIds.starkExItem}">
+${row(`NFT ${index + 1} of ${items.length}`, amountText(item.amount, item.token))}
+${row('To', text(item.receiver))}
+</dl>`,
+    )
+    .join('\n')
+  return decisionBody(
+    `${starkExTypeNames[transaction.type]}: confirm this transaction?`,
+    `<dl data-testid="${testIds.starkEx}">
+${rows.join('\n')}
+</dl>${list === '' ? '' : `\n${list}`}`,
+    { approve: 'Confirm' },
+  )
+}
+
+/** One `dt`/`dd` pair, escaped. */
+function row(label: string, value: string, testId?: string): string {
+  return `<dt>${escapeHtml(label)}</dt><dd${testId ? ` data-testid="${testId}"` : ''}>${escapeHtml(value)}</dd>`
+}
+
+/**
+ * The rows of a request's details, by the field names of the exchange's
+ * signable requests; a batch's requests are listed apart.
+ */
+function detailRows(details: unknown): string[] {
+  if (!isObject(details))
+    return details === undefined ? [] : [row('Details', json(details))]
+  const rows: string[] = []
+  const used = new Set(['signable_requests'])
+  const take = (key: string) => {
+    used.add(key)
+    return details[key]
+  }
+  for (const key of ['sender', 'sender_ether_key', 'user'])
+    if (details[key] !== undefined) rows.push(row('From', text(take(key))))
+  if (details.receiver !== undefined)
+    rows.push(row('To', text(take('receiver'))))
+  if (details.amount !== undefined || details.token !== undefined)
+    rows.push(row('Amount', amountText(take('amount'), take('token'))))
+  if (details.amount_sell !== undefined || details.token_sell !== undefined)
+    rows.push(
+      row('You sell', amountText(take('amount_sell'), take('token_sell'))),
+    )
+  if (details.amount_buy !== undefined || details.token_buy !== undefined)
+    rows.push(row('You buy', amountText(take('amount_buy'), take('token_buy'))))
+  if (details.order_id !== undefined)
+    rows.push(row('Order', `#${text(take('order_id'))}`))
+  if (details.fees !== undefined) rows.push(row('Fees', feesText(take('fees'))))
+  if (details.expiration_timestamp !== undefined)
+    rows.push(row('Expires', text(take('expiration_timestamp'))))
+  for (const [key, value] of Object.entries(details))
+    if (!used.has(key)) rows.push(row(labelOf(key), text(value)))
+  return rows
+}
+
+/** The requests of a batch transfer (`signable_requests`). */
+function requestsOf(
+  details: unknown,
+): { amount: unknown; token: unknown; receiver: unknown }[] {
+  const list = isObject(details) ? details.signable_requests : undefined
+  if (!Array.isArray(list)) return []
+  return list.map((item: unknown) => {
+    const request = isObject(item) ? item : {}
+    return {
+      amount: request.amount,
+      token: request.token,
+      receiver: request.receiver,
+    }
+  })
+}
+
+/**
+ * An amount of a token, in words: an NFT by its id and collection, ETH in
+ * wei and ether, an ERC-20 in base units of its contract (and in whole
+ * tokens when its decimals are known).
+ */
+function amountText(amount: unknown, token: unknown): string {
+  const base = text(amount ?? '')
+  const kind = isObject(token) ? token.type : undefined
+  const data = isObject(token) && isObject(token.data) ? token.data : {}
+  if (kind === 'ERC721') {
+    const nft = `NFT #${text(data.token_id)} of collection ${text(data.token_address)}`
+    return amount === undefined || base === '1' ? nft : `${base} × ${nft}`
+  }
+  if (kind === 'ETH') return `${base} wei (${units(base, 18)} ETH)`
+  if (kind === 'ERC20') {
+    const decimals = data.decimals
+    const whole =
+      typeof decimals === 'number' &&
+      Number.isSafeInteger(decimals) &&
+      decimals >= 0 &&
+      decimals <= 255
+        ? ` (${units(base, decimals)} tokens)`
+        : ''
+    return `${base} base units of ERC-20 ${text(data.token_address)}${whole}`
+  }
+  return token === undefined ? base : `${base} of ${json(token)}`
+}
+
+/** A base-unit amount in whole units, or '?' when it is not a whole number. */
+function units(amount: string, decimals: number): string {
+  return /^\d{1,78}$/.test(amount) ? formatUnits(BigInt(amount), decimals) : '?'
+}
+
+/** An order's fees: each recipient and percentage. */
+function feesText(fees: unknown): string {
+  if (!Array.isArray(fees)) return text(fees)
+  if (fees.length === 0) return 'None'
+  return fees
+    .map((fee: unknown) =>
+      isObject(fee) && fee.address !== undefined
+        ? `${text(fee.fee_percentage ?? fee.percentage)}% to ${text(fee.address)}`
+        : text(fee),
+    )
+    .join('; ')
+}
+
+/** A field name as a label: `min_amount` → 'Min amount'. */
+function labelOf(key: string): string {
+  const words = key
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replaceAll('_', ' ')
+    .toLowerCase()
+  return words.charAt(0).toUpperCase() + words.slice(1)
+}
+
+/**
+ * A value as text: strings and numbers as they are, a missing one as '?',
+ * the rest as JSON.
+ */
+function text(value: unknown): string {
+  if (value === undefined || value === null) return '?'
+  return typeof value === 'string' ||
+    typeof value === 'number' ||
+    typeof value === 'bigint'
+    ? String(value)
+    : json(value)
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function decisionBody(
+  question: string,
+  details: string,
+  labels: { approve?: string } = {},
+): string {
   return `<h1>${escapeHtml(windowName)}</h1>
 <p>${escapeHtml(question)}</p>
 <section data-testid="${testIds.details}">
@@ -155,7 +331,7 @@ ${details}
 </section>
 <div class="actions">
 <button type="button" class="reject" data-decision="reject" data-testid="${testIds.reject}" disabled>Reject</button>
-<button type="button" class="approve" data-decision="approve" data-testid="${testIds.approve}" disabled>Approve</button>
+<button type="button" class="approve" data-decision="approve" data-testid="${testIds.approve}" disabled>${escapeHtml(labels.approve ?? 'Approve')}</button>
 </div>
 <p class="muted" role="status" data-testid="${testIds.status}">Waiting for the game…</p>`
 }

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { transactionsDigest } from '../../../passport/wire/sequence.js'
-import { createGuardian, erc191Digest, type Guardian } from '../../guardian.js'
+import {
+  createGuardian,
+  erc191Digest,
+  type Guardian,
+  type StarkExType,
+  starkExChainId,
+  starkExDigest,
+} from '../../guardian.js'
 import { findFreePort } from '../../net.js'
 import { startServer } from '../../server.js'
 import { settlePath } from './pages.js'
@@ -176,6 +183,260 @@ describe('confirmation pages', () => {
     expect(html).toContain(
       '&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;',
     )
+    expect(html).not.toContain('<script>alert(1)')
+  })
+})
+
+describe('the StarkEx confirmation page', () => {
+  let count = 0
+  /** A StarkEx request registered and evaluated pending, as the services do. */
+  function pendingStarkEx(type: StarkExType, details: unknown) {
+    const payloadHash = `${(++count).toString(16)}f00d${Date.now().toString(16)}`
+    guardian.registerStarkEx({ payloadHash, wallet, type, details })
+    const verdict = guardian.record({
+      kind: 'starkex',
+      chainId: starkExChainId,
+      wallet,
+      digest: starkExDigest(payloadHash),
+      payload: guardian.starkExTransaction(payloadHash),
+      state: 'pending',
+    })
+    return { payloadHash, verdict }
+  }
+  const starkExPage = (hash: string, query = '&chainType=starkex') =>
+    `${origin}/transaction-confirmation/transaction?transactionId=${hash}&etherAddress=${wallet}${query}`
+  const erc721 = (id: string) => ({
+    type: 'ERC721',
+    data: { token_id: id, token_address: target },
+  })
+  /** The page's rows as [label, value] pairs, tags dropped. */
+  const rowsOf = (html: string) =>
+    [...html.matchAll(/<dt>(.*?)<\/dt><dd[^>]*>(.*?)<\/dd>/g)].map((m) => [
+      m[1],
+      m[2],
+    ])
+
+  test('default: a batch NFT transfer in words, with its secret, a nonce CSP and no framing', async () => {
+    const { payloadHash, verdict } = pendingStarkEx('batchNftTransfer', {
+      sender_ether_key: wallet,
+      signable_requests: [
+        { amount: '1', token: erc721('7'), receiver: target },
+        { amount: '1', token: erc721('8'), receiver: wallet },
+      ],
+    })
+    const { response, html, state, nonce } = await openPage(
+      starkExPage(`0x${payloadHash.toUpperCase()}`),
+    )
+    expect(response.status).toBe(200)
+    expect(html).toContain('<title>Confirm this transaction</title>')
+    expect(html).toContain('<p>Transfer of NFTs: confirm this transaction?</p>')
+    expect(rowsOf(html)).toEqual([
+      ['Request', 'Transfer of NFTs'],
+      ['From', wallet],
+      ['NFT 1 of 2', `NFT #7 of collection ${target}`],
+      ['To', target],
+      ['NFT 2 of 2', `NFT #8 of collection ${target}`],
+      ['To', wallet],
+    ])
+    expect(html).toMatch(/data-testid="confirmation-approve" disabled>Confirm</)
+    expect(state).toEqual({
+      prefix: 'transaction',
+      id: verdict.id,
+      secret: guardian.secretOf(verdict.id),
+    })
+    expect(response.headers.get('content-security-policy')).toBe(
+      `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    )
+    expect(response.headers.get('x-frame-options')).toBe('DENY')
+    expect(response.headers.get('cache-control')).toBe('no-store')
+  })
+
+  test('behavior: transfers, orders, cancels and trades show their tokens, amounts in base units, parties and fees', async () => {
+    const eth = { type: 'ETH', data: { decimals: 18 } }
+    const usdc = { type: 'ERC20', data: { token_address: target, decimals: 6 } }
+    for (const [type, details, rows] of [
+      [
+        'transfer',
+        {
+          sender: wallet,
+          token: eth,
+          amount: '1500000000000000000',
+          receiver: target,
+        },
+        [
+          ['Request', 'Transfer'],
+          ['From', wallet],
+          ['To', target],
+          ['Amount', '1500000000000000000 wei (1.5 ETH)'],
+        ],
+      ],
+      [
+        'order',
+        {
+          user: wallet,
+          amount_sell: '1',
+          token_sell: erc721('3'),
+          amount_buy: '2500000',
+          token_buy: usdc,
+          fees: [{ address: target, fee_percentage: 2.5 }],
+          expiration_timestamp: '2026-12-01T00:00:00Z',
+        },
+        [
+          ['Request', 'Create an order'],
+          ['From', wallet],
+          ['You sell', `NFT #3 of collection ${target}`],
+          ['You buy', `2500000 base units of ERC-20 ${target} (2.5 tokens)`],
+          ['Fees', `2.5% to ${target}`],
+          ['Expires', '2026-12-01T00:00:00Z'],
+        ],
+      ],
+      [
+        'cancelOrder',
+        { order_id: 42 },
+        [
+          ['Request', 'Cancel an order'],
+          ['Order', '#42'],
+        ],
+      ],
+      [
+        'trade',
+        { order_id: 42, user: wallet, fees: [], min_price: 'x' },
+        [
+          ['Request', 'Trade: fill an order'],
+          ['From', wallet],
+          ['Order', '#42'],
+          ['Fees', 'None'],
+          ['Min price', 'x'],
+        ],
+      ],
+    ] as const) {
+      const { payloadHash } = pendingStarkEx(type, details)
+      const { html } = await openPage(starkExPage(payloadHash))
+      expect([type, rowsOf(html)]).toEqual([type, rows])
+    }
+  })
+
+  test('behavior: an unknown, unevaluated, settled or foreign request, or another chainType, gets the error state with no secret', async () => {
+    const { payloadHash, verdict } = pendingStarkEx('transfer', {})
+    const unevaluated = `${payloadHash}0`
+    guardian.registerStarkEx({
+      payloadHash: unevaluated,
+      wallet,
+      type: 'transfer',
+      details: {},
+    })
+    const settled = pendingStarkEx('transfer', {})
+    guardian.settle(settled.verdict.id, 'rejected')
+    for (const [url, message] of [
+      [starkExPage('abc'), 'This request is unknown or has expired.'],
+      [starkExPage('not-hex'), 'This request is unknown or has expired.'],
+      [starkExPage(unevaluated), 'This request is unknown or has expired.'],
+      [
+        starkExPage(payloadHash, ''),
+        'This page confirms StarkEx requests only (chainType=starkex).',
+      ],
+      [
+        starkExPage(payloadHash, '&chainType=evm'),
+        'This page confirms StarkEx requests only (chainType=starkex).',
+      ],
+      [
+        starkExPage(payloadHash).replace(wallet, target),
+        'This request is for another wallet.',
+      ],
+      [starkExPage(settled.payloadHash), 'This request was already rejected.'],
+    ] as const) {
+      const { response, html, state } = await openPage(url)
+      expect([url, response.status, state]).toEqual([
+        url,
+        200,
+        { prefix: 'transaction', error: message },
+      ])
+      expect(html).not.toContain(guardian.secretOf(verdict.id))
+    }
+  })
+
+  test('behavior: the page settles its verdict, which the exchange may then create', async () => {
+    const { payloadHash, verdict } = pendingStarkEx('transfer', {})
+    const { state } = await openPage(starkExPage(payloadHash))
+    const response = await settle({ ...state, decision: 'approve' })
+    expect(response.status).toBe(200)
+    expect(verdict.state).toBe('allowed')
+    expect(
+      guardian.isAllowed({
+        chainId: starkExChainId,
+        wallet,
+        digest: starkExDigest(payloadHash),
+      }),
+    ).toBe(true)
+  })
+
+  test('default: /dev/verdicts registers a StarkEx request and records its verdict; bad ones are 400', async () => {
+    const post = (body: unknown) =>
+      fetch(`${origin}/dev/verdicts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    const response = await post({
+      kind: 'starkex',
+      wallet: wallet.toLowerCase(),
+      payloadHash: '0x0ABCDEF',
+      type: 'trade',
+      details: { order_id: 1 },
+    })
+    const verdict = (await response.json()) as { id: string }
+    expect([response.status, verdict]).toEqual([
+      201,
+      {
+        id: verdict.id,
+        kind: 'starkex',
+        chainId: starkExChainId,
+        wallet,
+        digest: '0xabcdef',
+        state: 'pending',
+      },
+    ])
+    expect(guardian.starkExTransaction('abcdef')).toEqual({
+      payloadHash: 'abcdef',
+      wallet,
+      type: 'trade',
+      details: { order_id: 1 },
+    })
+    for (const [body, error] of [
+      [
+        { kind: 'starkex', wallet: '0x1', payloadHash: 'a', type: 'trade' },
+        'wallet must be an address.',
+      ],
+      [
+        { kind: 'starkex', wallet, payloadHash: 'xyz', type: 'trade' },
+        'payloadHash must be hex of at most 64 digits.',
+      ],
+      [
+        { kind: 'starkex', wallet, payloadHash: 'a', type: 'deposit' },
+        'type must be one of transfer, batchNftTransfer, order, cancelOrder, trade.',
+      ],
+      [
+        {
+          kind: 'starkex',
+          wallet,
+          payloadHash: 'a',
+          type: 'trade',
+          state: 'done',
+        },
+        'state must be pending, allowed or rejected.',
+      ],
+    ] as const) {
+      const refused = await post(body)
+      expect([refused.status, await refused.json()]).toEqual([400, { error }])
+    }
+  })
+
+  test('behavior: details are escaped', async () => {
+    const { payloadHash } = pendingStarkEx('transfer', {
+      receiver: '</dd><script>alert(1)</script>',
+    })
+    const { html } = await openPage(starkExPage(payloadHash))
+    expect(html).toContain('&lt;/dd&gt;&lt;script&gt;alert(1)&lt;/script&gt;')
     expect(html).not.toContain('<script>alert(1)')
   })
 })

@@ -4,6 +4,9 @@
  *
  * Routes:
  * - `GET /transaction-confirmation/loading`, `…/unavailable`: static pages;
+ * - `GET /transaction-confirmation/transaction?transactionId=&etherAddress=&chainType=starkex`:
+ *   the StarkEx request the guardian asks the player to confirm (its
+ *   pending verdict, by the payload hash), with Confirm and Reject;
  * - `GET /transaction-confirmation/zkevm/transaction?transactionID=&etherAddress=&chainType=evm&chainID=eip155:N`
  *   and `…/zkevm/message?messageID=&etherAddress=&messageType=`: what the
  *   guardian asks the player to confirm (the verdict of that id), with
@@ -12,9 +15,11 @@
  * - `POST /transaction-confirmation/api/settle` `{ id, secret, decision }`:
  *   the pages' own call to settle a verdict (same origin, with the page's
  *   secret);
- * - `POST /dev/verdicts` `{ kind, chainId, wallet, payload, state? }` and
- *   `GET /dev/verdicts/:id` (loopback pages only): tests record a verdict
- *   as the platform API would, and read its state;
+ * - `POST /dev/verdicts` `{ kind, chainId, wallet, payload, state? }` (or,
+ *   for StarkEx, `{ kind: 'starkex', wallet, payloadHash, type, details?,
+ *   state? }`: the request registered as the exchange does, and its
+ *   verdict) and `GET /dev/verdicts/:id` (loopback pages only): tests
+ *   record a verdict as the platform API would, and read its state;
  * - `GET /health`.
  *
  * Why the settle call cannot be forged: it needs the verdict's secret (the
@@ -33,11 +38,16 @@ import {
   transactionsDigest,
   typedDataDigest,
 } from '../../../passport/wire/sequence.js'
+import { chainType as starkExChainType } from '../../../passport/wire/starkex.js'
 import {
   erc191Digest,
   type Guardian,
   type Kind,
+  type StarkExTransaction,
   type State,
+  starkExChainId,
+  starkExDigest,
+  starkExTypes,
   type Verdict,
 } from '../../guardian.js'
 import { createApp, startServer } from '../../server.js'
@@ -50,6 +60,7 @@ import {
   type PageState,
   renderPage,
   settlePath,
+  starkExBody,
   transactionBody,
   unavailableBody,
   unavailableScript,
@@ -103,6 +114,24 @@ export function createConfirmationApp(options: {
       prefix: 'transaction',
       id: found.id,
       secret: secretOf(found.id),
+    })
+  })
+
+  app.get(Wire.paths.transaction, (c) => {
+    const found = lookupStarkEx(guardian, {
+      payloadHash: c.req.query('transactionId') ?? '',
+      wallet: c.req.query('etherAddress'),
+      chainType: c.req.query('chainType'),
+    })
+    if (typeof found === 'string')
+      return decisionPage(c, errorBody(found), {
+        prefix: 'transaction',
+        error: found,
+      })
+    return decisionPage(c, starkExBody(found.transaction), {
+      prefix: 'transaction',
+      id: found.verdict.id,
+      secret: secretOf(found.verdict.id),
     })
   })
 
@@ -183,7 +212,25 @@ export function createConfirmationApp(options: {
     const text = await c.req.text()
     if (text.length > maxDevPayload)
       return c.json({ error: 'The verdict is too large.' }, 413)
-    const entry = readDevVerdict(parseJson(text))
+    const body = parseJson(text)
+    if ((body as { kind?: unknown } | null)?.kind === 'starkex') {
+      const entry = readDevStarkEx(body as Record<string, unknown>)
+      if (typeof entry === 'string') return c.json({ error: entry }, 400)
+      guardian.registerStarkEx(entry.transaction)
+      const transaction = guardian.starkExTransaction(
+        entry.transaction.payloadHash,
+      ) as StarkExTransaction
+      const verdict = guardian.record({
+        kind: 'starkex',
+        chainId: starkExChainId,
+        wallet: transaction.wallet,
+        digest: starkExDigest(transaction.payloadHash),
+        payload: transaction,
+        state: entry.state,
+      })
+      return c.json(describe(verdict), 201)
+    }
+    const entry = readDevVerdict(body)
     if (typeof entry === 'string') return c.json({ error: entry }, 400)
     return c.json(describe(guardian.record(entry)), 201)
   })
@@ -285,6 +332,43 @@ function lookup(
   return verdict
 }
 
+/**
+ * The StarkEx request a page asks for and its pending verdict, or why it
+ * cannot be shown: not a StarkEx page, an unknown or unevaluated payload
+ * hash, another wallet than the URL says, or a request already settled.
+ */
+function lookupStarkEx(
+  guardian: Guardian,
+  query: {
+    payloadHash: string
+    wallet: string | undefined
+    chainType: string | undefined
+  },
+): { transaction: StarkExTransaction; verdict: Verdict } | string {
+  if (query.chainType !== starkExChainType)
+    return 'This page confirms StarkEx requests only (chainType=starkex).'
+  const transaction = /^(0x)?[0-9a-fA-F]{1,64}$/.test(query.payloadHash)
+    ? guardian.starkExTransaction(query.payloadHash)
+    : undefined
+  const verdict =
+    transaction &&
+    guardian.find({
+      wallet: transaction.wallet,
+      digest: starkExDigest(transaction.payloadHash),
+      kinds: ['starkex'],
+      chainId: starkExChainId,
+    })
+  if (!transaction || !verdict) return 'This request is unknown or has expired.'
+  if (
+    query.wallet === undefined ||
+    query.wallet.toLowerCase() !== transaction.wallet.toLowerCase()
+  )
+    return 'This request is for another wallet.'
+  if (verdict.state !== 'pending')
+    return `This request was already ${verdict.state === 'allowed' ? 'approved' : 'rejected'}.`
+  return { transaction, verdict }
+}
+
 /** A verdict as the dev routes answer it. */
 function describe(verdict: Verdict) {
   const { id, kind, chainId, wallet, digest, state } = verdict
@@ -307,7 +391,7 @@ function readDevVerdict(
   body: unknown,
 ): (Omit<Verdict, 'id' | 'state'> & { state: State }) | string {
   const usage =
-    'Send { kind: "transaction" | "message" | "erc191", chainId, wallet, payload, state? }.'
+    'Send { kind: "transaction" | "message" | "erc191", chainId, wallet, payload, state? } or { kind: "starkex", wallet, payloadHash, type, details?, state? }.'
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     return usage
   const {
@@ -356,6 +440,33 @@ function readDevVerdict(
     digest,
     state,
     payload,
+  }
+}
+
+/** A StarkEx request and its verdict's state from a dev request. */
+function readDevStarkEx(
+  body: Record<string, unknown>,
+): { transaction: StarkExTransaction; state: State } | string {
+  const { wallet, payloadHash, type, details, state = 'pending' } = body
+  if (typeof wallet !== 'string' || !isAddress(wallet, { strict: false }))
+    return 'wallet must be an address.'
+  if (
+    typeof payloadHash !== 'string' ||
+    !/^(0x)?[0-9a-fA-F]{1,64}$/.test(payloadHash)
+  )
+    return 'payloadHash must be hex of at most 64 digits.'
+  if (!starkExTypes.includes(type as never))
+    return `type must be one of ${starkExTypes.join(', ')}.`
+  if (state !== 'pending' && state !== 'allowed' && state !== 'rejected')
+    return 'state must be pending, allowed or rejected.'
+  return {
+    transaction: {
+      payloadHash,
+      wallet: getAddress(wallet),
+      type: type as StarkExTransaction['type'],
+      details,
+    },
+    state,
   }
 }
 
