@@ -1,4 +1,11 @@
+import { decodeJwt } from 'jose'
+import type { Address } from 'viem'
+import { expect } from 'vitest'
 import { commands } from 'vitest/browser'
+import {
+  type DevMintRequest,
+  devMintPath,
+} from '../../src/passport/wire/starkex.js'
 import {
   type PublishedPassport214,
   type PublishedPassport214Class,
@@ -11,8 +18,9 @@ import { info, publishedApp, signIn } from './publishedPassport.js'
 /**
  * Browser-side helpers of the published @imtbl/passport 2.14.0's
  * compatibility tests (passport-compat-starkex*.test.ts): the SDK as a game
- * configures it against the emulator, its signed-in players, and the
- * routing of the two hosts it calls whatever its configuration says.
+ * configures it against the emulator, its signed-in and registered
+ * players, the routing of the two hosts it calls whatever its
+ * configuration says, and the emulated exchange's dev and read routes.
  *
  * Import fixtures/noTelemetry.js and fixtures/nodeGlobals.js before this
  * module: the SDK's modules, loaded here, need both in place.
@@ -96,4 +104,114 @@ export async function connectImx214(label: string) {
   const { profile } = await signIn(passport, freshEmail(label))
   const provider = await passport.connectImx()
   return { passport, profile, provider }
+}
+
+/** The `passport` claims of a player's id token. */
+export async function imxClaims(passport: PublishedPassport214) {
+  const claims = decodeJwt((await passport.getIdToken()) ?? '') as {
+    passport?: Record<string, string>
+  }
+  return claims.passport
+}
+
+/** Where the SDK keeps the signed-in user (one per origin and client). */
+const userKey = `oidc.user:${publishedApp.auth}:${publishedApp.client}`
+
+/** A registered player of 2.14.0 (see {@link registered214}). */
+export type Player214 = Awaited<ReturnType<typeof registered214>>
+
+/**
+ * Signs a new player in to 2.14.0, connects its StarkEx provider and
+ * registers it off chain.
+ *
+ * The SDK keeps one signed-in user per origin, so a page with two players
+ * swaps their sessions in and out of that entry: act as a player through
+ * {@link as214}, and its Passport reads its own user, as on two devices.
+ */
+export async function registered214(label: string) {
+  // A cached user would answer the sign-in without a popup.
+  localStorage.removeItem(userKey)
+  const { passport, provider } = await connectImx214(label)
+  await provider.registerOffchain()
+  const address = ((await imxClaims(passport))?.imx_eth_address ??
+    '') as Address
+  return {
+    passport,
+    provider,
+    /** Its StarkEx Ethereum address (`imx_eth_address`, checksummed). */
+    address,
+    /** The same, as the exchange's answers spell it. */
+    user: address.toLowerCase(),
+    /** Its session (the SDK's stored user, with the imx claims). */
+    session: localStorage.getItem(userKey) ?? '',
+  }
+}
+
+/** Makes `player`'s session the page's signed-in user; returns its provider. */
+export function as214(player: Player214) {
+  localStorage.setItem(userKey, player.session)
+  return player.provider
+}
+
+/** A GET of the exchange's read routes: its JSON body (which must be a 200). */
+export async function exchangeRead(path: string): Promise<unknown> {
+  const response = await fetch(`${exchangeOrigin}${path}`)
+  const body: unknown = await response.json()
+  expect(response.status, JSON.stringify(body)).toBe(200)
+  return body
+}
+
+/**
+ * Credits a player's vault through the exchange's dev route (loopback
+ * only: this page is on a loopback origin).
+ */
+export async function devMint(request: DevMintRequest): Promise<void> {
+  const response = await fetch(`${exchangeOrigin}${devMintPath}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(request),
+  })
+  expect(response.status, await response.clone().text()).toBe(200)
+}
+
+/** Credits `player` with `wei` of ETH. */
+export function mintEth(player: Player214, wei: bigint): Promise<void> {
+  return devMint({
+    user: player.address,
+    token: { type: 'ETH', data: { decimals: 18 } },
+    quantity: wei.toString(),
+  })
+}
+
+/** Credits `player` with the NFTs `ids` of `collection`. */
+export async function mintNfts(
+  player: Player214,
+  collection: Address,
+  ids: readonly string[],
+): Promise<void> {
+  for (const id of ids)
+    await devMint({
+      user: player.address,
+      token: {
+        type: 'ERC721',
+        data: { token_address: collection, token_id: id },
+      },
+      quantity: '1',
+    })
+}
+
+/** A player's ETH at the exchange, in wei. */
+export async function ethOf(player: Player214): Promise<string> {
+  const balance = (await exchangeRead(
+    `/v2/balances/${player.address}/eth`,
+  )) as { balance: string }
+  return balance.balance
+}
+
+/** Who holds an NFT at the exchange (its address in lowercase). */
+export async function ownerOf(collection: Address, id: string) {
+  const asset = (await exchangeRead(`/v1/assets/${collection}/${id}`)) as {
+    user: string
+  }
+  return asset.user
 }
