@@ -1,6 +1,11 @@
 import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
 import {
+  originsRoute,
+  originsRouted,
+  originsUnroute,
+} from './test/browser/setup/originRoutes.js'
+import {
   popupClick,
   popupsClose,
   popupsGone,
@@ -86,8 +91,12 @@ export default defineConfig({
               },
             }),
             instances: [{ browser: 'chromium' }],
-            // Act in popups on other origins, as the person would.
+            // Act in popups on other origins, as the person would; answer
+            // a hosted origin's requests from the emulator's.
             commands: {
+              originsRoute,
+              originsRouted,
+              originsUnroute,
               popupClick,
               popupsClose,
               popupsGone,
