@@ -1,29 +1,26 @@
 import { createServer } from 'node:net'
 
 /**
- * Asks the operating system for a TCP port that is free right now on
- * `127.0.0.1`: listens on port 0, reads the port it was given and closes.
+ * Finds a TCP port that is free right now on `127.0.0.1`, drawn at random
+ * from 20000–32767, below Linux's ephemeral range (32768–60999). A port the
+ * system handed out with `listen(0)` is an ephemeral one, and the system
+ * hands the same ports to outgoing connections as their source port: an
+ * HTTP request made by any test between this call and the bind could take
+ * it (EADDRINUSE). Outside that range only another listener can.
  *
- * Another process may take the port between this call and its use, so pass
- * the port on promptly.
+ * Another process may still take the port before its use, so pass it on
+ * promptly.
  *
  * @example
  * const port = await findFreePort()
  * const anvil = await startAnvil({ port })
+ *
+ * @throws {Error} When no free port is found in 50 draws.
  */
-export async function findFreePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => resolve())
-  })
-  const address = server.address()
-  await new Promise<void>((resolve, reject) =>
-    server.close((error) => (error ? reject(error) : resolve())),
-  )
-  if (address === null || typeof address === 'string')
-    throw new Error('findFreePort: the server has no TCP address')
-  return address.port
+export async function findFreePort(
+  options: { random?: () => number } = {},
+): Promise<number> {
+  return findFreePortRange(1, options)
 }
 
 /**
