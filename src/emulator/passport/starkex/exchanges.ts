@@ -41,6 +41,7 @@ import {
   readJson,
   requirePlayer,
   type StarkExEnv,
+  sortedBy,
   starkKeyOf,
 } from './http.js'
 import type { Account } from './ledger.js'
@@ -249,25 +250,17 @@ export function exchangeRoutes(app: Hono<StarkExEnv>, deps: Deps) {
       amount: (r) => Number(r.transfer?.amount ?? 0),
       transfer_id: (r) => r.transfer?.id ?? 0,
     }
-    const key = keys[orderBy]
-    if (!key)
-      return fail(
-        c,
-        'validation',
-        `order_by must be one of ${Object.keys(keys).join(', ')}.`,
-      )
-    const sign = direction.value === 'asc' ? 1 : -1
-    const found = deps.exchanges
-      .all()
-      .filter((r) => tests.every((t) => t(r)))
-      .sort((a, b) => {
-        const x = key(a)
-        const y = key(b)
-        return (x < y ? -1 : x > y ? 1 : a.id - b.id) * sign
-      })
+    const found = sortedBy(
+      deps.exchanges.all().filter((r) => tests.every((t) => t(r))),
+      keys,
+      orderBy,
+      direction.value,
+      (r) => r.id,
+    )
+    if (!found.ok) return fail(c, 'validation', found.message)
     return c.json(
       pageAnswer(
-        found.map((r) => exchangeAnswer(r, deps)),
+        found.value.map((r) => exchangeAnswer(r, deps)),
         page.value,
       ) satisfies Schemas['GetTransactionsResponse'],
     )

@@ -386,6 +386,32 @@ export function directionOf(c: HonoContext): Read<'asc' | 'desc'> {
     : no("direction must be 'asc' or 'desc'.")
 }
 
+/**
+ * A list's records sorted by the key its `order_by` names, in `direction`;
+ * records with equal keys keep the order of `tie` (their id, their creation), so
+ * pages never overlap. An `order_by` that names no key is refused with the
+ * keys there are.
+ */
+export function sortedBy<record>(
+  records: readonly record[],
+  keys: Record<string, (record: record) => bigint | number | string>,
+  orderBy: string,
+  direction: 'asc' | 'desc',
+  tie: (record: record) => number,
+): Read<record[]> {
+  const key = Object.hasOwn(keys, orderBy) ? keys[orderBy] : undefined
+  if (!key)
+    return no(`order_by must be one of ${Object.keys(keys).join(', ')}.`)
+  const sign = direction === 'asc' ? 1 : -1
+  return ok(
+    [...records].sort((a, b) => {
+      const x = key(a)
+      const y = key(b)
+      return (x < y ? -1 : x > y ? 1 : tie(a) - tie(b)) * sign
+    }),
+  )
+}
+
 /** Reads an RFC 3339 timestamp query parameter as ms since the epoch. */
 export function timeOf(c: HonoContext, name: string): Read<number | undefined> {
   const text = c.req.query(name)

@@ -42,6 +42,7 @@ import {
   type Read,
   readJson,
   type StarkExEnv,
+  sortedBy,
   timeOf,
 } from './http.js'
 import { type AssetInfo, LedgerFullError } from './ledger.js'
@@ -387,31 +388,24 @@ export function mintRoutes(app: Hono<StarkExEnv>, deps: Deps) {
       created_at: (r) => r.createdAt,
       updated_at: (r) => r.createdAt,
     }
-    const key = keys[orderBy]
-    if (!key)
-      return fail(
-        c,
-        'validation',
-        `order_by must be one of ${Object.keys(keys).join(', ')}.`,
-      )
-    const sign = direction.value === 'asc' ? 1 : -1
-    const found = [...market.collections.values()]
-      .filter(
+    const found = sortedBy(
+      [...market.collections.values()].filter(
         (r) =>
           (!lists.whitelist || lists.whitelist.has(r.address)) &&
           !lists.blacklist?.has(r.address) &&
           (keyword === '' ||
             r.name.toLowerCase().includes(keyword) ||
             (r.description ?? '').toLowerCase().includes(keyword)),
-      )
-      .sort((a, b) => {
-        const x = key(a)
-        const y = key(b)
-        return (x < y ? -1 : x > y ? 1 : a.createdAt - b.createdAt) * sign
-      })
+      ),
+      keys,
+      orderBy,
+      direction.value,
+      (r) => r.createdAt,
+    )
+    if (!found.ok) return fail(c, 'validation', found.message)
     return c.json(
       pageAnswer(
-        found.map((r) => collectionAnswer(market, r)),
+        found.value.map((r) => collectionAnswer(market, r)),
         page.value,
       ) satisfies Schemas['ListCollectionsResponse'],
     )
@@ -639,24 +633,17 @@ export function mintRoutes(app: Hono<StarkExEnv>, deps: Deps) {
       created_at: (m) => m.time,
       updated_at: (m) => m.time,
     }
-    const key = keys[orderBy]
-    if (!key)
-      return fail(
-        c,
-        'validation',
-        `order_by must be one of ${Object.keys(keys).join(', ')}.`,
-      )
-    const sign = direction.value === 'asc' ? 1 : -1
-    const found = [...market.mints.values()]
-      .filter(filter.value)
-      .sort((a, b) => {
-        const x = key(a)
-        const y = key(b)
-        return (x < y ? -1 : x > y ? 1 : a.id - b.id) * sign
-      })
+    const found = sortedBy(
+      [...market.mints.values()].filter(filter.value),
+      keys,
+      orderBy,
+      direction.value,
+      (r) => r.id,
+    )
+    if (!found.ok) return fail(c, 'validation', found.message)
     return c.json(
       pageAnswer(
-        found.map(mintAnswer),
+        found.value.map(mintAnswer),
         page.value,
       ) satisfies Schemas['ListMintsResponse'],
     )

@@ -47,6 +47,7 @@ import {
   readJson,
   requirePlayer,
   type StarkExEnv,
+  sortedBy,
   starkKeyOf,
   timeOf,
   uint31Of,
@@ -820,24 +821,17 @@ export function orderRoutes(app: Hono<StarkExEnv>, deps: Deps) {
       buy_quantity: (o) => o.amountBuy * quantumOf(o.buy),
       buy_quantity_with_fees: (o) => priceWithFees(o) * quantumOf(o.buy),
     }
-    const key = keys[orderBy]
-    if (!key)
-      return fail(
-        c,
-        'validation',
-        `order_by must be one of ${Object.keys(keys).join(', ')}.`,
-      )
-    const sign = direction.value === 'asc' ? 1 : -1
-    const found = [...market.orders.values()]
-      .filter(filter.value)
-      .sort((a, b) => {
-        const x = key(a)
-        const y = key(b)
-        return (x < y ? -1 : x > y ? 1 : a.id - b.id) * sign
-      })
+    const found = sortedBy(
+      [...market.orders.values()].filter(filter.value),
+      keys,
+      orderBy,
+      direction.value,
+      (r) => r.id,
+    )
+    if (!found.ok) return fail(c, 'validation', found.message)
     return c.json(
       pageAnswer(
-        found.map((order) => orderAnswer(deps, order, view.value)),
+        found.value.map((order) => orderAnswer(deps, order, view.value)),
         page.value,
       ) satisfies Schemas['ListOrdersResponseV3'],
     )

@@ -37,6 +37,7 @@ import {
   readJson,
   requirePlayer,
   type StarkExEnv,
+  sortedBy,
   timeOf,
 } from './http.js'
 import {
@@ -283,24 +284,17 @@ export function tradeRoutes(app: Hono<StarkExEnv>, deps: Deps) {
       party_a_sold_quantity: (t) => sold(t.maker),
       party_b_sold_quantity: (t) => sold(t.taker),
     }
-    const key = keys[orderBy]
-    if (!key)
-      return fail(
-        c,
-        'validation',
-        `order_by must be one of ${Object.keys(keys).join(', ')}.`,
-      )
-    const sign = direction.value === 'asc' ? 1 : -1
-    const found = [...market.trades.values()]
-      .filter(filter.value)
-      .sort((a, b) => {
-        const x = key(a)
-        const y = key(b)
-        return (x < y ? -1 : x > y ? 1 : a.id - b.id) * sign
-      })
+    const found = sortedBy(
+      [...market.trades.values()].filter(filter.value),
+      keys,
+      orderBy,
+      direction.value,
+      (r) => r.id,
+    )
+    if (!found.ok) return fail(c, 'validation', found.message)
     return c.json(
       pageAnswer(
-        found.map(tradeAnswer),
+        found.value.map(tradeAnswer),
         page.value,
       ) satisfies Schemas['ListTradesResponse'],
     )

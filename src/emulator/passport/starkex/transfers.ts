@@ -47,6 +47,7 @@ import {
   readJson,
   requirePlayer,
   type StarkExEnv,
+  sortedBy,
   starkKeyOf,
   timeOf,
   uint31Of,
@@ -763,25 +764,17 @@ export function transferRoutes(app: Hono<StarkExEnv>, deps: Deps) {
       sender_ether_key: (r) => r.user.toLowerCase(),
       receiver_ether_key: (r) => r.receiver.toLowerCase(),
     }
-    const key = keys[orderBy]
-    if (!key)
-      return fail(
-        c,
-        'validation',
-        `order_by must be one of ${Object.keys(keys).join(', ')}.`,
-      )
-    const sign = direction.value === 'asc' ? 1 : -1
-    const found = deps.transfers
-      .all()
-      .filter(filter.value)
-      .sort((a, b) => {
-        const x = key(a)
-        const y = key(b)
-        return (x < y ? -1 : x > y ? 1 : a.id - b.id) * sign
-      })
+    const found = sortedBy(
+      deps.transfers.all().filter(filter.value),
+      keys,
+      orderBy,
+      direction.value,
+      (r) => r.id,
+    )
+    if (!found.ok) return fail(c, 'validation', found.message)
     return c.json(
       pageAnswer(
-        found.map(transferAnswer),
+        found.value.map(transferAnswer),
         page.value,
       ) satisfies Schemas['ListTransfersResponse'],
     )
