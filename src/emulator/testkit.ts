@@ -266,6 +266,60 @@ export declare namespace startTap {
   }
 }
 
+/** A response read as JSON (`body` undefined when it is not JSON). */
+export type JsonAnswer = {
+  status: number
+  headers: Headers
+  // biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes.
+  body: any
+  text: string
+}
+
+/**
+ * A JSON request to an emulated service, as the route tests send them:
+ * `body` (a string as is, else as JSON), `token` in `Authorization:
+ * Bearer`, and any other `headers`.
+ */
+export async function requestJson(
+  url: string,
+  method: string,
+  path: string,
+  options: {
+    body?: unknown
+    token?: string | undefined
+    headers?: Record<string, string> | undefined
+  } = {},
+): Promise<JsonAnswer> {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: {
+      ...(options.body === undefined
+        ? {}
+        : { 'content-type': 'application/json' }),
+      ...(options.token === undefined
+        ? {}
+        : { authorization: `Bearer ${options.token}` }),
+      ...options.headers,
+    },
+    ...(options.body === undefined
+      ? {}
+      : {
+          body:
+            typeof options.body === 'string'
+              ? options.body
+              : JSON.stringify(options.body),
+        }),
+  })
+  const text = await response.text()
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    body = undefined
+  }
+  return { status: response.status, headers: response.headers, body, text }
+}
+
 /** The parsed JSON body of a request or answer; undefined when not JSON. */
 export function jsonOf(text: string | undefined): unknown {
   if (!text) return undefined

@@ -14,6 +14,7 @@ import { createGuardian, type Guardian } from '../../guardian.js'
 import { findFreePort } from '../../net.js'
 import type { User } from '../../registry/index.js'
 import { startServer } from '../../server.js'
+import { requestJson } from '../../testkit.js'
 import { custodyIdentity } from '../custody.js'
 import { startIdentity, type Tokens, tokensFor } from '../identity/testkit.js'
 import { chainNameOf } from './chains.js'
@@ -123,7 +124,7 @@ export async function startApi(
         .counterfactual_address
     },
     /** A JSON request; `token` goes in `Authorization: Bearer`. */
-    async request(
+    request(
       method: string,
       path: string,
       options: {
@@ -132,34 +133,7 @@ export async function startApi(
         headers?: Record<string, string> | undefined
       } = {},
     ) {
-      const response = await fetch(`${url}${path}`, {
-        method,
-        headers: {
-          ...(options.body === undefined
-            ? {}
-            : { 'content-type': 'application/json' }),
-          ...(options.token === undefined
-            ? {}
-            : { authorization: `Bearer ${options.token}` }),
-          ...options.headers,
-        },
-        ...(options.body === undefined
-          ? {}
-          : {
-              body:
-                typeof options.body === 'string'
-                  ? options.body
-                  : JSON.stringify(options.body),
-            }),
-      })
-      const text = await response.text()
-      let body: unknown
-      try {
-        body = JSON.parse(text)
-      } catch {
-        body = undefined
-      }
-      return { status: response.status, headers: response.headers, body, text }
+      return requestJson(url, method, path, options)
     },
     get: (path: string, token?: string) => api.request('GET', path, { token }),
     post: (path: string, body: unknown, token?: string) =>

@@ -18,6 +18,7 @@ import {
 import { findFreePort } from '../../net.js'
 import type { User } from '../../registry/index.js'
 import { startServer } from '../../server.js'
+import { type JsonAnswer, requestJson } from '../../testkit.js'
 import { custodyIdentity } from '../custody.js'
 import { startIdentity, type Tokens, tokensFor } from '../identity/testkit.js'
 import { createStarkExService } from './service.js'
@@ -36,13 +37,7 @@ export type Player = Tokens & {
 }
 
 /** A response read as JSON. */
-export type Answer = {
-  status: number
-  headers: Headers
-  // biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes.
-  body: any
-  text: string
-}
+export type Answer = JsonAnswer
 
 /** Signs a payload hash (as the exchange prints it) with a Stark key: `0x` + r + s. */
 export function starkSign(payloadHash: string, privateKey: string): string {
@@ -160,7 +155,7 @@ export async function startStarkEx() {
       })
     },
     /** A JSON request; `token` goes in `Authorization: Bearer`. */
-    async request(
+    request(
       method: string,
       path: string,
       options: {
@@ -169,34 +164,7 @@ export async function startStarkEx() {
         headers?: Record<string, string> | undefined
       } = {},
     ): Promise<Answer> {
-      const response = await fetch(`${url}${path}`, {
-        method,
-        headers: {
-          ...(options.body === undefined
-            ? {}
-            : { 'content-type': 'application/json' }),
-          ...(options.token === undefined
-            ? {}
-            : { authorization: `Bearer ${options.token}` }),
-          ...options.headers,
-        },
-        ...(options.body === undefined
-          ? {}
-          : {
-              body:
-                typeof options.body === 'string'
-                  ? options.body
-                  : JSON.stringify(options.body),
-            }),
-      })
-      const text = await response.text()
-      let body: unknown
-      try {
-        body = JSON.parse(text)
-      } catch {
-        body = undefined
-      }
-      return { status: response.status, headers: response.headers, body, text }
+      return requestJson(url, method, path, options)
     },
     get: (path: string, token?: string) => kit.request('GET', path, { token }),
     post: (path: string, body: unknown, token?: string) =>
