@@ -8,6 +8,7 @@
  * @packageDocumentation
  */
 import { timingSafeEqual } from 'node:crypto'
+import type { Context as HonoContext } from 'hono'
 import { apiErrors } from '../../api/wire/errors.js'
 import { apiKeyHeader } from '../../api/wire/headers.js'
 import { platformApiKey } from '../constants.js'
@@ -44,6 +45,19 @@ export function refusal(
 ): { body: ErrorBody; status: (typeof apiErrors)[ErrorKind]['status'] } {
   const { code, status } = apiErrors[kind]
   return { body: errorBody(code, message, details), status }
+}
+
+/**
+ * Answers a refusal of `kind` with its status: its code (or a route's own
+ * `code`) and `message`.
+ */
+export function fail(
+  c: HonoContext,
+  kind: ErrorKind,
+  message: string,
+  code: string = apiErrors[kind].code,
+) {
+  return c.json(errorBody(code, message), apiErrors[kind].status)
 }
 
 const expectedKey = Buffer.from(platformApiKey)

@@ -7,7 +7,6 @@
  */
 import type { Context as HonoContext, MiddlewareHandler } from 'hono'
 import { type Address, getAddress, isAddress, isHex } from 'viem'
-import { apiErrors } from '../../../api/wire/errors.js'
 import { apiKeyHeader } from '../../../api/wire/headers.js'
 import type { Guardian } from '../../guardian.js'
 import type { Registry, User } from '../../registry/index.js'
@@ -17,6 +16,7 @@ import {
   type ErrorBody,
   type ErrorKind,
   errorBody,
+  fail,
 } from '../platform.js'
 import type { ChainReader } from './onchain.js'
 import type { LinkStore } from './profile.js'
@@ -95,17 +95,7 @@ export type VerificationOf = (
 /** The Hono environment of the API's routes: the verified bearer. */
 export type ApiEnv = { Variables: { bearer: Bearer } }
 
-export { type ErrorBody, type ErrorKind, errorBody }
-
-/** Answers the API's {@link ErrorBody} with its status. */
-export function fail(
-  c: HonoContext,
-  kind: ErrorKind,
-  message: string,
-  code: string = apiErrors[kind].code,
-) {
-  return c.json(errorBody(code, message), apiErrors[kind].status)
-}
+export { type ErrorBody, type ErrorKind, errorBody, fail }
 
 /**
  * Lets only requests with a valid access token (audience `platform_api`)

@@ -12,11 +12,13 @@
  */
 import type { Context as HonoContext, MiddlewareHandler } from 'hono'
 import { type Address, getAddress, isAddress } from 'viem'
-import { apiErrors } from '../../../api/wire/errors.js'
 import type { Guardian } from '../../guardian.js'
 import type { Registry, User } from '../../registry/index.js'
 import type { Bearer, Verifier } from '../bearer.js'
-import { type ErrorKind, errorBody } from '../platform.js'
+import { fail } from '../platform.js'
+
+export { fail }
+
 import type { ExchangeStore } from './exchanges.js'
 import type { Account, AssetInfo, Ledger } from './ledger.js'
 import { ethQuantum, quantumOf } from './ledger.js'
@@ -61,16 +63,6 @@ export type Deps = {
 /** The Hono environment of the exchange's routes. */
 export type StarkExEnv = {
   Variables: { bearer: Bearer; player: User }
-}
-
-/** Answers the exchange's error body with its kind's code and status. */
-export function fail(
-  c: HonoContext,
-  kind: ErrorKind,
-  message: string,
-  code: string = apiErrors[kind].code,
-) {
-  return c.json(errorBody(code, message), apiErrors[kind].status)
 }
 
 /**
