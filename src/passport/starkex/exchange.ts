@@ -2,7 +2,8 @@
  * Transfers of an exchange (an on- or off-ramp created with
  * `POST /v3/exchanges`): `/v2/exchanges/{id}/signable-transfer-details`
  * (no credential) and `/v2/exchanges/{id}/transfers` (the player's
- * token). The published SDK asks no guardian for them.
+ * token and the signed wallet headers). The published SDK asks no
+ * guardian for them.
  */
 import type { CreateTransferResponseV1 } from '../../api/imx/models.generated.js'
 import { PassportErrorType, withPassportError } from '../errors.js'
@@ -11,6 +12,7 @@ import { registeredPlayer } from './player.js'
 import { signableToken } from './tokens.js'
 import type { UnsignedExchangeTransferRequest } from './types.js'
 import { bearer } from './user.js'
+import { walletHeaders } from './walletHeaders.js'
 
 /**
  * Sends the exchange's transfer.
@@ -33,9 +35,13 @@ export async function exchangeTransfer(
         receiver: request.receiver,
       },
     })
-    const starkSignature = await starkSigner.signMessage(signable.payload_hash)
+    const [starkSignature, wallet] = await Promise.all([
+      starkSigner.signMessage(signable.payload_hash),
+      walletHeaders(context, user, signable.signable_message),
+    ])
     const { data } = await exchanges.createExchangeTransfer(
       {
+        ...wallet,
         id: request.transactionID,
         createTransferRequest: {
           sender_stark_key:

@@ -105,10 +105,14 @@ async function setup(
     crossSdkBridgeEnabled = false,
   } = options
   let player = await platform.player()
+  /** What the custody key was asked to sign, in order. */
+  const signed: (string | { raw: `0x${string}` })[] = []
   const custody = {
     getAddress: async () => player.custody.address,
-    signMessage: (message: string | { raw: `0x${string}` }) =>
-      player.custody.signMessage({ message }),
+    signMessage: (message: string | { raw: `0x${string}` }) => {
+      signed.push(message)
+      return player.custody.signMessage({ message })
+    },
     destroy: () => {},
   }
   const exchange = createExchangeClients(platform.api.url)
@@ -155,6 +159,7 @@ async function setup(
   return {
     provider,
     popup,
+    signed,
     claims,
     starkKey,
     starkPublicKey: Stark.getPublicKey(starkPrivateKey, false),
@@ -178,7 +183,7 @@ const signableTransfer = {
   receiver_stark_key: `0x${'1'.repeat(64)}`,
   receiver_vault_id: 2,
   sender_vault_id: 1,
-  signable_message: '',
+  signable_message: `Only sign this request if you\u2019ve initiated an action with Immutable X.\n\nTransfer 1 base unit.\nPayload hash: ${payloadHash}`,
   verification_signature: '',
 }
 const receiver = '0x000000000000000000000000000000000000dEaD'
@@ -199,6 +204,29 @@ function guardianAnswers(confirmationRequired: boolean) {
 }
 
 const bodyOf = (path: string) => jsonOf(platform.api.to(path)[0]?.body)
+
+/**
+ * Checks the signed wallet headers of the first request to `path`: the
+ * player's StarkEx address, and its custody key's EIP-191 signature of
+ * `message` as the published toolkit encodes it (r ‖ s ‖ v, v 00/01).
+ */
+async function expectWalletHeaders(
+  path: string,
+  message: string,
+  address: string,
+) {
+  const [request] = platform.api.to(path)
+  expect(request?.headers['x-imx-eth-address']).toBe(address)
+  const signature = String(request?.headers['x-imx-eth-signature'])
+  expect(signature).toMatch(/^0x[0-9a-f]{128}0[01]$/)
+  const v = Number.parseInt(signature.slice(130), 16) + 27
+  expect(
+    await recoverMessageAddress({
+      message,
+      signature: `0x${signature.slice(2, 130)}${v.toString(16)}`,
+    }),
+  ).toBe(address)
+}
 const errorOf = async (promise: Promise<unknown>) =>
   promise.then(
     () => {
@@ -382,7 +410,7 @@ describe('registerOffchain', () => {
 })
 
 describe('transfer', () => {
-  test('behavior: the popup opens first, the guardian approves, the Stark signature is sent with the token, the popup closes', async () => {
+  test('behavior: the popup opens first, the guardian approves, the Stark signature is sent with the token and the signed wallet headers, the popup closes', async () => {
     const { provider, popup, starkKey, starkPublicKey, claims } = await setup()
     platform.api.answer(
       { method: 'POST', path: '/v1/signable-transfer-details' },
@@ -439,6 +467,11 @@ describe('transfer', () => {
     const [create] = platform.api.to('/v1/transfers')
     expect(create?.headers.authorization).toMatch(/^Bearer /)
     expect(create?.headers['x-sdk-version']).toBeTruthy()
+    await expectWalletHeaders(
+      '/v1/transfers',
+      signableTransfer.signable_message,
+      claims.imxEthAddress,
+    )
     const body = jsonOf(create?.body) as Record<string, unknown>
     expect(body).toMatchObject({
       sender_stark_key: starkKey,
@@ -481,8 +514,8 @@ describe('transfer', () => {
     expect(platform.api.to('/v1/transfers')).toHaveLength(1)
   })
 
-  test('error: the player rejecting is TRANSFER_ERROR "Transaction rejected by user"; nothing is sent', async () => {
-    const { provider, popup } = await setup({ confirmed: false })
+  test('error: the player rejecting is TRANSFER_ERROR "Transaction rejected by user"; nothing is sent, nor signed by the custody key', async () => {
+    const { provider, popup, signed } = await setup({ confirmed: false })
     platform.api.answer(
       { method: 'POST', path: '/v1/signable-transfer-details' },
       { status: 200, body: signableTransfer },
@@ -494,6 +527,7 @@ describe('transfer', () => {
     expect(error.type).toBe('TRANSFER_ERROR')
     expect(error.message).toBe('Transaction rejected by user')
     expect(platform.api.to('/v1/transfers')).toHaveLength(0)
+    expect(signed).not.toContain(signableTransfer.signable_message)
     expect(popup.log.closed).toBe(1)
   })
 
@@ -612,8 +646,9 @@ describe('transfer', () => {
 })
 
 describe('batchNftTransfer, orders, trades, exchange transfers', () => {
-  test('behavior: a batch opens the 480x784 popup, sends amount "1" per NFT and signs each transfer', async () => {
+  test('behavior: a batch opens the 480x784 popup, sends amount "1" per NFT and signs each transfer, and the batch message in the wallet headers', async () => {
     const { provider, popup, claims } = await setup()
+    const batchMessage = `Transfer 2 tokens.\nPayload hash: ${payloadHash}`
     const nfts = ['1', '2'].map((tokenId) => ({
       tokenId,
       tokenAddress: '0x00000000000000000000000000000000000000aa',
@@ -625,7 +660,7 @@ describe('batchNftTransfer, orders, trades, exchange transfers', () => {
         status: 200,
         body: {
           sender_stark_key: claims.imxStarkAddress,
-          signable_message: '',
+          signable_message: batchMessage,
           signable_responses: [
             { ...signableTransfer, amount: '1' },
             {
@@ -666,6 +701,14 @@ describe('batchNftTransfer, orders, trades, exchange transfers', () => {
     expect(body.requests.map((r) => r.nonce)).toEqual([77, 78])
     expect(body.requests[0]?.stark_signature).not.toBe(
       body.requests[1]?.stark_signature,
+    )
+    expect(platform.api.to('/v2/transfers')[0]?.headers.authorization).toMatch(
+      /^Bearer /,
+    )
+    await expectWalletHeaders(
+      '/v2/transfers',
+      batchMessage,
+      claims.imxEthAddress,
     )
   })
 
@@ -714,6 +757,10 @@ describe('batchNftTransfer, orders, trades, exchange transfers', () => {
       },
       split_fees: true,
     })
+    // The seed asks the wallet headers of transfers and trades only.
+    expect(
+      platform.api.to('/v3/orders')[0]?.headers['x-imx-eth-signature'],
+    ).toBeUndefined()
     expect(bodyOf('/v3/orders')).toMatchObject({
       include_fees: true,
       amount_buy: '1000',
@@ -777,7 +824,7 @@ describe('batchNftTransfer, orders, trades, exchange transfers', () => {
     expect(error.message).toBe('Order 10 not found')
   })
 
-  test('behavior: a trade includes fees and names the player; its refusal is CREATE_TRADE_ERROR', async () => {
+  test('behavior: a trade includes fees, names the player and carries the wallet headers; its refusal is CREATE_TRADE_ERROR', async () => {
     const { provider, claims } = await setup()
     platform.api.answer(
       { method: 'POST', path: '/v3/signable-trade-details' },
@@ -814,6 +861,14 @@ describe('batchNftTransfer, orders, trades, exchange transfers', () => {
       amount_sell: '1000',
       stark_key: claims.imxStarkAddress,
     })
+    expect(platform.api.to('/v3/trades')[0]?.headers.authorization).toMatch(
+      /^Bearer /,
+    )
+    await expectWalletHeaders(
+      '/v3/trades',
+      signableTransfer.signable_message,
+      claims.imxEthAddress,
+    )
 
     platform.api.answer(
       { method: 'POST', path: '/v3/signable-trade-details' },
@@ -829,7 +884,7 @@ describe('batchNftTransfer, orders, trades, exchange transfers', () => {
     expect(error.message).toBe('Order 9 is filled')
   })
 
-  test('behavior: an exchange transfer asks no guardian and opens no popup; its refusal is EXCHANGE_TRANSFER_ERROR', async () => {
+  test('behavior: an exchange transfer asks no guardian and opens no popup, and carries the wallet headers; its refusal is EXCHANGE_TRANSFER_ERROR', async () => {
     const { provider, popup, claims } = await setup()
     platform.api.answer(
       {
@@ -868,6 +923,11 @@ describe('batchNftTransfer, orders, trades, exchange transfers', () => {
     })
     const [create] = platform.api.to('/v2/exchanges/11/transfers')
     expect(create?.headers.authorization).toMatch(/^Bearer /)
+    await expectWalletHeaders(
+      '/v2/exchanges/11/transfers',
+      signableTransfer.signable_message,
+      claims.imxEthAddress,
+    )
 
     platform.api.answer(
       {

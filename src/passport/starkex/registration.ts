@@ -8,12 +8,12 @@
 import { ApiError } from '../../api/ApiErrors.js'
 import type { User } from '../auth/user.js'
 import { PassportErrorType, withPassportError } from '../errors.js'
-import type { CustodySigner } from '../zkevm/custodySigner.js'
 import type { Context } from './context.js'
 import { signedIn } from './player.js'
 import type { StarkSigner } from './starkSigner.js'
 import type { RegisterOffchainResponse } from './types.js'
 import { starkExMessages } from './user.js'
+import { signRaw } from './walletHeaders.js'
 
 /**
  * Registers the signed-in player. A 409 means the player is registered
@@ -78,17 +78,6 @@ async function register(
     },
   })
   return data
-}
-
-/**
- * The custody key's EIP-191 signature as the exchange takes it (the
- * published toolkit's `signRaw`): r ‖ s ‖ v with v as 00 or 01.
- */
-async function signRaw(signer: CustodySigner, message: string) {
-  const signature = await signer.signMessage(message)
-  const v = Number.parseInt(signature.slice(130, 132), 16)
-  const recovery = v >= 27 ? v - 27 : v
-  return `${signature.slice(0, 130)}${recovery.toString(16).padStart(2, '0')}`
 }
 
 /**

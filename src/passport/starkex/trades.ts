@@ -1,7 +1,8 @@
 /**
  * Trades against an order (`/v3/signable-trade-details`, `/v3/trades`,
  * fees included), signed with the Stark key after the guardian checked
- * the payload hash.
+ * the payload hash; the create carries the player's token and the signed
+ * wallet headers.
  */
 import type {
   CreateTradeResponse,
@@ -12,6 +13,7 @@ import type { Context } from './context.js'
 import { withConfirmation } from './guarded.js'
 import { registeredPlayer } from './player.js'
 import { bearer } from './user.js'
+import { walletHeaders } from './walletHeaders.js'
 
 /**
  * Fills an order (`request.user` is replaced by the player's address).
@@ -42,11 +44,13 @@ export function createTrade(
         { headers },
       )
       await guard(signable.payload_hash, user.imx.ethAddress)
-      const starkSignature = await starkSigner.signMessage(
-        signable.payload_hash,
-      )
+      const [starkSignature, wallet] = await Promise.all([
+        starkSigner.signMessage(signable.payload_hash),
+        walletHeaders(context, user, signable.signable_message),
+      ])
       const { data } = await trades.createTradeV3(
         {
+          ...wallet,
           createTradeRequest: {
             include_fees: true,
             ...(request.fees ? { fees: request.fees } : {}),

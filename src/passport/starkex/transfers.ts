@@ -2,7 +2,7 @@
  * Transfers: one token (`/v1/signable-transfer-details`, `/v1/transfers`)
  * or a batch of NFTs (`/v2/…`), each signed with the Stark key after the
  * guardian checked its payload hash, with the player's token on every
- * call.
+ * call and the signed wallet headers on the creates.
  */
 import type {
   CreateTransferResponse,
@@ -16,6 +16,7 @@ import { registeredPlayer } from './player.js'
 import { amountOf, signableToken } from './tokens.js'
 import type { NftTransferDetails, UnsignedTransferRequest } from './types.js'
 import { bearer } from './user.js'
+import { walletHeaders } from './walletHeaders.js'
 
 /**
  * Transfers a token (an ERC721's amount is always '1').
@@ -45,11 +46,13 @@ export function transfer(
         { headers },
       )
       await guard(signable.payload_hash, user.imx.ethAddress)
-      const starkSignature = await starkSigner.signMessage(
-        signable.payload_hash,
-      )
+      const [starkSignature, wallet] = await Promise.all([
+        starkSigner.signMessage(signable.payload_hash),
+        walletHeaders(context, user, signable.signable_message),
+      ])
       const { data } = await transfers.createTransferV1(
         {
+          ...wallet,
           createTransferRequest: {
             sender_stark_key:
               signable.sender_stark_key || (await starkSigner.getAddress()),
@@ -112,6 +115,11 @@ export function batchNftTransfer(
       // has nothing for the guardian to check.
       if (!first) throw new Error('The exchange answered no transfer to sign.')
       await guard(first.payload_hash, user.imx.ethAddress)
+      const wallet = await walletHeaders(
+        context,
+        user,
+        signable.signable_message,
+      )
       const requests = await Promise.all(
         signable.signable_responses.map(async (response) => ({
           sender_vault_id: response.sender_vault_id,
@@ -126,6 +134,7 @@ export function batchNftTransfer(
       )
       const { data } = await transfers.createTransfer(
         {
+          ...wallet,
           createTransferRequestV2: {
             sender_stark_key: signable.sender_stark_key,
             requests,

@@ -11,7 +11,8 @@
  * - `POST /v2/exchanges/{id}/signable-transfer-details` (no token, as the
  *   published SDK calls it) `{ sender, token, amount, receiver }`: the
  *   sender must be the exchange's wallet and the receiver its provider's;
- * - `POST /v2/exchanges/{id}/transfers` [Bearer]: the signed transfer
+ * - `POST /v2/exchanges/{id}/transfers` [Bearer or wallet headers, see
+ *   credentials.ts]: the signed transfer
  *   applied (not guarded: the published SDK asks no guardian for it); the
  *   exchange becomes `completed`, with the transfer's id and amount.
  *
@@ -28,23 +29,23 @@ import { type Address, keccak256, toBytes } from 'viem'
 import { privateKeyToAddress } from 'viem/accounts'
 import type { components } from '../../../api/wire/imx/schema.generated.js'
 import {
-  accountOfPlayer,
+  accountOfCredential,
+  requireCredential,
+  walletSignatureRefusal,
+} from './credentials.js'
+import {
   addressOf,
   baseUnits,
   type Deps,
   directionOf,
   fail,
   isRecord,
-  notRegistered,
   pageAnswer,
   pageOf,
   readJson,
-  requirePlayer,
   type StarkExEnv,
   sortedBy,
-  starkKeyOf,
 } from './http.js'
-import type { Account } from './ledger.js'
 import { normalizeStarkKey, payloadHashText, starkOrder } from './stark.js'
 import {
   checkSignedTransfer,
@@ -155,6 +156,7 @@ function exchangeAnswer(
 
 /** Mounts the exchanges routes, registering the providers' accounts. */
 export function exchangeRoutes(app: Hono<StarkExEnv>, deps: Deps) {
+  const credential = requireCredential(deps)
   for (const provider of providers) {
     const account = providerAccountOf(provider)
     if (!deps.ledger.accountOf(account.ethAddress))
@@ -323,27 +325,30 @@ export function exchangeRoutes(app: Hono<StarkExEnv>, deps: Deps) {
     } satisfies Schemas['GetSignableTransferResponseV1'])
   })
 
-  app.post('/v2/exchanges/:id/transfers', requirePlayer(deps), async (c) => {
+  app.post('/v2/exchanges/:id/transfers', credential, async (c) => {
     const record = exchangeOf(c)
     if (!record) return fail(c, 'notFound', `No exchange ${c.req.param('id')}.`)
     const body = await readJson(c)
     if (!isRecord(body))
       return fail(c, 'validation', 'Expected a JSON body of a signed transfer.')
-    const account: Account | undefined = accountOfPlayer(deps, c.var.player)
-    if (!account) return fail(c, 'validation', notRegistered)
-    const senderKey = starkKeyOf(body.sender_stark_key)
-    if (!senderKey)
-      return fail(c, 'validation', 'sender_stark_key must be a Stark key.')
-    if (senderKey !== account.starkKey)
-      return fail(
-        c,
-        'authentication',
-        `sender_stark_key must be the player's Stark key ${account.starkKey}.`,
-      )
+    const sender = accountOfCredential(
+      deps,
+      c.var.credential,
+      body.sender_stark_key,
+      'sender_stark_key',
+    )
+    if (!sender.ok) return fail(c, sender.kind, sender.message)
+    const { account } = sender
     const checked = checkSignedTransfer(deps, account, body, [
       'exchangeTransfer',
     ])
     if (!checked.ok) return fail(c, checked.kind, checked.message)
+    const unsigned = await walletSignatureRefusal(
+      c.var.credential,
+      account,
+      checked.pending,
+    )
+    if (unsigned) return fail(c, unsigned.kind, unsigned.message)
     if (checked.pending.details.exchangeId !== record.id)
       return fail(
         c,

@@ -16,6 +16,7 @@ import type { Guardian } from '../../guardian.js'
 import type { Registry, User } from '../../registry/index.js'
 import type { Bearer, Verifier } from '../bearer.js'
 import { fail } from '../platform.js'
+import type { Credential } from './credentials.js'
 
 export { fail }
 
@@ -62,7 +63,38 @@ export type Deps = {
 
 /** The Hono environment of the exchange's routes. */
 export type StarkExEnv = {
-  Variables: { bearer: Bearer; player: User }
+  Variables: {
+    bearer: Bearer
+    player: User
+    /** What a create that moves assets was sent as its credential. */
+    credential: Credential
+  }
+}
+
+/**
+ * The player of an `Authorization` header: a valid access token of the
+ * identity provider naming one of its users, or why not (RFC 6750's
+ * `error_description`).
+ */
+export async function playerOf(
+  deps: Deps,
+  authorization: string | undefined,
+): Promise<
+  | { ok: true; bearer: Bearer; player: User }
+  | { ok: false; description: string }
+> {
+  const checked = await deps.verifier(authorization)
+  if (!checked.ok) return checked
+  const user = deps.registry.get(checked.sub)
+  // A player is an identity provider's user (keyed by email): a custody
+  // key's registry user must not pass for one.
+  if (!user || user.oidc !== undefined)
+    return {
+      ok: false,
+      description: 'The token names no player of this emulator.',
+    }
+  const { ok: _, ...bearer } = checked
+  return { ok: true, bearer, player: user }
 }
 
 /**
@@ -72,23 +104,16 @@ export type StarkExEnv = {
  */
 export function requirePlayer(deps: Deps): MiddlewareHandler<StarkExEnv> {
   return async (c, next) => {
-    const checked = await deps.verifier(c.req.header('authorization'))
-    const user = checked.ok ? deps.registry.get(checked.sub) : undefined
-    // A player is an identity provider's user (keyed by email): a custody
-    // key's registry user must not pass for one.
-    if (!checked.ok || !user || user.oidc !== undefined) {
-      const description = checked.ok
-        ? 'The token names no player of this emulator.'
-        : checked.description
+    const checked = await playerOf(deps, c.req.header('authorization'))
+    if (!checked.ok) {
       c.header(
         'WWW-Authenticate',
-        `Bearer error="invalid_token", error_description="${description}"`,
+        `Bearer error="invalid_token", error_description="${checked.description}"`,
       )
-      return fail(c, 'unauthorised', description)
+      return fail(c, 'unauthorised', checked.description)
     }
-    const { ok: _, ...bearer } = checked
-    c.set('bearer', bearer)
-    c.set('player', user)
+    c.set('bearer', checked.bearer)
+    c.set('player', checked.player)
     await next()
   }
 }

@@ -257,6 +257,7 @@ describe('pending signables', () => {
       starkKey: keyA,
       nonce: 1,
       expiration: 2,
+      message: 'Payload hash: abc',
       details: { x: 1 },
     })
     expect(ledger.pending(0xabcn)?.details).toEqual({ x: 1 })
@@ -274,6 +275,7 @@ describe('pending signables', () => {
         starkKey: keyA,
         nonce: i,
         expiration: 1,
+        message: '',
         details: null,
       })
     expect(ledger.pending('1')).toBeUndefined()

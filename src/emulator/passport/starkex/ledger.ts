@@ -83,6 +83,11 @@ export type Pending = {
   readonly nonce: number
   /** Hours since the epoch. */
   readonly expiration: number
+  /**
+   * The `signable_message` answered with it: what the signer's Ethereum
+   * key signs in the `x-imx-eth-signature` header of the create.
+   */
+  readonly message: string
   /** Whatever the issuing route needs back at create time. */
   readonly details: unknown
 }

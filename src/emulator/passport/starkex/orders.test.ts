@@ -917,3 +917,68 @@ describe('fee escrow', () => {
     expect(balance(newcomer.starkKey, ethAsset)).toBe(20_000_000n)
   })
 })
+
+describe('trades with the signed wallet headers', () => {
+  test('behavior: a trade created with the wallet headers alone fills the order; the guardian is still asked', async () => {
+    // A token and funds of its own, so that the other tests' state stays as it was.
+    for (const [user, token, quantity] of [
+      [maker.ethAddress, tokenOf('901'), '1'],
+      [taker.ethAddress, eth, (10n ** 17n + 10n ** 15n).toString()],
+    ] as const)
+      expect((await kit.mint({ user, token, quantity })).status).toBe(200)
+    const order = await listed('901')
+    const signable = await signableTrade(order.id)
+    expect(signable.status, signable.text).toBe(200)
+    const body = tradeBody(order.id, signable.body)
+    const headers = await kit.walletHeaders(
+      taker,
+      signable.body.signable_message,
+    )
+    const moved = snapshot()
+    const unguarded = await kit.request('POST', '/v3/trades', {
+      body,
+      headers,
+    })
+    expect(unguarded.status).toBe(403)
+    expect(unguarded.body.message).toBe(
+      `The guardian has not approved payload hash ${signable.body.payload_hash}.`,
+    )
+    kit.approve(taker.ethAddress, signable.body.payload_hash)
+    const refusal = `x-imx-eth-signature does not sign the signable message of payload hash ${signable.body.payload_hash} by ${taker.ethAddress}.`
+    for (const wrong of [
+      // Another message of the taker's key.
+      await kit.walletHeaders(taker, `${signable.body.signable_message}.`),
+      // The right message, signed by the maker's key.
+      {
+        'x-imx-eth-address': taker.ethAddress,
+        'x-imx-eth-signature': await kit.ethSign(
+          maker,
+          signable.body.signable_message,
+        ),
+      },
+    ]) {
+      const answer = await kit.request('POST', '/v3/trades', {
+        body,
+        headers: wrong,
+      })
+      expect(answer.status).toBe(401)
+      expect(answer.body.message).toBe(refusal)
+    }
+    const otherAddress = await kit.request('POST', '/v3/trades', {
+      body,
+      headers: await kit.walletHeaders(maker, signable.body.signable_message),
+    })
+    expect(otherAddress.status).toBe(401)
+    expect(otherAddress.body.message).toBe(
+      `x-imx-eth-address ${maker.ethAddress} is not ${taker.ethAddress}, the Ethereum address of Stark key ${taker.starkKey}.`,
+    )
+    expect(snapshot()).toBe(moved)
+
+    const before = balance(taker.starkKey, nftAsset('901'))
+    const trade = await kit.request('POST', '/v3/trades', { body, headers })
+    expect(trade.status, trade.text).toBe(200)
+    expect(trade.body).toEqual({ trade_id: expect.any(Number), status: '' })
+    expect(balance(taker.starkKey, nftAsset('901'))).toBe(before + 1n)
+    expect((await kit.get(`/v3/orders/${order.id}`)).body.status).toBe('filled')
+  })
+})

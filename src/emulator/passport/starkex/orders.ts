@@ -235,14 +235,6 @@ export async function issueLimitOrder(
   details: LimitOrderDetails,
 ): Promise<Schemas['GetSignableOrderResponse']> {
   const payloadHash = payloadHashText(issue.hash)
-  deps.ledger.issue({
-    hash: payloadHash,
-    kind,
-    starkKey: issue.signer.starkKey,
-    nonce: issue.nonce,
-    expiration: issue.expiration,
-    details,
-  })
   const feeInfo = {
     asset_id: assetIdText(issue.sides.price.id),
     fee_limit: issue.feeLimit.toString(),
@@ -268,6 +260,21 @@ export async function issueLimitOrder(
       ? `ERC721 ${asset.tokenAddress} #${asset.tokenId}`
       : `${amount} base units of ${asset.type === 'ETH' ? 'ETH' : `ERC20 ${asset.tokenAddress}`}`
   }
+  const message = [
+    'Only sign this request if you\u2019ve initiated an action with Immutable X.',
+    '',
+    `${kind === 'order' ? 'Create an order' : `Fill order ${details.orderId}`}: sell ${describe(issue.sell, issue.amountSell)} for ${describe(issue.buy, issue.amountBuy)}, fees up to ${baseUnits(issue.feeLimit, issue.sides.price)} base units.`,
+    `Payload hash: ${payloadHash}`,
+  ].join('\n')
+  deps.ledger.issue({
+    hash: payloadHash,
+    kind,
+    starkKey: issue.signer.starkKey,
+    nonce: issue.nonce,
+    expiration: issue.expiration,
+    message,
+    details,
+  })
   return {
     amount_buy: issue.amountBuy.toString(),
     amount_sell: issue.amountSell.toString(),
@@ -278,12 +285,7 @@ export async function issueLimitOrder(
     nonce: issue.nonce,
     payload_hash: payloadHash,
     readable_transaction: readable,
-    signable_message: [
-      'Only sign this request if you\u2019ve initiated an action with Immutable X.',
-      '',
-      `${kind === 'order' ? 'Create an order' : `Fill order ${details.orderId}`}: sell ${describe(issue.sell, issue.amountSell)} for ${describe(issue.buy, issue.amountBuy)}, fees up to ${baseUnits(issue.feeLimit, issue.sides.price)} base units.`,
-      `Payload hash: ${payloadHash}`,
-    ].join('\n'),
+    signable_message: message,
     stark_key: issue.signer.starkKey,
     vault_id_buy: issue.vaultBuy,
     vault_id_sell: issue.vaultSell,

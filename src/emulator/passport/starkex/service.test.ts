@@ -1,9 +1,11 @@
 import { decodeJwt } from 'jose'
+import { keccak256, toBytes } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { tokenRequest } from '../identity/testkit.js'
 import { providerAccountOf } from './exchanges.js'
 import { ethQuantum } from './ledger.js'
-import { assetId, assetIdText } from './stark.js'
+import { assetId, assetIdText, starkOrder } from './stark.js'
 import {
   newStarkKey,
   type Player,
@@ -671,6 +673,340 @@ describe('exchanges', () => {
         data: { transfer_id: String(transfer.body.transfer_id) },
       },
     ])
+  })
+})
+
+describe('signed wallet headers', () => {
+  let alice: Player
+  let bob: Player
+  beforeAll(async () => {
+    alice = await kit.registered()
+    bob = await kit.registered()
+    await kit.mint({
+      user: alice.ethAddress,
+      token: eth,
+      quantity: oneEth.toString(),
+    })
+  })
+
+  /** A create with `headers` and no bearer token. */
+  const create = (
+    path: string,
+    body: unknown,
+    headers: Record<string, string>,
+  ) => kit.request('POST', path, { body, headers })
+
+  test('behavior: a v1 transfer created with the wallet headers alone moves its amount', async () => {
+    const { signable, body } = await signedTransfer(
+      alice,
+      bob,
+      eth,
+      '1000000000',
+    )
+    kit.approve(alice.ethAddress, signable.payload_hash)
+    const before = await ethBalance(bob.ethAddress)
+    const created = await create(
+      '/v1/transfers',
+      body,
+      await kit.walletHeaders(alice, signable.signable_message),
+    )
+    expect(created.status, created.text).toBe(200)
+    expect(created.body).toMatchObject({ status: 'success' })
+    expect(await ethBalance(bob.ethAddress)).toBe(before + 1_000_000_000n)
+  })
+
+  test('error: a wrong address, a signature of another message or by another key is 401 and moves nothing', async () => {
+    const { signable, body } = await signedTransfer(
+      alice,
+      bob,
+      eth,
+      '1000000000',
+    )
+    kit.approve(alice.ethAddress, signable.payload_hash)
+    const message = signable.signable_message
+    const before = [
+      await ethBalance(alice.ethAddress),
+      await ethBalance(bob.ethAddress),
+    ]
+    const mismatched = await create('/v1/transfers', body, {
+      ...(await kit.walletHeaders(bob, message)),
+    })
+    expect(mismatched.status).toBe(401)
+    expect(mismatched.body).toEqual({
+      code: 'UNAUTHORISED_REQUEST',
+      message: `x-imx-eth-address ${bob.ethAddress} is not ${alice.ethAddress}, the Ethereum address of Stark key ${alice.starkKey}.`,
+      details: null,
+    })
+    const refusal = `x-imx-eth-signature does not sign the signable message of payload hash ${signable.payload_hash} by ${alice.ethAddress}.`
+    const otherMessage = await create(
+      '/v1/transfers',
+      body,
+      await kit.walletHeaders(alice, `${message} `),
+    )
+    expect(otherMessage.status).toBe(401)
+    expect(otherMessage.body.message).toBe(refusal)
+    const otherKey = await create('/v1/transfers', body, {
+      'x-imx-eth-address': alice.ethAddress,
+      'x-imx-eth-signature': await kit.ethSign(bob, message),
+    })
+    expect(otherKey.status).toBe(401)
+    expect(otherKey.body.message).toBe(refusal)
+    // With a valid bearer token too, the headers must still verify.
+    const both = await kit.request('POST', '/v1/transfers', {
+      body,
+      token: alice.accessToken,
+      headers: {
+        'x-imx-eth-address': alice.ethAddress,
+        'x-imx-eth-signature': await kit.ethSign(bob, message),
+      },
+    })
+    expect(both.status).toBe(401)
+    expect(both.body.message).toBe(refusal)
+    expect([
+      await ethBalance(alice.ethAddress),
+      await ethBalance(bob.ethAddress),
+    ]).toEqual(before)
+    // Nothing was spent: the right headers still create it.
+    const created = await create(
+      '/v1/transfers',
+      body,
+      await kit.walletHeaders(alice, message),
+    )
+    expect(created.status, created.text).toBe(200)
+  })
+
+  test('error: the guardian must approve a create signed with the wallet headers', async () => {
+    const { signable, body } = await signedTransfer(
+      alice,
+      bob,
+      eth,
+      '1000000000',
+    )
+    const before = await ethBalance(alice.ethAddress)
+    const refused = await create(
+      '/v1/transfers',
+      body,
+      await kit.walletHeaders(alice, signable.signable_message),
+    )
+    expect(refused.status).toBe(403)
+    expect(refused.body.message).toBe(
+      `The guardian has not approved payload hash ${signable.payload_hash}.`,
+    )
+    expect(await ethBalance(alice.ethAddress)).toBe(before)
+  })
+
+  test('error: no credential, one header without the other, or a malformed one is 401', async () => {
+    const { signable, body } = await signedTransfer(
+      alice,
+      bob,
+      eth,
+      '1000000000',
+    )
+    kit.approve(alice.ethAddress, signable.payload_hash)
+    const headers = await kit.walletHeaders(alice, signable.signable_message)
+    const before = await ethBalance(alice.ethAddress)
+    const cases: [Record<string, string>, string][] = [
+      [
+        {},
+        'A bearer token or the signed wallet headers x-imx-eth-address and x-imx-eth-signature are required.',
+      ],
+      [
+        { 'x-imx-eth-address': alice.ethAddress },
+        'x-imx-eth-address and x-imx-eth-signature go together: send both or neither.',
+      ],
+      [
+        { 'x-imx-eth-signature': headers['x-imx-eth-signature']! },
+        'x-imx-eth-address and x-imx-eth-signature go together: send both or neither.',
+      ],
+      [
+        { ...headers, 'x-imx-eth-address': '0x1' },
+        'x-imx-eth-address must be an Ethereum address.',
+      ],
+      [
+        {
+          ...headers,
+          'x-imx-eth-signature': `${headers['x-imx-eth-signature']!.slice(0, -2)}05`,
+        },
+        'x-imx-eth-signature must be a 65-byte signature r ‖ s ‖ v in hex (v 00, 01, 1b or 1c).',
+      ],
+    ]
+    for (const path of ['/v1/transfers', '/v2/transfers', '/v3/trades'])
+      for (const [sent, message] of cases) {
+        const answer = await create(path, body, sent)
+        expect(answer.status, `${path} ${answer.text}`).toBe(401)
+        expect(answer.body).toEqual({
+          code: 'UNAUTHORISED_REQUEST',
+          message,
+          details: null,
+        })
+      }
+    expect(await ethBalance(alice.ethAddress)).toBe(before)
+  })
+
+  test('behavior: a batch transfer v2 created with the wallet headers signs the batch message', async () => {
+    for (const id of ['2001', '2002'])
+      await kit.mint({ user: alice.ethAddress, token: nft(id), quantity: '1' })
+    const signable = await kit.post(
+      '/v2/signable-transfer-details',
+      {
+        sender_ether_key: alice.ethAddress,
+        signable_requests: ['2001', '2002'].map((id) => ({
+          amount: '1',
+          token: nft(id),
+          receiver: bob.ethAddress,
+        })),
+      },
+      alice.accessToken,
+    )
+    expect(signable.status, signable.text).toBe(200)
+    type Signable = Record<string, unknown> & { payload_hash: string }
+    const responses: Signable[] = signable.body.signable_responses
+    const body = {
+      sender_stark_key: alice.starkKey,
+      // The batch answer's order need not be kept: the first hash is the batch's.
+      requests: [...responses].reverse().map((r) => ({
+        sender_vault_id: r.sender_vault_id,
+        receiver_stark_key: r.receiver_stark_key,
+        receiver_vault_id: r.receiver_vault_id,
+        asset_id: r.asset_id,
+        amount: r.amount,
+        nonce: r.nonce,
+        expiration_timestamp: r.expiration_timestamp,
+        stark_signature: starkSign(r.payload_hash, alice.starkPrivateKey),
+      })),
+    }
+    const first = responses[0]!.payload_hash
+    expect(signable.body.signable_message).toContain('Transfer 2 tokens.')
+    kit.approve(alice.ethAddress, first)
+    const wrong = await create(
+      '/v2/transfers',
+      body,
+      // A one-token batch's message, not this one's.
+      await kit.walletHeaders(
+        alice,
+        signable.body.signable_message.replace('2 tokens', '1 token'),
+      ),
+    )
+    expect(wrong.status).toBe(401)
+    expect(wrong.body.message).toBe(
+      `x-imx-eth-signature does not sign the signable message of payload hash ${first} by ${alice.ethAddress}.`,
+    )
+    const created = await create(
+      '/v2/transfers',
+      body,
+      await kit.walletHeaders(alice, signable.body.signable_message),
+    )
+    expect(created.status, created.text).toBe(200)
+    expect(created.body.transfer_ids).toHaveLength(2)
+    const bobs = bob.ethAddress.toLowerCase()
+    for (const id of ['2001', '2002'])
+      expect((await kit.get(`/v1/assets/${collection}/${id}`)).body.user).toBe(
+        bobs,
+      )
+  })
+
+  test('behavior: an exchange transfer created with the wallet headers completes the exchange', async () => {
+    const created = await kit.post('/v3/exchanges', {
+      wallet_address: alice.ethAddress,
+      provider: 'layerswap',
+      type: 'offramp',
+    })
+    const id = created.body.id
+    const provider = providerAccountOf('layerswap').ethAddress
+    const signable = await kit.post(
+      `/v2/exchanges/${id}/signable-transfer-details`,
+      {
+        sender: alice.ethAddress,
+        token: eth,
+        amount: '100000000',
+        receiver: provider,
+      },
+    )
+    expect(signable.status, signable.text).toBe(200)
+    const d = signable.body
+    const body = {
+      sender_stark_key: d.sender_stark_key,
+      sender_vault_id: d.sender_vault_id,
+      receiver_stark_key: d.receiver_stark_key,
+      receiver_vault_id: d.receiver_vault_id,
+      asset_id: d.asset_id,
+      amount: d.amount,
+      nonce: d.nonce,
+      expiration_timestamp: d.expiration_timestamp,
+      stark_signature: starkSign(d.payload_hash, alice.starkPrivateKey),
+    }
+    const before = await ethBalance(provider)
+    const forged = await create(`/v2/exchanges/${id}/transfers`, body, {
+      'x-imx-eth-address': alice.ethAddress,
+      'x-imx-eth-signature': await kit.ethSign(bob, d.signable_message),
+    })
+    expect(forged.status).toBe(401)
+    expect(await ethBalance(provider)).toBe(before)
+    const transfer = await create(
+      `/v2/exchanges/${id}/transfers`,
+      body,
+      await kit.walletHeaders(alice, d.signable_message),
+    )
+    expect(transfer.status, transfer.text).toBe(200)
+    expect(await ethBalance(provider)).toBe(before + 100_000_000n)
+    expect((await kit.get(`/v3/exchanges/${id}`)).body.status).toBe('completed')
+  })
+
+  test("error: a provider's receiving account cannot send with the wallet headers, though its keys are public", async () => {
+    const moonpay = providerAccountOf('moonpay')
+    const seed = 'embedded-wallets emulator exchange provider moonpay'
+    const ethKey = keccak256(toBytes(`${seed} eth`))
+    const starkKey = `0x${(BigInt(keccak256(toBytes(`${seed} stark`))) % starkOrder).toString(16).padStart(64, '0')}`
+    await kit.mint({
+      user: moonpay.ethAddress,
+      token: eth,
+      quantity: '100000000',
+    })
+    // Anyone may open an exchange for any wallet, the provider's included.
+    const created = await kit.post('/v3/exchanges', {
+      wallet_address: moonpay.ethAddress,
+      provider: 'layerswap',
+      type: 'offramp',
+    })
+    const id = created.body.id
+    const signable = await kit.post(
+      `/v2/exchanges/${id}/signable-transfer-details`,
+      {
+        sender: moonpay.ethAddress,
+        token: eth,
+        amount: '100000000',
+        receiver: providerAccountOf('layerswap').ethAddress,
+      },
+    )
+    expect(signable.status, signable.text).toBe(200)
+    const d = signable.body
+    const signature = await privateKeyToAccount(ethKey).signMessage({
+      message: d.signable_message,
+    })
+    const before = await ethBalance(moonpay.ethAddress)
+    const answer = await create(
+      `/v2/exchanges/${id}/transfers`,
+      {
+        sender_stark_key: d.sender_stark_key,
+        sender_vault_id: d.sender_vault_id,
+        receiver_stark_key: d.receiver_stark_key,
+        receiver_vault_id: d.receiver_vault_id,
+        asset_id: d.asset_id,
+        amount: d.amount,
+        nonce: d.nonce,
+        expiration_timestamp: d.expiration_timestamp,
+        stark_signature: starkSign(d.payload_hash, starkKey),
+      },
+      {
+        'x-imx-eth-address': moonpay.ethAddress,
+        'x-imx-eth-signature': signature,
+      },
+    )
+    expect(answer.status).toBe(403)
+    expect(answer.body.message).toBe(
+      `Stark key ${moonpay.starkKey} is an exchange provider's receiving account: it sends nothing.`,
+    )
+    expect(await ethBalance(moonpay.ethAddress)).toBe(before)
   })
 })
 

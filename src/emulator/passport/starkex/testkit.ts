@@ -99,15 +99,41 @@ export async function startStarkEx() {
         ethAddress: custody.address,
       }
     },
-    /** The custody key's EIP-191 signature of `message`, v as 00/01 (as the published SDK sends it). */
-    async ethSign(player: Player, message: string): Promise<Hex> {
+    /**
+     * The player's custody key as an ethers-like signer (`getAddress`,
+     * `signMessage` with EIP-191, v as 1b/1c), for the published SDK's
+     * helpers.
+     */
+    custodySigner(player: Player) {
       const custody = identity.registry.find(
         custodyIdentity(identity.issuer, player.sub),
       )
       if (!custody) throw new Error('No custody key.')
-      const signature = await identity.registry.signMessage(custody.id, message)
+      return {
+        getAddress: async (): Promise<Address> => custody.address,
+        signMessage: (message: string): Promise<Hex> =>
+          identity.registry.signMessage(custody.id, message),
+      }
+    },
+    /** The custody key's EIP-191 signature of `message`, v as 00/01 (as the published SDK sends it). */
+    async ethSign(player: Player, message: string): Promise<Hex> {
+      const signature = await kit.custodySigner(player).signMessage(message)
       const v = Number.parseInt(signature.slice(130), 16) - 27
       return `${signature.slice(0, 130)}0${v}` as Hex
+    },
+    /**
+     * The signed wallet headers of a create: the player's StarkEx address
+     * and the custody key's signature of `message` (the signable answer's
+     * `signable_message`), as the published x-client sends them.
+     */
+    async walletHeaders(
+      player: Player,
+      message: string,
+    ): Promise<Record<string, string>> {
+      return {
+        'x-imx-eth-address': player.ethAddress,
+        'x-imx-eth-signature': await kit.ethSign(player, message),
+      }
     },
     /** Registers the player off chain, as the published SDK does; the answer of the create. */
     async register(player: Player): Promise<Answer> {

@@ -8,7 +8,8 @@
  *   order buys and buys what it sells, same amounts), its vaults, its
  *   `fee_info`, a fresh nonce and its `payload_hash`; registered with the
  *   guardian (type `trade`);
- * - `POST /v3/trades` [Bearer] → `{ trade_id, status: '' }` (the legacy
+ * - `POST /v3/trades` [Bearer or wallet headers, see credentials.ts] →
+ *   `{ trade_id, status: '' }` (the legacy
  *   API's `status` is an unused empty string) once the taker's order
  *   checks out as an order's create does, the maker's order is still
  *   active and unexpired, and the guardian approved it. Both sides move at
@@ -23,6 +24,11 @@
  */
 import type { Hono, Context as HonoContext } from 'hono'
 import type { components } from '../../../api/wire/imx/schema.generated.js'
+import {
+  accountOfCredential,
+  requireCredential,
+  walletSignatureRefusal,
+} from './credentials.js'
 import {
   addressOf,
   type Deps,
@@ -143,6 +149,7 @@ function tradeMovements(
 /** Mounts the trade routes. */
 export function tradeRoutes(app: Hono<StarkExEnv>, deps: Deps) {
   const player = requirePlayer(deps)
+  const credential = requireCredential(deps)
   const market = marketOf(deps)
 
   app.post('/v3/signable-trade-details', player, async (c) => {
@@ -186,15 +193,26 @@ export function tradeRoutes(app: Hono<StarkExEnv>, deps: Deps) {
     return c.json(answer satisfies Schemas['GetSignableTradeResponse'])
   })
 
-  app.post('/v3/trades', player, async (c) => {
+  app.post('/v3/trades', credential, async (c) => {
     const body = await readJson(c)
     if (!isRecord(body))
       return fail(c, 'validation', 'Expected a JSON body of a signed trade.')
-    const signer = signerOf(deps, c, { starkKey: body.stark_key })
+    const signer = accountOfCredential(
+      deps,
+      c.var.credential,
+      body.stark_key,
+      'stark_key',
+    )
     if (!signer.ok) return fail(c, signer.kind, signer.message)
     const checked = checkSignedLimitOrder(deps, signer.account, body, 'trade')
     if (!checked.ok) return fail(c, checked.kind, checked.message)
     const taker = checked.order
+    const unsigned = await walletSignatureRefusal(
+      c.var.credential,
+      signer.account,
+      taker.pending,
+    )
+    if (unsigned) return fail(c, unsigned.kind, unsigned.message)
     if (body.order_id !== taker.pending.details.orderId)
       return fail(
         c,

@@ -5,15 +5,16 @@
  *   receiver }` → the vaults, quantized amount, a fresh nonce, the
  *   expiration and the `payload_hash` to sign (StarkEx's transfer hash);
  *   registered with the guardian (type `transfer`);
- * - `POST /v1/transfers` [Bearer] → the transfer applied once its Stark
- *   signature, nonce, expiry, vaults, balance and the guardian's approval
- *   check out; status `success`;
+ * - `POST /v1/transfers` [Bearer or wallet headers, see credentials.ts] →
+ *   the transfer applied once its Stark signature, nonce, expiry, vaults,
+ *   balance and the guardian's approval check out; status `success`;
  * - `POST /v2/signable-transfer-details` [Bearer] `{ sender_ether_key,
  *   signable_requests }` → one payload hash and nonce per request, the
  *   batch registered with the guardian once, under the first hash (type
  *   `batchNftTransfer`);
- * - `POST /v2/transfers` [Bearer] `{ sender_stark_key, requests }` → all
- *   of the batch's transfers applied, or none;
+ * - `POST /v2/transfers` [Bearer or wallet headers] `{ sender_stark_key,
+ *   requests }` → all of the batch's transfers applied, or none (the
+ *   headers sign the batch's one `signable_message`);
  * - `GET /v1/transfers/{id}` and `GET /v1/transfers` with the legacy API's
  *   filters (`metadata` is not supported: 400).
  *
@@ -27,6 +28,11 @@ import type { Hono, Context as HonoContext } from 'hono'
 import type { Address } from 'viem'
 import type { components } from '../../../api/wire/imx/schema.generated.js'
 import { starkExChainId, starkExDigest } from '../../guardian.js'
+import {
+  accountOfCredential,
+  requireCredential,
+  walletSignatureRefusal,
+} from './credentials.js'
 import {
   accountOfPlayer,
   addressOf,
@@ -166,8 +172,8 @@ export function signableToken(asset: AssetInfo): Schemas['SignableToken'] {
 }
 
 /**
- * The text a sender's Ethereum key may sign for a transfer (the hosted
- * exchange asked for it in `x-imx-eth-signature` on exchange transfers).
+ * The `signable_message` of a transfer: what the sender's Ethereum key
+ * signs in the `x-imx-eth-signature` header of its create.
  */
 export function transferMessage(
   amount: string,
@@ -309,23 +315,32 @@ export function prepareTransfer(
   }
 }
 
-/** Records a prepared transfer's signable and answers its fields. */
+/**
+ * Records a prepared transfer's signable and answers its fields. Its
+ * `signable_message` is the transfer's own ({@link transferMessage}) unless
+ * `message` is given (a batch's one message for all of its transfers).
+ */
 export async function issueTransfer(
   deps: Deps,
   issue: TransferIssue,
+  message?: string,
 ): Promise<
   Schemas['SignableTransferResponseDetails'] & { signable_message: string }
 > {
   const payloadHash = payloadHashText(issue.hash)
+  const amount = baseUnits(issue.quantized, issue.asset)
+  const signableMessage =
+    message ??
+    transferMessage(amount, issue.asset, issue.receiver.ethAddress, payloadHash)
   deps.ledger.issue({
     hash: payloadHash,
     kind: issue.kind,
     starkKey: issue.sender.starkKey,
     nonce: issue.nonce,
     expiration: issue.expiration,
+    message: signableMessage,
     details: issue.details,
   })
-  const amount = baseUnits(issue.quantized, issue.asset)
   const readable = JSON.stringify({
     type: 'TransferRequest',
     sender_stark_key: issue.sender.starkKey,
@@ -352,12 +367,7 @@ export async function issueTransfer(
       readable,
       payloadHash,
     ),
-    signable_message: transferMessage(
-      amount,
-      issue.asset,
-      issue.receiver.ethAddress,
-      payloadHash,
-    ),
+    signable_message: signableMessage,
   }
 }
 
@@ -536,6 +546,7 @@ export function guardianRefusal(
 /** Mounts the transfer routes. */
 export function transferRoutes(app: Hono<StarkExEnv>, deps: Deps) {
   const player = requirePlayer(deps)
+  const credential = requireCredential(deps)
 
   const senderOf = (c: HonoContext<StarkExEnv>, sender: unknown) => {
     const account = accountOfPlayer(deps, c.var.player)
@@ -590,23 +601,26 @@ export function transferRoutes(app: Hono<StarkExEnv>, deps: Deps) {
     } satisfies Schemas['GetSignableTransferResponseV1'])
   })
 
-  app.post('/v1/transfers', player, async (c) => {
+  app.post('/v1/transfers', credential, async (c) => {
     const body = await readJson(c)
     if (!isRecord(body))
       return fail(c, 'validation', 'Expected a JSON body of a signed transfer.')
-    const account = accountOfPlayer(deps, c.var.player)
-    if (!account) return fail(c, 'validation', notRegistered)
-    const senderKey = starkKeyOf(body.sender_stark_key)
-    if (!senderKey)
-      return fail(c, 'validation', 'sender_stark_key must be a Stark key.')
-    if (senderKey !== account.starkKey)
-      return fail(
-        c,
-        'authentication',
-        `sender_stark_key must be the player's Stark key ${account.starkKey}.`,
-      )
+    const sender = accountOfCredential(
+      deps,
+      c.var.credential,
+      body.sender_stark_key,
+      'sender_stark_key',
+    )
+    if (!sender.ok) return fail(c, sender.kind, sender.message)
+    const { account } = sender
     const checked = checkSignedTransfer(deps, account, body, ['transfer'])
     if (!checked.ok) return fail(c, checked.kind, checked.message)
+    const unsigned = await walletSignatureRefusal(
+      c.var.credential,
+      account,
+      checked.pending,
+    )
+    if (unsigned) return fail(c, unsigned.kind, unsigned.message)
     const refused = guardianRefusal(
       deps,
       account,
@@ -658,12 +672,20 @@ export function transferRoutes(app: Hono<StarkExEnv>, deps: Deps) {
       issues.push(prepared.issue)
     }
     const first = payloadHashText(issues[0]!.hash)
+    // One message for the batch: the wallet headers of its create sign it.
+    const message = [
+      'Only sign this request if you\u2019ve initiated an action with Immutable X.',
+      '',
+      `Transfer ${issues.length} token${issues.length === 1 ? '' : 's'}.`,
+      `Payload hash: ${first}`,
+    ].join('\n')
     const responses = []
     for (const issue of issues) {
-      const { signable_message: _, ...response } = await issueTransfer(deps, {
-        ...issue,
-        details: { first },
-      })
+      const { signable_message: _, ...response } = await issueTransfer(
+        deps,
+        { ...issue, details: { first } },
+        message,
+      )
       responses.push(response)
     }
     deps.guardian.registerStarkEx({
@@ -674,17 +696,12 @@ export function transferRoutes(app: Hono<StarkExEnv>, deps: Deps) {
     })
     return c.json({
       sender_stark_key: account.starkKey,
-      signable_message: [
-        'Only sign this request if you\u2019ve initiated an action with Immutable X.',
-        '',
-        `Transfer ${issues.length} token${issues.length === 1 ? '' : 's'}.`,
-        `Payload hash: ${first}`,
-      ].join('\n'),
+      signable_message: message,
       signable_responses: responses,
     } satisfies Schemas['GetSignableTransferResponseV2'])
   })
 
-  app.post('/v2/transfers', player, async (c) => {
+  app.post('/v2/transfers', credential, async (c) => {
     const body = await readJson(c)
     if (!isRecord(body) || !Array.isArray(body.requests))
       return fail(
@@ -692,17 +709,14 @@ export function transferRoutes(app: Hono<StarkExEnv>, deps: Deps) {
         'validation',
         'Expected a JSON body { sender_stark_key, requests: [signed transfers] }.',
       )
-    const account = accountOfPlayer(deps, c.var.player)
-    if (!account) return fail(c, 'validation', notRegistered)
-    const senderKey = starkKeyOf(body.sender_stark_key)
-    if (!senderKey)
-      return fail(c, 'validation', 'sender_stark_key must be a Stark key.')
-    if (senderKey !== account.starkKey)
-      return fail(
-        c,
-        'authentication',
-        `sender_stark_key must be the player's Stark key ${account.starkKey}.`,
-      )
+    const sender = accountOfCredential(
+      deps,
+      c.var.credential,
+      body.sender_stark_key,
+      'sender_stark_key',
+    )
+    if (!sender.ok) return fail(c, sender.kind, sender.message)
+    const { account } = sender
     const requests = body.requests
     if (requests.length < 1 || requests.length > maxBatch)
       return fail(
@@ -732,6 +746,12 @@ export function transferRoutes(app: Hono<StarkExEnv>, deps: Deps) {
         'validation',
         'The requests were not issued in one batch: send each batch on its own.',
       )
+    // Every request of a batch carries the batch's one message.
+    const unsigned = await walletSignatureRefusal(c.var.credential, account, {
+      hash: first,
+      message: checked[0]!.pending.message,
+    })
+    if (unsigned) return fail(c, unsigned.kind, unsigned.message)
     const refused = guardianRefusal(deps, account, first)
     if (refused) return fail(c, 'authentication', refused)
     const committed = commitTransfers(deps, account, checked)
