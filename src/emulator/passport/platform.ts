@@ -8,7 +8,8 @@
  * @packageDocumentation
  */
 import { timingSafeEqual } from 'node:crypto'
-import type { Context as HonoContext } from 'hono'
+import type { Env, Hono, Context as HonoContext } from 'hono'
+import { HTTPException } from 'hono/http-exception'
 import { apiErrors } from '../../api/wire/errors.js'
 import { apiKeyHeader } from '../../api/wire/headers.js'
 import { platformApiKey } from '../constants.js'
@@ -58,6 +59,36 @@ export function fail(
   code: string = apiErrors[kind].code,
 ) {
   return c.json(errorBody(code, message), apiErrors[kind].status)
+}
+
+/**
+ * Makes `app` answer like the platform's APIs where no route does: a
+ * request nothing handles is a 404 naming the method and path, and an
+ * error a route did not catch is a 4xx in the one error body (400 unless
+ * it is a client error of its own), never a 500.
+ */
+export function answerAsPlatform<env extends Env>(app: Hono<env>): Hono<env> {
+  app.onError((error, c) => {
+    const status =
+      error instanceof HTTPException && error.status < 500 ? error.status : 400
+    return c.json(
+      errorBody(
+        status === 404 ? 'RESOURCE_NOT_FOUND' : 'VALIDATION_ERROR',
+        'The request could not be handled.',
+      ),
+      status,
+    )
+  })
+  app.notFound((c) =>
+    c.json(
+      errorBody(
+        'RESOURCE_NOT_FOUND',
+        `No route ${c.req.method} ${new URL(c.req.url).pathname}.`,
+      ),
+      404,
+    ),
+  )
+  return app
 }
 
 const expectedKey = Buffer.from(platformApiKey)

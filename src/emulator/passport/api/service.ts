@@ -32,7 +32,6 @@
  */
 import type { Hono } from 'hono'
 import { cors } from 'hono/cors'
-import { HTTPException } from 'hono/http-exception'
 import type { Address } from 'viem'
 import { apiKeyHeader } from '../../../api/wire/headers.js'
 import { sdkVersionHeader } from '../../../passport/wire/api.js'
@@ -55,16 +54,16 @@ import { createMinting, type Minting } from '../minting/minting.js'
 import { mintingRoutes } from '../minting/routes.js'
 import { createOrderbook, type Orderbook } from '../orderbook/orderbook.js'
 import { orderbookRoutes } from '../orderbook/routes.js'
+import { answerAsPlatform } from '../platform.js'
 import { chainNameOf, chainRoutes } from './chains.js'
 import { craftingRoutes, craftingSigner } from './crafting.js'
 import { guardianRoutes } from './guardian.js'
-import {
-  type ApiChain,
-  type ApiEnv,
-  type Deps,
-  errorBody,
-  type VerificationOf,
-  type WalletAddressOf,
+import type {
+  ApiChain,
+  ApiEnv,
+  Deps,
+  VerificationOf,
+  WalletAddressOf,
 } from './http.js'
 import { metadataRoutes } from './metadata.js'
 import { type ChainReader, createChainReader } from './onchain.js'
@@ -127,26 +126,7 @@ export function createApiService(
         : undefined,
   }
   const app = createApp<ApiEnv>()
-  app.onError((error, c) => {
-    const status =
-      error instanceof HTTPException && error.status < 500 ? error.status : 400
-    return c.json(
-      errorBody(
-        status === 404 ? 'RESOURCE_NOT_FOUND' : 'VALIDATION_ERROR',
-        'The request could not be handled.',
-      ),
-      status,
-    )
-  })
-  app.notFound((c) =>
-    c.json(
-      errorBody(
-        'RESOURCE_NOT_FOUND',
-        `No route ${c.req.method} ${new URL(c.req.url).pathname}.`,
-      ),
-      404,
-    ),
-  )
+  answerAsPlatform(app)
   // The server answers the control routes' CORS itself (loopback pages
   // only); every other route is open to any page.
   const open = cors({

@@ -21,7 +21,6 @@
  */
 import type { Hono } from 'hono'
 import { cors } from 'hono/cors'
-import { HTTPException } from 'hono/http-exception'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { sdkVersionHeader } from '../../../passport/wire/api.js'
 import type { Guardian } from '../../guardian.js'
@@ -29,7 +28,7 @@ import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
 import { defineService } from '../../service.js'
 import { createVerifier } from '../bearer.js'
-import { errorBody } from '../platform.js'
+import { answerAsPlatform } from '../platform.js'
 import { balanceRoutes } from './balances.js'
 import { devRoutes } from './dev.js'
 import { createExchangeStore, exchangeRoutes } from './exchanges.js'
@@ -80,26 +79,7 @@ export function createStarkExService(options: createStarkExService.Options): {
     exchanges: createExchangeStore(),
   }
   const app = createApp<StarkExEnv>()
-  app.onError((error, c) => {
-    const status =
-      error instanceof HTTPException && error.status < 500 ? error.status : 400
-    return c.json(
-      errorBody(
-        status === 404 ? 'RESOURCE_NOT_FOUND' : 'VALIDATION_ERROR',
-        'The request could not be handled.',
-      ),
-      status,
-    )
-  })
-  app.notFound((c) =>
-    c.json(
-      errorBody(
-        'RESOURCE_NOT_FOUND',
-        `No route ${c.req.method} ${new URL(c.req.url).pathname}.`,
-      ),
-      404,
-    ),
-  )
+  answerAsPlatform(app)
   // The server answers the dev routes' CORS itself (loopback pages only).
   const open = cors({
     origin: '*',
