@@ -7,6 +7,7 @@ import {
   UsageError,
   usage,
 } from './cli.js'
+import { slots } from './ports.js'
 
 const emulatorUsage = usage({ flags: emulatorFlags, command: emulatorCommand })
 
@@ -139,6 +140,12 @@ describe('parseArgs', () => {
 })
 
 describe('usage', () => {
+  test('behavior: --port-base counts the ports that follow from the slots', () => {
+    expect(emulatorFlags.portBase.description).toBe(
+      `Port of the dev mailbox; the other services take the next ${slots.length - 1} ports`,
+    )
+  })
+
   test('default: lists every flag with its default', () => {
     expect(emulatorUsage).toMatchInlineSnapshot(`
       "Usage: embedded-wallets emulator [options]
@@ -146,7 +153,7 @@ describe('usage', () => {
       Starts Anvil, deploys the contracts, starts the emulated services, prints one JSON line describing them on stdout, and runs until Ctrl-C.
 
       Options:
-        --port-base <n>   Port of the dev mailbox; the other services take the next 7 ports (default 4400)
+        --port-base <n>   Port of the dev mailbox; the other services take the next 8 ports (default 4400)
         --anvil-port <n>  Port of the Anvil JSON-RPC node (default 8545)
         --chain-id <n>    Chain id of the local chain (default 31337)
         -h, --help        Show this help

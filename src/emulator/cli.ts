@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { BaseError } from '../core/Errors.js'
-import { defaultPortBase, maxPortBase } from './ports.js'
+import { defaultPortBase, maxPortBase, slots } from './ports.js'
 
 /** How a flag's value is checked. */
 export type Kind = 'port' | 'portBase' | 'chainId'
@@ -31,8 +31,8 @@ export const emulatorFlags = {
     name: '--port-base',
     default: defaultPortBase,
     kind: 'portBase',
-    description:
-      'Port of the dev mailbox; the other services take the next 7 ports',
+    // Counted from the slots, so that a service that joins updates the text.
+    description: `Port of the dev mailbox; the other services take the next ${slots.length - 1} ports`,
   },
   anvilPort: {
     name: '--anvil-port',
