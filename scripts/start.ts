@@ -6,12 +6,14 @@
  * nothing else (Vite logs to stderr). The playground gets that line in the
  * `VITE_EMULATOR_INFO` environment variable.
  *
- * Flags: --port-base, --anvil-port, --chain-id (as the emulator) and
- * --playground-port (default 5173).
+ * Flags: --port-base, --anvil-port, --chain-id, --redirect-uri,
+ * --logout-redirect-uri (as the emulator) and --playground-port (default
+ * 5173).
  *
- * The emulator is told the playground's game-wallet callback pages
- * (`/passport/redirect`, `/passport/logout` on the playground's origin), so
- * its JSON line names the URIs the playground really serves.
+ * Unless told other pages, the emulator is told the playground's game-wallet
+ * callback pages (`/passport/redirect`, `/passport/logout` on the
+ * playground's origin), so its JSON line names the URIs the playground
+ * really serves.
  */
 import { Console } from 'node:console'
 import { fileURLToPath } from 'node:url'
@@ -25,6 +27,17 @@ import { type Emulator, startEmulator } from '../src/emulator/index.js'
 
 const flags = {
   ...emulatorFlags,
+  // Their default follows --playground-port, so it is chosen in main().
+  redirectUri: {
+    ...emulatorFlags.redirectUri,
+    default: undefined,
+    description: `${emulatorFlags.redirectUri.description} (default the playground's /passport/redirect)`,
+  },
+  logoutRedirectUri: {
+    ...emulatorFlags.logoutRedirectUri,
+    default: undefined,
+    description: `${emulatorFlags.logoutRedirectUri.description} (default the playground's /passport/logout)`,
+  },
   playgroundPort: {
     name: '--playground-port',
     default: 5173,
@@ -106,8 +119,10 @@ async function main(argv: readonly string[]): Promise<void> {
       anvilPort,
       chainId,
       host,
-      passportRedirectUri: `${playground}/passport/redirect`,
-      passportLogoutRedirectUri: `${playground}/passport/logout`,
+      passportRedirectUri:
+        args.redirectUri ?? `${playground}/passport/redirect`,
+      passportLogoutRedirectUri:
+        args.logoutRedirectUri ?? `${playground}/passport/logout`,
     })
     if (signalled) return shutdown(signalled)
 

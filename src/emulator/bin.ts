@@ -89,9 +89,15 @@ async function main(argv: readonly string[]): Promise<void> {
   process.on('SIGINT', shutdown)
   process.on('SIGTERM', shutdown)
 
-  const { portBase, anvilPort, chainId } = args
+  const { portBase, anvilPort, chainId, redirectUri, logoutRedirectUri } = args
   const { startEmulator } = await loadEmulator()
-  emulator = await startEmulator({ portBase, anvilPort, chainId })
+  emulator = await startEmulator({
+    portBase,
+    anvilPort,
+    chainId,
+    passportRedirectUri: redirectUri,
+    passportLogoutRedirectUri: logoutRedirectUri,
+  })
   if (signalled) {
     const signal = signalled
     signalled = undefined

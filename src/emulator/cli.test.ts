@@ -7,8 +7,14 @@ import {
   UsageError,
   usage,
 } from './cli.js'
+import { slots } from './ports.js'
 
 const emulatorUsage = usage({ flags: emulatorFlags, command: emulatorCommand })
+
+const defaultUris = {
+  redirectUri: 'http://localhost:5173/passport/redirect',
+  logoutRedirectUri: 'http://localhost:5173/passport/logout',
+}
 
 function usageError(argv: readonly string[]): UsageError {
   try {
@@ -27,6 +33,7 @@ describe('parseArgs', () => {
       portBase: 4400,
       anvilPort: 8545,
       chainId: 31337,
+      ...defaultUris,
     })
   })
 
@@ -40,7 +47,13 @@ describe('parseArgs', () => {
         '--chain-id',
         '1337',
       ]),
-    ).toEqual({ help: false, portBase: 5000, anvilPort: 9545, chainId: 1337 })
+    ).toEqual({
+      help: false,
+      portBase: 5000,
+      anvilPort: 9545,
+      chainId: 1337,
+      ...defaultUris,
+    })
   })
 
   test('param: flags with = values', () => {
@@ -49,6 +62,7 @@ describe('parseArgs', () => {
       portBase: 1,
       anvilPort: 65_535,
       chainId: 31337,
+      ...defaultUris,
     })
   })
 
@@ -59,6 +73,7 @@ describe('parseArgs', () => {
       portBase: 4400,
       anvilPort: 8545,
       chainId: 5,
+      ...defaultUris,
     })
   })
 
@@ -78,12 +93,83 @@ describe('parseArgs', () => {
       portBase: 4400,
       anvilPort: 8545,
       chainId: 31337,
+      ...defaultUris,
       playgroundPort: 5173,
     })
     expect(
       parseArgs(['--playground-port', '6000'], { flags, command })
         .playgroundPort,
     ).toBe(6000)
+  })
+
+  test('param: the game wallet pages, as separate values and with =', () => {
+    expect(
+      parseArgs([
+        '--redirect-uri',
+        'http://localhost:3000/callback?from=popup',
+        '--logout-redirect-uri=https://127.0.0.1:8443/',
+      ]),
+    ).toEqual({
+      help: false,
+      portBase: 4400,
+      anvilPort: 8545,
+      chainId: 31337,
+      redirectUri: 'http://localhost:3000/callback?from=popup',
+      logoutRedirectUri: 'https://127.0.0.1:8443/',
+    })
+  })
+
+  test('behavior: a URL comes back exactly as typed, not normalised', () => {
+    expect(
+      parseArgs(['--redirect-uri=HTTP://LOCALHOST:3000']).redirectUri,
+    ).toBe('HTTP://LOCALHOST:3000')
+  })
+
+  test('param: a URL flag without a default is undefined when absent', () => {
+    const flags = {
+      callback: {
+        name: '--callback',
+        default: undefined,
+        kind: 'url',
+        description: 'Where to go back to (default: the app)',
+      },
+    } as const
+    const command = { usage: 'start [options]', summary: 'Starts.' }
+    expect(parseArgs([], { flags, command })).toEqual({
+      help: false,
+      callback: undefined,
+    })
+    expect(
+      parseArgs(['--callback', 'http://[::1]:1/x'], { flags, command })
+        .callback,
+    ).toBe('http://[::1]:1/x')
+    expect(usage({ flags, command })).toContain(
+      '  --callback <url>  Where to go back to (default: the app)\n',
+    )
+  })
+
+  test('error: a URL flag given something other than an absolute http(s) URL', () => {
+    for (const value of [
+      '',
+      'localhost:3000/callback',
+      '/passport/redirect',
+      'ftp://localhost/x',
+      'javascript:alert(1)',
+      'http://localhost:3000/callback#done',
+      'http://',
+    ])
+      expect(usageError(['--redirect-uri', value]).message).toBe(
+        `--redirect-uri must be an absolute http(s) URL without a fragment, got ${JSON.stringify(value)}.`,
+      )
+    expect(usageError(['--logout-redirect-uri=nope']).message).toBe(
+      '--logout-redirect-uri must be an absolute http(s) URL without a fragment, got "nope".',
+    )
+  })
+
+  test('error: a URL flag without its value', () => {
+    expect(usageError(['--redirect-uri']).message).toBe(
+      '--redirect-uri needs a value.',
+    )
   })
 
   test('behavior: the last of a repeated flag wins', () => {
@@ -139,6 +225,12 @@ describe('parseArgs', () => {
 })
 
 describe('usage', () => {
+  test('behavior: --port-base counts the ports that follow from the slots', () => {
+    expect(emulatorFlags.portBase.description).toBe(
+      `Port of the dev mailbox; the other services take the next ${slots.length - 1} ports`,
+    )
+  })
+
   test('default: lists every flag with its default', () => {
     expect(emulatorUsage).toMatchInlineSnapshot(`
       "Usage: embedded-wallets emulator [options]
@@ -146,10 +238,12 @@ describe('usage', () => {
       Starts Anvil, deploys the contracts, starts the emulated services, prints one JSON line describing them on stdout, and runs until Ctrl-C.
 
       Options:
-        --port-base <n>   Port of the dev mailbox; the other services take the next 7 ports (default 4400)
-        --anvil-port <n>  Port of the Anvil JSON-RPC node (default 8545)
-        --chain-id <n>    Chain id of the local chain (default 31337)
-        -h, --help        Show this help
+        --port-base <n>              Port of the dev mailbox; the other services take the next 8 ports (default 4400)
+        --anvil-port <n>             Port of the Anvil JSON-RPC node (default 8545)
+        --chain-id <n>               Chain id of the local chain (default 31337)
+        --redirect-uri <url>         Game wallet login callback page (passport.redirectUri): the login popup lands there too, so that page must call passport.loginCallback(); loopback http URLs only (default http://localhost:5173/passport/redirect)
+        --logout-redirect-uri <url>  Game wallet logout page (passport.logoutRedirectUri); loopback http URLs only (default http://localhost:5173/passport/logout)
+        -h, --help                   Show this help
       "
     `)
   })

@@ -5,22 +5,54 @@
  * @packageDocumentation
  */
 import { BaseError } from '../core/Errors.js'
-import { defaultPortBase, maxPortBase } from './ports.js'
+import { defaultLogoutRedirectUri, defaultRedirectUri } from './constants.js'
+import { defaultPortBase, maxPortBase, slots } from './ports.js'
 
-/** How a flag's value is checked. */
-export type Kind = 'port' | 'portBase' | 'chainId'
+/** How a numeric flag's value is checked. */
+export type NumberKind = 'port' | 'portBase' | 'chainId'
 
-/** A numeric command-line flag. */
-export type Flag = {
+/**
+ * How a flag's value is checked: a number in the kind's range, or `url`,
+ * an absolute `http:` or `https:` URL without a fragment.
+ */
+export type Kind = NumberKind | 'url'
+
+/** A command-line flag. */
+export type Flag = NumberFlag | UrlFlag
+
+/** A flag whose value is an integer in its kind's range. */
+export type NumberFlag = {
   /** The flag as typed, e.g. `'--port-base'`. */
   readonly name: `--${string}`
   /** The value when the flag is absent. */
   readonly default: number
   /** How the value is checked. */
-  readonly kind: Kind
+  readonly kind: NumberKind
   /** One line for the usage text. */
   readonly description: string
 }
+
+/** A flag whose value is an absolute http(s) URL, returned as typed. */
+export type UrlFlag = {
+  /** The flag as typed, e.g. `'--redirect-uri'`. */
+  readonly name: `--${string}`
+  /**
+   * The value when the flag is absent; `undefined` leaves the choice to the
+   * program (its description then says what it uses).
+   */
+  readonly default: string | undefined
+  /** How the value is checked. */
+  readonly kind: 'url'
+  /** One line for the usage text. */
+  readonly description: string
+}
+
+/** The type of a flag's parsed value. */
+export type Value<flag extends Flag> = flag extends UrlFlag
+  ? flag['default'] extends string
+    ? string
+    : string | undefined
+  : number
 
 /** Flags by the key they are returned under. */
 export type Flags = { readonly [key: string]: Flag }
@@ -31,8 +63,8 @@ export const emulatorFlags = {
     name: '--port-base',
     default: defaultPortBase,
     kind: 'portBase',
-    description:
-      'Port of the dev mailbox; the other services take the next 7 ports',
+    // Counted from the slots, so that a service that joins updates the text.
+    description: `Port of the dev mailbox; the other services take the next ${slots.length - 1} ports`,
   },
   anvilPort: {
     name: '--anvil-port',
@@ -45,6 +77,20 @@ export const emulatorFlags = {
     default: 31337,
     kind: 'chainId',
     description: 'Chain id of the local chain',
+  },
+  redirectUri: {
+    name: '--redirect-uri',
+    default: defaultRedirectUri,
+    kind: 'url',
+    description:
+      'Game wallet login callback page (passport.redirectUri): the login popup lands there too, so that page must call passport.loginCallback(); loopback http URLs only',
+  },
+  logoutRedirectUri: {
+    name: '--logout-redirect-uri',
+    default: defaultLogoutRedirectUri,
+    kind: 'url',
+    description:
+      'Game wallet logout page (passport.logoutRedirectUri); loopback http URLs only',
   },
 } as const satisfies Flags
 
@@ -63,8 +109,10 @@ export const emulatorCommand = {
  * ```ts
  * import { parseArgs } from './cli.js'
  *
- * parseArgs(['--port-base', '5000'])
- * // { help: false, portBase: 5000, anvilPort: 8545, chainId: 31337 }
+ * parseArgs(['--port-base', '5000', '--redirect-uri=http://localhost:3000/cb'])
+ * // { help: false, portBase: 5000, anvilPort: 8545, chainId: 31337,
+ * //   redirectUri: 'http://localhost:3000/cb',
+ * //   logoutRedirectUri: 'http://localhost:5173/passport/logout' }
  * ```
  *
  * @param argv - The arguments after the command, e.g. `process.argv.slice(3)`.
@@ -79,7 +127,7 @@ export function parseArgs<const flags extends Flags = typeof emulatorFlags>(
 ): parseArgs.ReturnType<flags> {
   const flags = (options.flags ?? emulatorFlags) as flags
   const text = usage({ flags, command: options.command ?? emulatorCommand })
-  const values: Record<string, number> = {}
+  const values: Record<string, number | string | undefined> = {}
   for (const [key, flag] of Object.entries(flags)) values[key] = flag.default
   let help = false
 
@@ -119,7 +167,7 @@ export declare namespace parseArgs {
   type ReturnType<flags extends Flags = typeof emulatorFlags> = {
     /** Whether `--help` or `-h` was given. */
     help: boolean
-  } & { [key in keyof flags]: number }
+  } & { [key in keyof flags]: Value<flags[key]> }
 }
 
 /** A command's usage header. */
@@ -141,8 +189,10 @@ export function usage(options: { flags: Flags; command: Command }): string {
   const { flags, command } = options
   const rows = [
     ...Object.values(flags).map((flag) => [
-      `${flag.name} <n>`,
-      `${flag.description} (default ${flag.default})`,
+      `${flag.name} ${flag.kind === 'url' ? '<url>' : '<n>'}`,
+      flag.default === undefined
+        ? flag.description
+        : `${flag.description} (default ${flag.default})`,
     ]),
     ['-h, --help', 'Show this help'],
   ]
@@ -182,7 +232,8 @@ export function parseCommandLine<const flags extends Flags>(
   return args
 }
 
-function parseValue(flag: Flag, raw: string, text: string): number {
+function parseValue(flag: Flag, raw: string, text: string): number | string {
+  if (flag.kind === 'url') return parseUrl(flag, raw, text)
   const [min, max, what] = ranges[flag.kind]
   const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN
   if (!Number.isSafeInteger(value) || value < min || value > max)
@@ -193,11 +244,30 @@ function parseValue(flag: Flag, raw: string, text: string): number {
   return value
 }
 
+/**
+ * Checks an absolute http(s) URL and returns it as typed: a dApp passes the
+ * same string to its SDK. No fragment, since OAuth 2.0 (RFC 6749) forbids
+ * one in a redirect URI.
+ */
+function parseUrl(flag: UrlFlag, raw: string, text: string): string {
+  const url = URL.parse(raw)
+  if (
+    url === null ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    raw.includes('#')
+  )
+    throw new UsageError(
+      `${flag.name} must be an absolute http(s) URL without a fragment, got ${JSON.stringify(raw)}.`,
+      { usage: text },
+    )
+  return raw
+}
+
 const ranges = {
   port: [1, 65_535, 'a TCP port'],
   portBase: [1, maxPortBase, 'a port base'],
   chainId: [1, Number.MAX_SAFE_INTEGER, 'a chain id'],
-} as const satisfies Record<Kind, readonly [number, number, string]>
+} as const satisfies Record<NumberKind, readonly [number, number, string]>
 
 /** Thrown on invalid command-line arguments; carries the usage text. */
 export class UsageError extends BaseError<undefined> {

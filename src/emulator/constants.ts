@@ -21,6 +21,18 @@ export const defaultApiKey = 'pk_live_EMULATOR0000000000'
 export const defaultClientId = 'emulator-passport-client'
 
 /**
+ * The game wallet's login callback page when none is given: the
+ * playground's (`passport.redirectUri` on the JSON line).
+ */
+export const defaultRedirectUri = 'http://localhost:5173/passport/redirect'
+
+/**
+ * The game wallet's logout page when none is given: the playground's
+ * (`passport.logoutRedirectUri` on the JSON line).
+ */
+export const defaultLogoutRedirectUri = 'http://localhost:5173/passport/logout'
+
+/**
  * The provider id under which the iframe wallet's provider knows the game
  * wallet's identity provider, and which the key-custody API expects in
  * `X-OIDC-Provider-ID`: the `magicProviderId` override the emulator

@@ -12,6 +12,7 @@ import { platformApiKey } from './constants.js'
 import * as Mailbox from './dev/mailbox.js'
 import * as Dev from './dev/service.js'
 import { createGuardian } from './guardian.js'
+import { isLoopbackUrl } from './loopback.js'
 import * as MagicProvider from './magic/provider/service.js'
 import { isPortFree } from './net.js'
 import * as PassportApi from './passport/api/service.js'
@@ -132,9 +133,10 @@ export type Emulator = {
  * @param options.extraChains - More chains, each with its id and port. @default []
  * @param options.host - The interface everything binds. @default '127.0.0.1'
  * @param options.passportRedirectUri - The game wallet's login callback page
- *   in `info.passport`. @default 'http://localhost:5173/passport/redirect'
- * @param options.passportLogoutRedirectUri - Its logout page in
- *   `info.passport`. @default 'http://localhost:5173/passport/logout'
+ *   (a loopback http URL) in `info.passport`; the login popup lands there
+ *   too. @default 'http://localhost:5173/passport/redirect'
+ * @param options.passportLogoutRedirectUri - Its logout page (a loopback
+ *   http URL) in `info.passport`. @default 'http://localhost:5173/passport/logout'
  * @returns The running emulator.
  * @throws {StartError} If a piece fails to start (the cause says which).
  */
@@ -168,6 +170,19 @@ export async function startEmulator(
 
   let step = `use the port base ${portBase}`
   try {
+    // The identity provider accepts only loopback redirect URIs: refuse any
+    // other here, rather than print it and fail at the first sign-in.
+    for (const [uri, page] of [
+      [passportRedirectUri, 'login callback page'],
+      [passportLogoutRedirectUri, 'logout page'],
+    ] as const) {
+      step = `use ${JSON.stringify(uri)} as the game wallet's ${page}`
+      if (!isLoopbackUrl(uri))
+        throw new Error(
+          'The emulated identity provider accepts only loopback http URLs (localhost, 127.0.0.1 or [::1], no fragment) as redirect URIs.',
+        )
+    }
+    step = `use the port base ${portBase}`
     const ports = getPorts(portBase)
     const chainSpecs = [{ chainId, port: anvilPort }, ...extraChains]
     // Fail before the slow part (Anvil, deployment) if a port is taken.
@@ -284,13 +299,16 @@ export declare namespace startEmulator {
     /** The interface everything binds. @default '127.0.0.1' */
     host?: string | undefined
     /**
-     * The game wallet's login callback page, reported in `info.passport`
-     * (the identity provider accepts any loopback redirect URI).
+     * The game wallet's login callback page, reported in `info.passport`:
+     * a loopback http URL (the identity provider accepts no other). The
+     * login popup lands there too, so the page must call
+     * `passport.loginCallback()`.
      * @default 'http://localhost:5173/passport/redirect'
      */
     passportRedirectUri?: string | undefined
     /**
-     * The game wallet's logout page, reported in `info.passport`.
+     * The game wallet's logout page, reported in `info.passport`: a
+     * loopback http URL.
      * @default 'http://localhost:5173/passport/logout'
      */
     passportLogoutRedirectUri?: string | undefined

@@ -125,3 +125,29 @@ describe.each(launchers)('$name emulator', ({ command, args }) => {
     expect(await canConnect(portBase)).toBe(false)
   })
 })
+
+describe('npm run emulator with the game wallet pages of a dApp', () => {
+  let emulator: Spawned | undefined
+  afterAll(() => emulator?.kill())
+
+  test('param: --redirect-uri and --logout-redirect-uri reach the JSON line', async () => {
+    const portBase = await findFreePortRange(slots.length)
+    const anvilPort = await findFreePort()
+    emulator = start(process.execPath, [
+      ...tsx,
+      'src/emulator/bin.ts',
+      'emulator',
+      `--port-base=${portBase}`,
+      `--anvil-port=${anvilPort}`,
+      '--redirect-uri',
+      'http://localhost:3000/auth/callback',
+      '--logout-redirect-uri=http://127.0.0.1:3000/',
+    ])
+    const info = JSON.parse(await emulator.nextLine({ timeout: 30_000 }))
+    expect(info.passport).toMatchObject({
+      redirectUri: 'http://localhost:3000/auth/callback',
+      logoutRedirectUri: 'http://127.0.0.1:3000/',
+    })
+    expect(info.passport.overrides).toBeDefined()
+  })
+})

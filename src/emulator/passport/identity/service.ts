@@ -21,7 +21,11 @@ import { createLocalJWKSet, type JWK, jwtVerify } from 'jose'
 import type Provider from 'oidc-provider'
 import { logoutParams, paths } from '../../../passport/wire/identity.js'
 import { createCodes } from '../../codes.js'
-import { defaultClientId } from '../../constants.js'
+import {
+  defaultClientId,
+  defaultLogoutRedirectUri,
+  defaultRedirectUri,
+} from '../../constants.js'
 import type * as Mailbox from '../../dev/mailbox.js'
 import { isLoopbackOrigin, isLoopbackUrl } from '../../loopback.js'
 import type { Registry } from '../../registry/index.js'
@@ -33,11 +37,8 @@ import { loginRoutes } from './login.js'
 import { createProvider, type Ttl } from './provider.js'
 
 /** The emulator's one client: public (no secret), PKCE. */
-export { defaultClientId }
-/** The playground's login callback page. */
-export const defaultRedirectUri = 'http://localhost:5173/passport/redirect'
-/** The playground's logout callback page. */
-export const defaultLogoutRedirectUri = 'http://localhost:5173/passport/logout'
+/** The playground's login callback and logout pages. */
+export { defaultClientId, defaultLogoutRedirectUri, defaultRedirectUri }
 
 /**
  * Default lifetimes in seconds: tokens 24 h (the published SDK refreshes
