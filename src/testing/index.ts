@@ -24,4 +24,8 @@ export {
   TestKitError,
   WaitTimeoutError,
 } from './kit.js'
-export { startWorkerEmulator, workerStripes } from './worker.js'
+export {
+  startWorkerEmulator,
+  workerPortStripe,
+  workerStripes,
+} from './worker.js'

@@ -13,11 +13,13 @@ import {
   createDevice,
   open,
 } from '../../src/emulator/magic/provider/testkit.js'
+import { slots } from '../../src/emulator/ports.js'
 import {
   startWorkerEmulator,
   type TestKit,
   TestKitError,
   WaitTimeoutError,
+  workerPortStripe,
 } from '../../src/testing/index.js'
 
 /** Accounts 2 and 3: left to tests by the emulator, and not the kit's sender. */
@@ -73,9 +75,16 @@ async function startEmailLogin(kit: TestKit, email: string) {
 }
 
 describe('startWorkerEmulator', () => {
-  test('behavior: two workers get their own ports and chains', () => {
-    expect(first.info.mailbox).not.toBe(second.info.mailbox)
-    expect(first.info.rpcUrl).not.toBe(second.info.rpcUrl)
+  test("behavior: two workers get their own ports, each in its worker's stripe, and their own chains", () => {
+    const count = slots.length + 1
+    for (const [workerIndex, { info }] of [first, second].entries()) {
+      const base = Number(new URL(info.mailbox).port)
+      const { first: from, last } = workerPortStripe({ workerIndex, count })
+      expect(base).toBeGreaterThanOrEqual(from)
+      expect(base).toBeLessThanOrEqual(last)
+      // Anvil's gateway takes the port after the services'.
+      expect(Number(new URL(info.rpcUrl).port)).toBe(base + slots.length)
+    }
     expect(first.kit.info).toBe(first.info)
   })
 
