@@ -149,6 +149,15 @@ describe('createTestKit', () => {
       })
     expect(await owner(one)).toBe(alice.address)
     expect(await owner(two)).toBe(bob.address)
+    // Side by side, as a test's setup runs them: the node orders the nonces.
+    const both = await Promise.all([
+      kit.mintNft(alice.address),
+      kit.mintNft(bob.address),
+    ])
+    expect([...both].sort((a, b) => (a < b ? -1 : 1))).toEqual([
+      two + 1n,
+      two + 2n,
+    ])
   })
 
   test('error: fund refuses what is not an address or an amount', async () => {
