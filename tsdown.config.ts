@@ -77,6 +77,8 @@ export default defineConfig([
     entry: {
       'emulator/index': 'src/emulator/index.ts',
       'emulator/bin': 'src/emulator/bin.ts',
+      // The test kit: Node tooling over the emulator, like it.
+      'testing/index': 'src/testing/index.ts',
     },
     platform: 'node',
     // rolldown is imported only to bundle the iframe app when running from

@@ -58,6 +58,7 @@ const entries = {
   passport: () => import('../../src/passport/index.js'),
   connectors: () => import('../../connectors/index.js'),
   emulator: () => import('../../src/emulator/index.js'),
+  testing: () => import('../../src/testing/index.js'),
 }
 
 describe('package entries', () => {

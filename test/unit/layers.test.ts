@@ -137,7 +137,7 @@ const wireMayImport = (product: string) => (target: string) =>
   target.startsWith(`src/${product}/wire/`) || target === 'package:viem'
 
 describe('layers', () => {
-  test('the clients, core and the connectors never import the emulator', () => {
+  test('the clients, core and the connectors never import the emulator or the test kit', () => {
     for (const dir of [
       'src/core',
       'src/api',
@@ -146,8 +146,35 @@ describe('layers', () => {
       'connectors',
     ])
       expect(
-        violations(dir, (target) => !target.startsWith('src/emulator')),
+        violations(
+          dir,
+          (target) =>
+            !target.startsWith('src/emulator') &&
+            !target.startsWith('src/testing'),
+        ),
       ).toEqual([])
+  })
+
+  test('the emulator never imports the test kit built on it', () => {
+    expect(
+      violations('src/emulator', (target) => !target.startsWith('src/testing')),
+    ).toEqual([])
+  })
+
+  test('the test kit reaches the emulator, core and the wires, never a client', () => {
+    // It is Node tooling over the emulator (embedded-wallets/testing), as
+    // a dApp's tests would use it: none of a client's code comes with it.
+    expect(
+      violations(
+        'src/testing',
+        (target) =>
+          target.startsWith('src/testing/') ||
+          target.startsWith('src/emulator/') ||
+          target.startsWith('src/core/') ||
+          wired.some((product) => target.startsWith(`src/${product}/wire/`)) ||
+          target.startsWith('package:'),
+      ),
+    ).toEqual([])
   })
 
   test('the emulator reaches into a product only through its wire', () => {
