@@ -429,6 +429,40 @@ export function sortedBy<record>(
   )
 }
 
+/**
+ * Reads the token filters the legacy lists share (`token_type`, `token_id`,
+ * `token_address`; `q` answers a query parameter, empty as absent) into
+ * tests on a record's asset.
+ */
+export function tokenFiltersOf(
+  q: (name: string) => string | undefined,
+): Read<((asset: AssetInfo) => boolean)[]> {
+  const tests: ((asset: AssetInfo) => boolean)[] = []
+  const type = q('token_type')
+  if (type !== undefined) {
+    if (!['ETH', 'ERC20', 'ERC721'].includes(type))
+      return no("token_type must be 'ETH', 'ERC20' or 'ERC721'.")
+    tests.push((asset) => asset.type === type)
+  }
+  const tokenId = q('token_id')
+  if (tokenId !== undefined) {
+    const id = decimalOf(tokenId)
+    if (id === undefined) return no('token_id must be a decimal string.')
+    tests.push((asset) => asset.type === 'ERC721' && asset.tokenId === id)
+  }
+  const tokenAddress = q('token_address')
+  if (tokenAddress !== undefined) {
+    const address = addressOf(tokenAddress)
+    if (!address) return no('token_address must be an Ethereum address.')
+    tests.push(
+      (asset) =>
+        asset.type !== 'ETH' &&
+        asset.tokenAddress.toLowerCase() === address.toLowerCase(),
+    )
+  }
+  return ok(tests)
+}
+
 /** Reads an RFC 3339 timestamp query parameter as ms since the epoch. */
 export function timeOf(c: HonoContext, name: string): Read<number | undefined> {
   const text = c.req.query(name)

@@ -44,6 +44,7 @@ import {
   type StarkExEnv,
   sortedBy,
   timeOf,
+  tokenFiltersOf,
 } from './http.js'
 import { type AssetInfo, LedgerFullError } from './ledger.js'
 import {
@@ -672,36 +673,9 @@ function mintFilterOf(c: HonoContext): Read<(mint: MintRecord) => boolean> {
   }
   const status = q('status')
   if (status !== undefined) tests.push(() => status === 'success')
-  const type = q('token_type')
-  if (type !== undefined) {
-    if (!['ETH', 'ERC20', 'ERC721'].includes(type))
-      return {
-        ok: false,
-        message: "token_type must be 'ETH', 'ERC20' or 'ERC721'.",
-      }
-    tests.push((m) => m.asset.type === type)
-  }
-  const tokenId = q('token_id')
-  if (tokenId !== undefined) {
-    const id = decimalOf(tokenId)
-    if (id === undefined)
-      return { ok: false, message: 'token_id must be a decimal string.' }
-    tests.push((m) => m.asset.type === 'ERC721' && m.asset.tokenId === id)
-  }
-  const tokenAddress = q('token_address')
-  if (tokenAddress !== undefined) {
-    const address = addressOf(tokenAddress)
-    if (!address)
-      return {
-        ok: false,
-        message: 'token_address must be an Ethereum address.',
-      }
-    tests.push(
-      (m) =>
-        m.asset.type === 'ERC721' &&
-        m.asset.tokenAddress.toLowerCase() === address.toLowerCase(),
-    )
-  }
+  const tokens = tokenFiltersOf(q)
+  if (!tokens.ok) return tokens
+  for (const test of tokens.value) tests.push((m) => test(m.asset))
   for (const [name, compare] of [
     ['min_quantity', (x: bigint, y: bigint) => x >= y],
     ['max_quantity', (x: bigint, y: bigint) => x <= y],

@@ -56,6 +56,7 @@ import {
   sortedBy,
   starkKeyOf,
   timeOf,
+  tokenFiltersOf,
   uint31Of,
 } from './http.js'
 import {
@@ -853,39 +854,15 @@ function transferFilterOf(
     const value = bound.value
     if (value !== undefined) tests.push((r) => compare(r.time, value))
   }
-  const tokenType = q('token_type')
-  if (tokenType !== undefined) {
-    if (!['ETH', 'ERC20', 'ERC721'].includes(tokenType))
-      return { ok: false, message: 'token_type must be ETH, ERC20 or ERC721.' }
-    tests.push((r) => r.asset.type === tokenType)
-  }
-  const tokenId = q('token_id')
-  if (tokenId !== undefined) {
-    const id = decimalOf(tokenId)
-    if (id === undefined)
-      return { ok: false, message: 'token_id must be a decimal string.' }
-    tests.push((r) => r.asset.type === 'ERC721' && r.asset.tokenId === id)
-  }
+  const tokens = tokenFiltersOf(q)
+  if (!tokens.ok) return tokens
+  for (const test of tokens.value) tests.push((r) => test(r.asset))
   const assetIdText = q('asset_id')
   if (assetIdText !== undefined) {
     const id = assetIdOf(assetIdText)
     if (id === undefined)
       return { ok: false, message: 'asset_id must be 0x-hex.' }
     tests.push((r) => r.asset.id === id)
-  }
-  const tokenAddress = q('token_address')
-  if (tokenAddress !== undefined) {
-    const address = addressOf(tokenAddress)
-    if (!address)
-      return {
-        ok: false,
-        message: 'token_address must be an Ethereum address.',
-      }
-    tests.push(
-      (r) =>
-        r.asset.type !== 'ETH' &&
-        r.asset.tokenAddress === address.toLowerCase(),
-    )
   }
   const tokenName = q('token_name')
   // The exchange knows no token names but ETH's: other names match nothing.
