@@ -37,6 +37,33 @@ import type { DevMintRequest } from '../passport/wire/starkex.js'
  */
 export const kitSender: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
 
+/**
+ * The kit's sends in flight, one chain per node URL. Anvil picks an unlocked
+ * account's nonce when a send arrives, from the state it has mined so far;
+ * two sends from the same account side by side can both get the same nonce,
+ * and the second is refused as "nonce too low". So every kit in this
+ * process that talks to one node sends from its account one at a time, each
+ * after the previous one is mined.
+ */
+const sendsInFlight = new Map<string, Promise<unknown>>()
+
+/** Runs `task` after every send queued before it on `node`, failed or not. */
+function inTurn<result>(node: string, task: () => Promise<result>) {
+  const previous = sendsInFlight.get(node) ?? Promise.resolve()
+  const next = previous.then(task, task)
+  const settled = next.then(
+    () => undefined,
+    () => undefined,
+  )
+  sendsInFlight.set(node, settled)
+  // Forget the node once its queue is idle, so the map does not grow with
+  // every emulator a test run starts.
+  void settled.then(() => {
+    if (sendsInFlight.get(node) === settled) sendsInFlight.delete(node)
+  })
+  return next
+}
+
 /** The test tokens' functions the kit calls (contracts/src/Test*.sol). */
 const erc20Abi = parseAbi([
   'function mint(address to, uint256 amount)',
@@ -298,12 +325,16 @@ export function createTestKit(info: Info): TestKit {
 
   /** Sends a call from the kit's account and waits until it is mined. */
   async function send(to: Address, data: Hex, what: string) {
-    const hash = await rpc<Hex>('eth_sendTransaction', [
-      { from: kitSender, to, data },
-    ])
-    const receipt = await client.waitForTransactionReceipt({ hash })
+    const receipt = await inTurn(info.rpcUrl, async () => {
+      const hash = await rpc<Hex>('eth_sendTransaction', [
+        { from: kitSender, to, data },
+      ])
+      return client.waitForTransactionReceipt({ hash })
+    })
     if (receipt.status !== 'success')
-      throw new TestKitError(`${what} reverted (transaction ${hash}).`)
+      throw new TestKitError(
+        `${what} reverted (transaction ${receipt.transactionHash}).`,
+      )
     return receipt
   }
 
