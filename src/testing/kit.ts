@@ -31,6 +31,12 @@ import type {
   SessionActivityRule,
 } from '../emulator/index.js'
 import type { DevMintRequest } from '../passport/wire/starkex.js'
+import {
+  createMagicLogins,
+  createPassportLogins,
+  type MagicLogins,
+  type PassportLogins,
+} from './headless.js'
 
 /**
  * Anvil account 1 (`m/44'/60'/0'/0/1` of Anvil's public test mnemonic): the
@@ -291,6 +297,17 @@ export type TestKit = {
      */
     mint(request: DevMintRequest): Promise<unknown>
   }
+  /**
+   * The iframe wallet's login, headless: `kit.magic.didToken({ email })`
+   * gives the DID token a dApp's backend receives (see
+   * {@link MagicLogins.didToken}).
+   */
+  readonly magic: MagicLogins
+  /**
+   * The game wallet's login, headless: `kit.passport.login({ email })`
+   * gives the identity provider's tokens (see {@link PassportLogins.login}).
+   */
+  readonly passport: PassportLogins
 }
 
 /**
@@ -434,7 +451,16 @@ export function createTestKit(info: Info): TestKit {
       ? ''
       : `?wallet=${encodeURIComponent(addressOf(wallet))}`
 
-  return {
+  // The headless logins read their codes through the kit's own helpers.
+  const mail = {
+    mailbox,
+    waitForCode: (
+      to: string,
+      options?: { timeoutMs?: number; kind?: string },
+    ) => kit.waitForCode(to, options),
+  }
+
+  const kit: TestKit = {
     info,
 
     async fund(address, amounts) {
@@ -578,7 +604,11 @@ export function createTestKit(info: Info): TestKit {
           request,
         ),
     },
+
+    magic: createMagicLogins(info, mail),
+    passport: createPassportLogins(info, mail),
   }
+  return kit
 }
 
 /** How often {@link TestKit.waitForCode} reads the mailbox. */
