@@ -59,6 +59,8 @@ test('behavior: the Vitest helpers run a Node and a browser-mode suite against t
           "node/backend.test.ts > withEmulator behavior: the game wallet's id token verifies against the JWKS",
           'node/backend.test.ts > withEmulator behavior: the next test finds the chain as it was before (2 of 2)',
           'node/second.test.ts > behavior: the chosen id is gone after the revert',
+          'own/own.test.ts > behavior: without a global setup the file starts its own emulator',
+          'own/own.test.ts > behavior: its chain is reverted after each test too',
           "node/second.test.ts > behavior: the worker's emulator is one of the setup's, and a chosen NFT id is minted on it",
         ].map((name) => [`test/vitest-kit/${name}`, 'passed']),
       ),

@@ -1,8 +1,9 @@
 /**
  * The Vitest helpers of embedded-wallets/testing/vitest, used as a dApp's
  * suite uses them: a Node project with one emulator per worker
- * (`perWorker`), and a browser project whose test calls the kit through
- * Vitest's commands. Run by test/e2e/vitest-kit.test.ts.
+ * (`perWorker`), one whose file starts its own (no global setup), and a
+ * browser project whose test calls the kit through Vitest's commands. Run
+ * by test/e2e/vitest-kit.test.ts.
  */
 import { playwright } from '@vitest/browser-playwright'
 import { defineConfig } from 'vitest/config'
@@ -20,6 +21,15 @@ export default defineConfig({
           globalSetup: ['./node/globalSetup.ts'],
           // Two workers, two emulators: each file sees its worker's.
           maxWorkers: 2,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'kit-own',
+          root: import.meta.dirname,
+          include: ['own/**/*.test.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
