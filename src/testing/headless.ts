@@ -38,6 +38,7 @@ import type * as Rpc from '../core/Rpc.js'
 import { normalizeContact } from '../emulator/contact.js'
 import type { Info, Message as MailboxMessage } from '../emulator/index.js'
 import { readLines } from '../emulator/magic/provider/app/backend.js'
+import { clientIdOf } from '../emulator/magic/provider/didToken.js'
 import type { FlowLine } from '../emulator/magic/provider/protocol.js'
 import { loginCodeKind } from '../emulator/passport/identity/login.js'
 import { encodeParams } from '../magic/wire/messages.js'
@@ -73,7 +74,7 @@ export class HeadlessLoginError extends BaseError {
 }
 
 /** What the kit's mailbox helpers give the logins. */
-export type Mailbox = {
+export type LoginMailbox = {
   mailbox(to: string): Promise<readonly MailboxMessage[]>
   waitForCode(
     to: string,
@@ -110,6 +111,20 @@ export type MagicLogins = {
     user: { email: string } | { phone: string },
     options?: MagicLogins.Options,
   ): Promise<MagicLogins.Result>
+  /**
+   * The client id of the emulator's dApp key (`info.magic.apiKey`): the
+   * audience of its DID tokens, which `@magic-sdk/admin` checks when it is
+   * given one (and then asks the API for nothing in `init`).
+   *
+   * @example
+   * ```ts
+   * const admin = await Magic.init('sk_live_…', {
+   *   endpoint: kit.info.magic.endpoint,
+   *   clientId: await kit.magic.clientId(),
+   * })
+   * ```
+   */
+  clientId(): Promise<string>
 }
 
 export declare namespace MagicLogins {
@@ -197,9 +212,11 @@ export declare namespace PassportLogins {
  * const { didToken } = await magic.didToken({ email: 'ada@example.com' })
  * ```
  */
-export function createMagicLogins(info: Info, mail: Mailbox): MagicLogins {
+export function createMagicLogins(info: Info, mail: LoginMailbox): MagicLogins {
   const endpoint = info.magic.endpoint
   return {
+    clientId: () => clientIdOf(info.magic.apiKey),
+
     async didToken(user, options = {}) {
       const {
         lifespan,
@@ -208,6 +225,10 @@ export function createMagicLogins(info: Info, mail: Mailbox): MagicLogins {
         origin = 'http://localhost:5173',
         timeoutMs = 5000,
       } = options
+      if (typeof user !== 'object' || user === null)
+        throw new HeadlessLoginError(
+          `kit.magic.didToken takes { email } or { phone }, not ${String(user)}.`,
+        )
       const byEmail = 'email' in user
       const contact = byEmail ? user.email : user.phone
       if (typeof contact !== 'string' || contact.trim() === '')
@@ -329,7 +350,7 @@ export function createMagicLogins(info: Info, mail: Mailbox): MagicLogins {
  */
 export function createPassportLogins(
   info: Info,
-  mail: Mailbox,
+  mail: LoginMailbox,
 ): PassportLogins {
   const issuer = new URL(info.passport.authenticationDomain)
   const client: Client = { client_id: info.passport.clientId }
@@ -361,7 +382,7 @@ export function createPassportLogins(
         audience = defaultAudience,
         timeoutMs = 5000,
       } = options
-      const { email } = user
+      const { email } = (user ?? {}) as { email?: unknown }
       const what = `The game wallet's sign-in of ${String(email)}`
       if (typeof email !== 'string' || email.trim() === '')
         throw new HeadlessLoginError(
@@ -617,7 +638,7 @@ function resultOf(response: Rpc.Response, what: string): unknown {
 
 /** Opens the newest device-approval link mailed to `to`. */
 async function openApprovalLink(
-  mail: Mailbox,
+  mail: LoginMailbox,
   to: string,
   timeoutMs: number,
   what: string,

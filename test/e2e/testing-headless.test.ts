@@ -28,12 +28,12 @@ afterAll(() => emulator?.stop())
 
 /** The admin SDK as a dApp's backend configures it against the emulator. */
 async function adminSdk() {
-  const { info } = emulator
+  const { info, kit } = emulator
   // The dApp's client id (the audience of its DID tokens), given so that
-  // `init` asks the emulator for nothing.
+  // `init` asks the emulator for nothing and checks the audience.
   return MagicAdmin.init('sk_live_EMULATOR0000000000', {
     endpoint: info.magic.endpoint,
-    clientId: await clientIdOf(info.magic.apiKey),
+    clientId: await kit.magic.clientId(),
   })
 }
 
@@ -92,6 +92,12 @@ describe('kit.magic.didToken', () => {
       login.publicAddress,
     )
     expect(login.issuer).toBe(`did:ethr:${login.publicAddress}`)
+    expect(await emulator.kit.magic.clientId()).toBe(
+      await clientIdOf(emulator.info.magic.apiKey),
+    )
+    expect(admin.token.decode(login.didToken)[1].aud).toBe(
+      await emulator.kit.magic.clientId(),
+    )
     // As a backend often builds it: the secret key alone (no audience
     // check), pointed at the emulator.
     const plain = new MagicAdmin('sk_live_EMULATOR0000000000', {
@@ -213,6 +219,15 @@ describe('kit.magic.didToken', () => {
 })
 
 describe('kit.passport.login', () => {
+  test('error: a login without an email is refused before any request', async () => {
+    const { kit } = emulator
+    await expect(
+      kit.passport.login({} as unknown as { email: string }),
+    ).rejects.toThrow(
+      new HeadlessLoginError('kit.passport.login takes { email }, not {}.'),
+    )
+  })
+
   test('behavior: the tokens of an authorization-code login, the id token verified against the JWKS', async () => {
     const { kit, info } = emulator
     const login = await kit.passport.login({ email: 'ada@example.com' })
