@@ -61,6 +61,8 @@ test('behavior: the Vitest helpers run a Node and a browser-mode suite against t
           'node/second.test.ts > behavior: the chosen id is gone after the revert',
           'own/own.test.ts > behavior: without a global setup the file starts its own emulator',
           'own/own.test.ts > behavior: its chain is reverted after each test too',
+          'shared/shared.test.ts > behavior: the one emulator of the run is provided as shared',
+          'shared/shared.test.ts > behavior: the next test still sees what the last one did',
           "node/second.test.ts > behavior: the worker's emulator is one of the setup's, and a chosen NFT id is minted on it",
         ].map((name) => [`test/vitest-kit/${name}`, 'passed']),
       ),

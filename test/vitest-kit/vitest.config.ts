@@ -1,7 +1,8 @@
 /**
  * The Vitest helpers of embedded-wallets/testing/vitest, used as a dApp's
  * suite uses them: a Node project with one emulator per worker
- * (`perWorker`), one whose file starts its own (no global setup), and a
+ * (`perWorker`), one sharing one emulator between two workers, one whose
+ * file starts its own (no global setup), and a
  * browser project whose test calls the kit through Vitest's commands. Run
  * by test/e2e/vitest-kit.test.ts.
  */
@@ -20,6 +21,17 @@ export default defineConfig({
           include: ['node/**/*.test.ts'],
           globalSetup: ['./node/globalSetup.ts'],
           // Two workers, two emulators: each file sees its worker's.
+          maxWorkers: 2,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'kit-shared',
+          root: import.meta.dirname,
+          include: ['shared/**/*.test.ts'],
+          globalSetup: ['./shared/globalSetup.ts'],
           maxWorkers: 2,
           testTimeout: 60_000,
           hookTimeout: 120_000,

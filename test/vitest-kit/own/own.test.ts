@@ -7,7 +7,7 @@ import { expect, inject, test } from 'vitest'
 import { withEmulator } from '../../../src/testing/vitest.js'
 
 const emulator = withEmulator()
-const dave = '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc'
+const dave = '0x00000000000000000000000000000000000DA7E5'
 
 test('behavior: without a global setup the file starts its own emulator', async () => {
   expect(inject('embeddedWallets')).toBeUndefined()
