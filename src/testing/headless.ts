@@ -262,56 +262,24 @@ export function createMagicLogins(info: Info, mail: LoginMailbox): MagicLogins {
         ],
         what,
       )
-      const refuse = async (message: string) => {
+      let loginToken: string | undefined
+      try {
+        loginToken = await answerLogin({
+          flow,
+          mail,
+          kind,
+          to,
+          mfaCode,
+          timeoutMs,
+          what,
+        })
+        session.rt = flow.rt
+      } catch (error) {
+        // The flow would otherwise wait on the provider for its answers.
         await flow.cancel()
-        return new HeadlessLoginError(`${what} ${message}`)
+        throw error
       }
-      let loginToken: string
-      for (;;) {
-        const line = await flow.next()
-        if (line.kind === 'response') {
-          const token = resultOf(line.response, what)
-          if (typeof token !== 'string')
-            throw new HeadlessLoginError(`${what} resolved no DID token.`)
-          loginToken = token
-          session.rt = line.rt
-          break
-        }
-        if (line.kind !== 'event') continue
-        const { event } = line
-        if (event === `${kind}-sent`) {
-          // The event comes after the delivery: the newest code is this one.
-          const code = await mail.waitForCode(to, { kind, timeoutMs })
-          await flow.answer(
-            byEmail ? 'verify-email-otp' : 'verify-sms-otp',
-            code,
-          )
-        } else if (
-          event === `invalid-${kind}` ||
-          event === `expired-${kind}` ||
-          event === 'invalid-mfa-otp'
-        ) {
-          const which = event.endsWith('mfa-otp') ? 'the MFA code' : 'the code'
-          throw await refuse(
-            `was refused ${which} (${event}): another login of ${to} may have taken it.`,
-          )
-        } else if (event === 'mfa-sent-handle') {
-          if (mfaCode === undefined)
-            throw await refuse(
-              'asks for a second factor: the user has MFA on, pass mfaCode.',
-            )
-          await flow.answer(
-            'verify-mfa-code',
-            typeof mfaCode === 'string' ? mfaCode : await mfaCode(),
-          )
-        } else if (
-          event === 'device-needs-approval' ||
-          event === 'device-verification-link-expired'
-        ) {
-          await openApprovalLink(mail, to, timeoutMs, what)
-        }
-      }
-      const info_ = (await call(session, Methods.getInfo, [], what)) as {
+      const profile = (await call(session, Methods.getInfo, [], what)) as {
         issuer: string
         publicAddress: Address
         email: string | null
@@ -330,12 +298,78 @@ export function createMagicLogins(info: Info, mail: LoginMailbox): MagicLogins {
         throw new HeadlessLoginError(`${what} generated no DID token.`)
       return {
         didToken: generated,
-        issuer: info_.issuer,
-        publicAddress: info_.publicAddress,
-        email: info_.email,
-        phoneNumber: info_.phoneNumber,
+        issuer: profile.issuer,
+        publicAddress: profile.publicAddress,
+        email: profile.email,
+        phoneNumber: profile.phoneNumber,
       }
     },
+  }
+}
+
+/**
+ * Reads a login flow to its end, answering it as the person at the iframe
+ * would: the mailed code, the second factor, the device-approval link.
+ *
+ * @returns The DID token it resolves to.
+ */
+async function answerLogin(options: {
+  flow: Flow
+  mail: LoginMailbox
+  kind: 'email-otp' | 'sms-otp'
+  to: string
+  mfaCode: MagicLogins.Options['mfaCode']
+  timeoutMs: number
+  what: string
+}): Promise<string> {
+  const { flow, mail, kind, to, mfaCode, timeoutMs, what } = options
+  for (;;) {
+    const line = await flow.next()
+    if (line.kind === 'response') {
+      const token = resultOf(line.response, what)
+      if (typeof token !== 'string')
+        throw new HeadlessLoginError(`${what} resolved no DID token.`)
+      return token
+    }
+    if (line.kind !== 'event') continue
+    switch (line.event) {
+      case `${kind}-sent`: {
+        // The event follows the delivery: the newest code is this one.
+        const code = await mail.waitForCode(to, { kind, timeoutMs })
+        await flow.answer(
+          kind === 'email-otp' ? 'verify-email-otp' : 'verify-sms-otp',
+          code,
+        )
+        break
+      }
+      case `invalid-${kind}`:
+      case `expired-${kind}`:
+        throw new HeadlessLoginError(
+          `${what} was refused the mailed code (${line.event}): another login of ${to} may have taken it.`,
+        )
+      case 'mfa-sent-handle':
+        if (mfaCode === undefined)
+          throw new HeadlessLoginError(
+            `${what} asks for a second factor: the user has MFA on, pass mfaCode.`,
+          )
+        await flow.answer(
+          'verify-mfa-code',
+          typeof mfaCode === 'string' ? mfaCode : await mfaCode(),
+        )
+        break
+      case 'invalid-mfa-otp':
+        throw new HeadlessLoginError(
+          `${what} was refused the MFA code (invalid-mfa-otp): mfaCode must be the current code of the user's authenticator secret.`,
+        )
+      // A new device of a user who requires approval: open the mailed link,
+      // or ask for a new one when it expired.
+      case 'device-verification-email-sent':
+        await openApprovalLink(mail, to, timeoutMs, what)
+        break
+      case 'device-verification-link-expired':
+        await flow.answer('device-retry')
+        break
+    }
   }
 }
 
@@ -539,6 +573,8 @@ type Flow = {
   answer(eventType: string, args?: unknown): Promise<void>
   /** Ends the flow on the provider (`cancel`) and stops reading. */
   cancel(): Promise<void>
+  /** The session token of its `response` line, once read. */
+  rt: string | undefined
 }
 
 /** Opens a flow for `method` as the iframe app does (src/emulator/magic/provider/app). */
@@ -579,13 +615,16 @@ async function openFlow(
     )
   const lines = readLines(response.body)
   const flow: Flow = {
+    rt: undefined,
     async next() {
       const { done, value } = await lines.next()
       if (done)
         throw new HeadlessLoginError(
           `${what}: the provider's flow ended without a response.`,
         )
-      return JSON.parse(value) as FlowLine
+      const line = JSON.parse(value) as FlowLine
+      if (line.kind === 'response') flow.rt = line.rt
+      return line
     },
     async answer(eventType, args) {
       const answered = await fetch(

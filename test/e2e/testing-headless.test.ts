@@ -188,7 +188,7 @@ describe('kit.magic.didToken', () => {
         { mfaCode: totp(secret) === '000000' ? '000001' : '000000' },
       ),
     ).rejects.toThrow(
-      "The iframe wallet's login of mfa@example.com was refused the MFA code (invalid-mfa-otp)",
+      "The iframe wallet's login of mfa@example.com was refused the MFA code (invalid-mfa-otp): mfaCode must be the current code of the user's authenticator secret.",
     )
   })
 
