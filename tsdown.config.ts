@@ -79,6 +79,9 @@ export default defineConfig([
       'emulator/bin': 'src/emulator/bin.ts',
       // The test kit: Node tooling over the emulator, like it.
       'testing/index': 'src/testing/index.ts',
+      // Its Vitest helpers, an entry of their own: vitest stays an
+      // optional peer of the package.
+      'testing/vitest': 'src/testing/vitest.ts',
     },
     platform: 'node',
     // rolldown is imported only to bundle the iframe app when running from

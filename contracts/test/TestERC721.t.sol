@@ -90,4 +90,25 @@ contract TestERC721Test is Test {
         assertEq(nft.balanceOf(alice), count);
         assertEq(nft.nextTokenId(), uint256(count) + 1);
     }
+
+    function test_mintIdMintsTheChosenId() public {
+        nft.mintId(alice, 42);
+        assertEq(nft.ownerOf(42), alice);
+        assertEq(nft.nextTokenId(), 1);
+    }
+
+    function test_RevertWhen_mintIdOfAMintedId() public {
+        nft.mintId(alice, 2);
+        vm.expectRevert(abi.encodeWithSelector(IERC721Errors.ERC721InvalidSender.selector, address(0)));
+        nft.mintId(bob, 2);
+    }
+
+    function test_mintPassesOverChosenIds() public {
+        nft.mintId(bob, 2);
+        nft.mintId(bob, 3);
+        assertEq(nft.mint(alice), 1);
+        assertEq(nft.mint(alice), 4);
+        assertEq(nft.ownerOf(4), alice);
+        assertEq(nft.nextTokenId(), 5);
+    }
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import {
   emulatorCommand,
@@ -244,8 +245,57 @@ describe('usage', () => {
         --redirect-uri <url>         Game wallet login callback page (passport.redirectUri): the login popup lands there too, so that page must call passport.loginCallback(); loopback http URLs only (default http://localhost:5173/passport/redirect)
         --logout-redirect-uri <url>  Game wallet logout page (passport.logoutRedirectUri); loopback http URLs only (default http://localhost:5173/passport/logout)
         -h, --help                   Show this help
+
+      Your own app: name its pages with --redirect-uri and --logout-redirect-uri (any loopback http port); the JSON line then prints them as passport.redirectUri and passport.logoutRedirectUri for your game wallet's config. The login popup lands on redirectUri too: that page must create the same Passport and call passport.loginCallback().
+
+      The game wallet's overrides: pass the JSON line's passport.overrides whole (this package's Passport and the published @imtbl/passport take it unchanged). The complete config, the callback page and the published SDK's extra options are in this package's README.md, section "The game wallet (sign-in)".
+
+      The iframe wallet: new Magic(magic.apiKey, { endpoint: magic.endpoint }). Login codes and links land in the dev mailbox: GET <mailbox>?to=<email or phone>.
       "
     `)
+  })
+})
+
+describe('the emulator help', () => {
+  test('behavior: answers what a developer wiring their own app had to guess: their pages, loginCallback and where the full overrides example is', () => {
+    const help = emulatorUsage.slice(emulatorUsage.indexOf('  -h, --help'))
+    // Their own pages, by flag, and where the JSON line prints them.
+    expect(help).toContain(
+      'name its pages with --redirect-uri and --logout-redirect-uri (any loopback http port); the JSON line then prints them as passport.redirectUri and passport.logoutRedirectUri',
+    )
+    // The popup lands on redirectUri, which must call loginCallback().
+    expect(help).toContain(
+      'The login popup lands on redirectUri too: that page must create the same Passport and call passport.loginCallback().',
+    )
+    // The overrides: whole from the JSON line, the full example in the
+    // README the package ships (not a playground file it leaves out).
+    expect(help).toContain(
+      "pass the JSON line's passport.overrides whole (this package's Passport and the published @imtbl/passport take it unchanged)",
+    )
+    expect(help).toContain(
+      'in this package\'s README.md, section "The game wallet (sign-in)".',
+    )
+    expect(help).not.toContain('playground/')
+  })
+
+  test('behavior: the README section the help points at holds the full config, the callback page and the overrides', () => {
+    const readme = readFileSync(
+      new URL('../../README.md', import.meta.url),
+      'utf8',
+    )
+    const start = readme.indexOf('\n## The game wallet (sign-in)\n')
+    expect(start).toBeGreaterThan(0)
+    const section = readme.slice(start, readme.indexOf('\n## ', start + 1))
+    for (const needed of [
+      'overrides: info.passport.overrides',
+      'redirectUri: info.passport.redirectUri',
+      'logoutRedirectUri: info.passport.logoutRedirectUri',
+      'await passport.loginCallback()',
+      "import { Passport } from '@imtbl/passport'",
+      'magicPublishableApiKey:',
+      'zkEvmRpcUrl:',
+    ])
+      expect(section).toContain(needed)
   })
 })
 

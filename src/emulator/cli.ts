@@ -99,7 +99,13 @@ export const emulatorCommand = {
   usage: 'embedded-wallets emulator [options]',
   summary:
     'Starts Anvil, deploys the contracts, starts the emulated services, prints one JSON line describing them on stdout, and runs until Ctrl-C.',
-} as const
+  // What a developer wiring their own app would otherwise have to guess.
+  notes: [
+    "Your own app: name its pages with --redirect-uri and --logout-redirect-uri (any loopback http port); the JSON line then prints them as passport.redirectUri and passport.logoutRedirectUri for your game wallet's config. The login popup lands on redirectUri too: that page must create the same Passport and call passport.loginCallback().",
+    "The game wallet's overrides: pass the JSON line's passport.overrides whole (this package's Passport and the published @imtbl/passport take it unchanged). The complete config, the callback page and the published SDK's extra options are in this package's README.md, section \"The game wallet (sign-in)\".",
+    'The iframe wallet: new Magic(magic.apiKey, { endpoint: magic.endpoint }). Login codes and links land in the dev mailbox: GET <mailbox>?to=<email or phone>.',
+  ],
+} as const satisfies Command
 
 /**
  * Parses command-line flags (`--name value` or `--name=value`, and `--help`
@@ -176,6 +182,8 @@ export type Command = {
   readonly usage: string
   /** One sentence on what the command does. */
   readonly summary: string
+  /** Paragraphs printed after the options. */
+  readonly notes?: readonly string[] | undefined
 }
 
 /**
@@ -200,7 +208,8 @@ export function usage(options: { flags: Flags; command: Command }): string {
   const lines = rows.map(
     ([left, right]) => `  ${left!.padEnd(width)}  ${right}`,
   )
-  return `Usage: ${command.usage}\n\n${command.summary}\n\nOptions:\n${lines.join('\n')}\n`
+  const notes = (command.notes ?? []).map((note) => `\n${note}\n`).join('')
+  return `Usage: ${command.usage}\n\n${command.summary}\n\nOptions:\n${lines.join('\n')}\n${notes}`
 }
 
 /**

@@ -17,6 +17,11 @@
  */
 export type { Info } from '../emulator/index.js'
 export {
+  HeadlessLoginError,
+  type MagicLogins,
+  type PassportLogins,
+} from './headless.js'
+export {
   type Amount,
   createTestKit,
   kitSender,

@@ -9,6 +9,8 @@
  */
 import {
   type Address,
+  BaseError as BaseViemError,
+  ContractFunctionRevertedError,
   createPublicClient,
   createTestClient,
   defineChain,
@@ -29,6 +31,12 @@ import type {
   SessionActivityRule,
 } from '../emulator/index.js'
 import type { DevMintRequest } from '../passport/wire/starkex.js'
+import {
+  createMagicLogins,
+  createPassportLogins,
+  type MagicLogins,
+  type PassportLogins,
+} from './headless.js'
 
 /**
  * Anvil account 1 (`m/44'/60'/0'/0/1` of Anvil's public test mnemonic): the
@@ -71,6 +79,8 @@ const erc20Abi = parseAbi([
 ])
 const erc721Abi = parseAbi([
   'function mint(address to) returns (uint256 tokenId)',
+  'function mintId(address to, uint256 tokenId)',
+  'function ownerOf(uint256 tokenId) view returns (address)',
   'event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)',
 ])
 
@@ -100,16 +110,23 @@ export type TestKit = {
     amounts: { eth?: Amount | undefined; erc20?: Amount | undefined },
   ): Promise<{ eth: bigint; erc20: bigint }>
   /**
-   * Mints the next `testErc721` token (ids 1, 2, … in order) to `to`.
+   * Mints a `testErc721` token to `to`: the next free id (1, 2, … in
+   * order, passing over ids chosen before), or `tokenId` when given.
    *
    * @example
    * ```ts
    * const tokenId = await kit.mintNft(alice) // 1n on a fresh chain
+   * await kit.mintNft(bob, { tokenId: 42n }) // 42n
    * ```
    *
    * @returns The id minted.
+   * @throws {TestKitError} If `tokenId` is minted already (the message
+   *   names its owner) or is not a whole number from 0.
    */
-  mintNft(to: Address): Promise<bigint>
+  mintNft(
+    to: Address,
+    options?: { tokenId?: bigint | number | undefined },
+  ): Promise<bigint>
   /**
    * The dev mailbox's messages for `to` (an email or a phone number),
    * newest first.
@@ -280,6 +297,17 @@ export type TestKit = {
      */
     mint(request: DevMintRequest): Promise<unknown>
   }
+  /**
+   * The iframe wallet's login, headless: `kit.magic.didToken({ email })`
+   * gives the DID token a dApp's backend receives (see
+   * {@link MagicLogins.didToken}).
+   */
+  readonly magic: MagicLogins
+  /**
+   * The game wallet's login, headless: `kit.passport.login({ email })`
+   * gives the identity provider's tokens (see {@link PassportLogins.login}).
+   */
+  readonly passport: PassportLogins
 }
 
 /**
@@ -367,6 +395,50 @@ export function createTestKit(info: Info): TestKit {
     return text === '' ? undefined : JSON.parse(text)
   }
 
+  /** Mints `tokenId` to `to`, refusing an id that has an owner. */
+  async function mintChosenNft(to: Address, tokenId: bigint) {
+    const what = `Minting test NFT #${tokenId} to ${to}`
+    const owner = await ownerOfNft(tokenId)
+    if (owner !== undefined)
+      throw new TestKitError(
+        `${what}: #${tokenId} is minted already (its owner is ${owner}).`,
+      )
+    await send(
+      info.contracts.testErc721,
+      encodeFunctionData({
+        abi: erc721Abi,
+        functionName: 'mintId',
+        args: [to, tokenId],
+      }),
+      what,
+    )
+    return tokenId
+  }
+
+  /** The test NFT's owner, `undefined` while the id is not minted. */
+  async function ownerOfNft(tokenId: bigint) {
+    try {
+      return await client.readContract({
+        address: info.contracts.testErc721,
+        abi: erc721Abi,
+        functionName: 'ownerOf',
+        args: [tokenId],
+      })
+    } catch (error) {
+      // OpenZeppelin's `ownerOf` reverts with ERC721NonexistentToken for an
+      // id nobody holds; anything else (the node down) is the kit's error.
+      if (
+        error instanceof BaseViemError &&
+        error.walk((e) => e instanceof ContractFunctionRevertedError)
+      )
+        return undefined
+      throw new TestKitError(
+        `Reading the owner of test NFT #${tokenId} failed.`,
+        { cause: asError(error) },
+      )
+    }
+  }
+
   const mailbox = async (to: string) =>
     (await control(
       'GET',
@@ -379,7 +451,16 @@ export function createTestKit(info: Info): TestKit {
       ? ''
       : `?wallet=${encodeURIComponent(addressOf(wallet))}`
 
-  return {
+  // The headless logins read their codes through the kit's own helpers.
+  const mail = {
+    mailbox,
+    waitForCode: (
+      to: string,
+      options?: { timeoutMs?: number; kind?: string },
+    ) => kit.waitForCode(to, options),
+  }
+
+  const kit: TestKit = {
     info,
 
     async fund(address, amounts) {
@@ -408,7 +489,9 @@ export function createTestKit(info: Info): TestKit {
       return { eth, erc20 }
     },
 
-    async mintNft(to) {
+    async mintNft(to, options = {}) {
+      if (options.tokenId !== undefined)
+        return mintChosenNft(addressOf(to), tokenIdOf(options.tokenId))
       const receipt = await send(
         info.contracts.testErc721,
         encodeFunctionData({
@@ -521,7 +604,11 @@ export function createTestKit(info: Info): TestKit {
           request,
         ),
     },
+
+    magic: createMagicLogins(info, mail),
+    passport: createPassportLogins(info, mail),
   }
+  return kit
 }
 
 /** How often {@link TestKit.waitForCode} reads the mailbox. */
@@ -548,6 +635,21 @@ function addressOf(address: string): Address {
   if (!isAddress(address, { strict: false }))
     throw new TestKitError(`${address} is not an address.`)
   return getAddress(address)
+}
+
+/** The largest ERC-721 id: ids are `uint256`. */
+const maxTokenId = 2n ** 256n - 1n
+
+function tokenIdOf(tokenId: bigint | number): bigint {
+  if (
+    (typeof tokenId === 'number' && !Number.isSafeInteger(tokenId)) ||
+    BigInt(tokenId) < 0n ||
+    BigInt(tokenId) > maxTokenId
+  )
+    throw new TestKitError(
+      `A token id is a whole number from 0 to 2^256 - 1, not ${tokenId}.`,
+    )
+  return BigInt(tokenId)
 }
 
 function amountOf(amount: Amount): bigint {

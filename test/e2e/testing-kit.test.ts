@@ -163,6 +163,45 @@ describe('createTestKit', () => {
     )
   })
 
+  test('behavior: mintNft mints a chosen token id, and the next ids pass over it', async () => {
+    const kit = first.kit
+    const owner = (tokenId: bigint) =>
+      chainOf(kit).readContract({
+        address: kit.info.contracts.testErc721,
+        abi: erc721Abi,
+        functionName: 'ownerOf',
+        args: [tokenId],
+      })
+    const next = await kit.mintNft(alice.address)
+    expect(await kit.mintNft(bob.address, { tokenId: next + 1n })).toBe(
+      next + 1n,
+    )
+    expect(await kit.mintNft(bob.address, { tokenId: 4242 })).toBe(4242n)
+    expect(await owner(next + 1n)).toBe(bob.address)
+    expect(await owner(4242n)).toBe(bob.address)
+    // The next id in order is taken by the chosen one: it is passed over.
+    expect(await kit.mintNft(alice.address)).toBe(next + 2n)
+  })
+
+  test('error: mintNft refuses a token id minted already, naming its owner, and a bad id', async () => {
+    const kit = first.kit
+    await kit.mintNft(bob.address, { tokenId: 777n })
+    await expect(kit.mintNft(alice.address, { tokenId: 777n })).rejects.toThrow(
+      new TestKitError(
+        `Minting test NFT #777 to ${alice.address}: #777 is minted already (its owner is ${bob.address}).`,
+      ),
+    )
+    await expect(kit.mintNft(alice.address, { tokenId: -1n })).rejects.toThrow(
+      'A token id is a whole number from 0 to 2^256 - 1, not -1.',
+    )
+    await expect(kit.mintNft(alice.address, { tokenId: 1.5 })).rejects.toThrow(
+      'A token id is a whole number from 0 to 2^256 - 1, not 1.5.',
+    )
+    await expect(
+      kit.mintNft(alice.address, { tokenId: 777n }),
+    ).rejects.toBeInstanceOf(TestKitError)
+  })
+
   test('error: fund refuses what is not an address or an amount', async () => {
     await expect(
       second.kit.fund('0x123' as Address, { eth: '1' }),

@@ -59,6 +59,7 @@ const entries = {
   connectors: () => import('../../connectors/index.js'),
   emulator: () => import('../../src/emulator/index.js'),
   testing: () => import('../../src/testing/index.js'),
+  'testing/vitest': () => import('../../src/testing/vitest.js'),
 }
 
 describe('package entries', () => {
