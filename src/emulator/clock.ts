@@ -33,7 +33,10 @@ export type Clock = {
   /**
    * How far the clock has moved since the wall-clock time `at` (ms since
    * the epoch): what a token issued at `at` has aged beyond the wall clock.
-   * 0 for a time after the last move.
+   * 0 for a time after the last move. Tokens give their `iat` in whole
+   * seconds, so the services pass the end of that second: a move within
+   * it counts as after the token (a token issued right after a move must
+   * not age by it).
    */
   advancedSince(at: number): number
 }

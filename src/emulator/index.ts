@@ -38,6 +38,10 @@ export type {
   Rule as SessionActivityRule,
 } from './passport/api/session.js'
 export { getPorts, type Ports, type Slot } from './ports.js'
+export type {
+  Entry as ScenarioEntry,
+  Name as ScenarioName,
+} from './scenarios.js'
 export type { Chain, Context, Service, Started } from './service.js'
 
 /**

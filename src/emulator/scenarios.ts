@@ -53,7 +53,7 @@ export const catalogue = {
     title:
       "The chains' public JSON-RPC URLs answer 502 Bad Gateway, as a provider's proxy does when the node behind it is down.",
     effect:
-      "Every read and send a dApp or SDK makes through rpcUrl fails with an HTTP error (viem's HttpRequestError, status 502, after its retries); @imtbl/passport's zkEVM provider rejects its chain calls. The emulator's own services keep their line to the node.",
+      "Every read and send a dApp or SDK makes through rpcUrl fails: viem (after its retries) throws the JSON-RPC error the 502 carries, -32603 'The node is not reachable.'; @imtbl/passport's zkEVM provider rejects its chain calls. The emulator's own services keep their line to the node.",
   },
 } as const satisfies Record<string, { title: string; effect: string }>
 

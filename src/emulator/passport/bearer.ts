@@ -65,7 +65,9 @@ export function createVerifier(options: {
     try {
       const { iat } = jose.decodeJwt(token)
       const now = Date.now()
-      const issuedAt = typeof iat === 'number' ? iat * 1000 : now
+      // `iat` is in whole seconds: a move within that second counts as
+      // after the token, which was likely issued for a request after it.
+      const issuedAt = typeof iat === 'number' ? iat * 1000 + 999 : now
       const { payload } = await jose.jwtVerify(token, keys, {
         issuer,
         audience,

@@ -172,7 +172,11 @@ export async function createIdentityService(
       // The token lives its lifetime on the services' clock (clock.ts).
       currentDate: new Date(
         Date.now() +
-          advancedSince(issued === undefined ? Date.now() : issued * 1000),
+          // `iat` is in whole seconds: a move within that second counts
+          // as after the token.
+          advancedSince(
+            issued === undefined ? Date.now() : issued * 1000 + 999,
+          ),
       ),
     }).then(
       (verified) => verified.payload,
