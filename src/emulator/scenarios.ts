@@ -21,7 +21,7 @@ export const catalogue = {
     title:
       "The iframe wallet's provider answers its API with 429 Too Many Requests.",
     effect:
-      "magic-sdk's requests reject with a MagicRPCError (-32603, Internal error) naming HTTP 429: the iframe's calls to its API are refused while the storm lasts, logins and signatures alike.",
+      "magic-sdk's requests (logins, signatures, getInfo alike) reject with a MagicRPCError, code -32603, whose message names HTTP 429, while the storm lasts.",
   },
   'guardian-unavailable': {
     title: "The guardian's evaluations answer 403.",
