@@ -1,3 +1,4 @@
+import { Magic } from 'magic-sdk'
 import { parseEther } from 'viem'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { commands } from 'vitest/browser'
@@ -32,26 +33,29 @@ async function scenario(name: string, on: boolean) {
   expect(response.status).toBe(200)
 }
 
-let player: Connected
-let windows: ReturnType<typeof trackWindows>
-
-beforeEach(async () => {
-  localStorage.clear()
-  windows = trackWindows()
-  player = await connectPlayer({ label: 'scenarios' })
-  await fund(player.wallet, parseEther('1'))
-})
-afterEach(async () => {
+async function resetScenarios() {
   const reset = await fetch(`${dev}/scenarios/reset`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: '{}',
   })
   expect(reset.status).toBe(200)
-  await noConfirmationWindowLeft(windows)
-})
+}
+
+afterEach(resetScenarios)
 
 describe('scenarios through the game wallet', () => {
+  let player: Connected
+  let windows: ReturnType<typeof trackWindows>
+
+  beforeEach(async () => {
+    localStorage.clear()
+    windows = trackWindows()
+    player = await connectPlayer({ label: 'scenarios' })
+    await fund(player.wallet, parseEther('1'))
+  })
+  afterEach(() => noConfirmationWindowLeft(windows))
+
   test("guardian-unavailable: the unavailable page, then -32000 'Service unavailable'; after reset the send goes through", async () => {
     await scenario('guardian-unavailable', true)
     const pending = sendValue(player.provider, randomAddress(), 1n).then(
@@ -89,5 +93,25 @@ describe('scenarios through the game wallet', () => {
     expect((await chain.waitForTransactionReceipt({ hash })).status).toBe(
       'success',
     )
+  })
+})
+
+describe('scenarios through the published magic-sdk', () => {
+  test('provider-rate-limited: requests reject with a MagicRPCError -32603 naming HTTP 429; after reset they are answered', async () => {
+    const magic = new Magic(info.magic.apiKey, {
+      endpoint: info.magic.endpoint,
+      network: { rpcUrl: info.rpcUrl, chainId: info.chainId },
+    })
+    await scenario('provider-rate-limited', true)
+    const error = (await magic.user.isLoggedIn().then(
+      () => ({}),
+      (error: unknown) => error,
+    )) as { code?: unknown; rawMessage?: unknown; name?: unknown }
+    expect(error.code).toBe(-32603)
+    expect(error.rawMessage).toMatch(
+      /^The emulated provider answered HTTP 429: .*RATE_LIMITED/,
+    )
+    await scenario('provider-rate-limited', false)
+    expect(await magic.user.isLoggedIn()).toBe(false)
   })
 })
