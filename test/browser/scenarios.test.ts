@@ -103,10 +103,12 @@ describe('scenarios through the published magic-sdk', () => {
       network: { rpcUrl: info.rpcUrl, chainId: info.chainId },
     })
     await scenario('provider-rate-limited', true)
-    const error = (await magic.user.isLoggedIn().then(
-      () => ({}),
-      (error: unknown) => error,
-    )) as { code?: unknown; rawMessage?: unknown; name?: unknown }
+    let error: { code?: unknown; rawMessage?: unknown } = {}
+    try {
+      await magic.user.isLoggedIn()
+    } catch (thrown) {
+      error = thrown as typeof error
+    }
     expect(error.code).toBe(-32603)
     expect(error.rawMessage).toMatch(
       /^The emulated provider answered HTTP 429: .*RATE_LIMITED/,
