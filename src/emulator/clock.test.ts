@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest'
+import { afterEach, describe, expect, test, vi } from 'vitest'
 import * as Clock from './clock.js'
 import { createCodes } from './codes.js'
 
@@ -87,5 +87,28 @@ describe('Clock.create', () => {
     const code = codes.issue('email:ada@example.com')
     clock.advance(10 * 60 * 1000)
     expect(codes.check('email:ada@example.com', code)).toBe('expired')
+  })
+})
+
+describe('Clock.tokenCheckTime', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  test('behavior: a token ages by the moves after its second, not by one within it', () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 0, 1, 0, 0, 0, 500) })
+    const clock = Clock.create()
+    const before = Date.UTC(2026, 0, 1) / 1000 - 10
+    const sameSecond = Date.UTC(2026, 0, 1) / 1000
+    clock.advance(86_400_000)
+    expect(
+      Clock.tokenCheckTime(before, clock.advancedSince).toISOString(),
+    ).toBe('2026-01-02T00:00:00.500Z')
+    expect(
+      Clock.tokenCheckTime(sameSecond, clock.advancedSince).toISOString(),
+    ).toBe('2026-01-01T00:00:00.500Z')
+    expect(
+      Clock.tokenCheckTime(undefined, clock.advancedSince).toISOString(),
+    ).toBe('2026-01-01T00:00:00.500Z')
   })
 })

@@ -114,6 +114,34 @@ export declare namespace create {
   }
 }
 
+/**
+ * The time to check a token issued at `iat` (seconds since the epoch, as
+ * JWTs say it) against, so that it lives its lifetime on the services'
+ * clock: the wall clock plus how far the services' clock has moved since
+ * the token was issued. `iat` is in whole seconds, so a move within that
+ * second counts as after the token: a token issued right after a move
+ * must not age by it.
+ *
+ * @example
+ * ```ts
+ * await jose.jwtVerify(token, keys, {
+ *   currentDate: tokenCheckTime(jose.decodeJwt(token).iat, clock.advancedSince),
+ * })
+ * ```
+ *
+ * @param iat - The token's `iat`; a token without one ages by no move.
+ * @param advancedSince - {@link Clock.advancedSince}.
+ */
+export function tokenCheckTime(
+  iat: unknown,
+  advancedSince: (at: number) => number,
+): Date {
+  const wall = Date.now()
+  const issuedAt =
+    typeof iat === 'number' && Number.isFinite(iat) ? iat * 1000 + 999 : wall
+  return new Date(wall + advancedSince(issuedAt))
+}
+
 /** Thrown when the clock is asked to move back or too far. */
 export class InvalidAdvanceError extends BaseError<undefined> {
   override readonly name = 'Clock.InvalidAdvanceError'

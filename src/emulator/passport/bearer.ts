@@ -10,6 +10,7 @@
  */
 import * as jose from 'jose'
 import { defaultAudience, paths } from '../../passport/wire/identity.js'
+import { tokenCheckTime } from '../clock.js'
 
 /** What a valid token says. */
 export type Bearer = {
@@ -63,16 +64,11 @@ export function createVerifier(options: {
     if (!match) return { ok: false, description: 'A bearer token is required.' }
     const token = match[1]!
     try {
-      const { iat } = jose.decodeJwt(token)
-      const now = Date.now()
-      // `iat` is in whole seconds: a move within that second counts as
-      // after the token, which was likely issued for a request after it.
-      const issuedAt = typeof iat === 'number' ? iat * 1000 + 999 : now
       const { payload } = await jose.jwtVerify(token, keys, {
         issuer,
         audience,
         algorithms: ['RS256'],
-        currentDate: new Date(now + advancedSince(issuedAt)),
+        currentDate: tokenCheckTime(jose.decodeJwt(token).iat, advancedSince),
       })
       if (typeof payload.sub !== 'string' || payload.sub === '')
         return { ok: false, description: 'The token names no subject.' }

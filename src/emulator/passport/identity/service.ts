@@ -20,6 +20,7 @@ import { cors } from 'hono/cors'
 import { createLocalJWKSet, decodeJwt, type JWK, jwtVerify } from 'jose'
 import type Provider from 'oidc-provider'
 import { logoutParams, paths } from '../../../passport/wire/identity.js'
+import { tokenCheckTime } from '../../clock.js'
 import { createCodes } from '../../codes.js'
 import {
   defaultClientId,
@@ -165,19 +166,11 @@ export async function createIdentityService(
       c.req.header('authorization') ?? '',
     )?.[1]
     if (token === undefined) return refuse('no Bearer access token')
-    const issued = issuedAtOf(token)
     const payload = await jwtVerify(token, keySet, {
       issuer,
       typ: 'at+jwt',
-      // The token lives its lifetime on the services' clock (clock.ts).
-      currentDate: new Date(
-        Date.now() +
-          // `iat` is in whole seconds: a move within that second counts
-          // as after the token.
-          advancedSince(
-            issued === undefined ? Date.now() : issued * 1000 + 999,
-          ),
-      ),
+      // The token lives its lifetime on the services' clock.
+      currentDate: tokenCheckTime(issuedAtOf(token), advancedSince),
     }).then(
       (verified) => verified.payload,
       () => undefined,
