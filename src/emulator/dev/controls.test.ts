@@ -61,6 +61,16 @@ describe('scenario routes', () => {
     }
   })
 
+  test('error: a malformed or huge name is 404, never a crash', async () => {
+    const { send } = setup()
+    for (const name of ['%E0%A4%A', 'x'.repeat(5000), '%00']) {
+      const response = await send('PUT', `/scenarios/${name}`, { on: true })
+      expect(response.status).toBe(404)
+      const { error } = (await response.json()) as { error: string }
+      expect(error.length).toBeLessThan(300)
+    }
+  })
+
   test.each([
     ['not JSON', '{on: true'],
     ['no on', {}],
