@@ -168,6 +168,12 @@ export type Guardian = {
   setWalletRules(wallet: Address, rules: Rules | null): void
   /** The rules in force for a wallet. */
   rulesFor(wallet: Address): Rules
+  /**
+   * Whether evaluations for a wallet answer 403: its rules say
+   * `unavailable`, or the guardian is down for everyone (the
+   * `guardian-unavailable` scenario).
+   */
+  unavailableFor(wallet: Address): boolean
   /** Records an evaluation and returns its verdict. */
   record(entry: Omit<Verdict, 'id' | 'state'> & { state: State }): Verdict
   /** The verdict with this id. */
@@ -206,8 +212,16 @@ export type Guardian = {
   starkExTransaction(payloadHash: string): StarkExTransaction | undefined
 }
 
-/** Creates the guardian's state. */
-export function createGuardian(): Guardian {
+/**
+ * Creates the guardian's state.
+ *
+ * @param options.down - Whether the guardian is down for every wallet (read
+ *   on each evaluation). @default never
+ */
+export function createGuardian(
+  options: { down?: (() => boolean) | undefined } = {},
+): Guardian {
+  const { down = () => false } = options
   const byId = new Map<string, Verdict>()
   /** Each kept verdict's payload size, and their sum. */
   const sizes = new Map<string, number>()
@@ -248,6 +262,8 @@ export function createGuardian(): Guardian {
       walletRules.set(address, rules)
     },
     rulesFor: (wallet) => walletRules.get(getAddress(wallet)) ?? guardian.rules,
+    unavailableFor: (wallet) =>
+      down() || guardian.rulesFor(wallet).unavailable === true,
     record(entry) {
       const size = JSON.stringify(entry.payload ?? null).length
       while (

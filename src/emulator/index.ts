@@ -8,6 +8,7 @@
 import { BaseError } from '../core/Errors.js'
 import { emulatorAccounts } from './chain/accounts.js'
 import { type RunningChain, startChain } from './chain/gateway.js'
+import * as Clock from './clock.js'
 import { platformApiKey } from './constants.js'
 import * as Mailbox from './dev/mailbox.js'
 import * as Dev from './dev/service.js'
@@ -23,6 +24,7 @@ import * as PassportStarkEx from './passport/starkex/service.js'
 import * as PassportTee from './passport/tee/service.js'
 import { defaultPortBase, getPorts, type Slot, slots } from './ports.js'
 import { createRegistry, type Registry } from './registry/index.js'
+import * as Scenarios from './scenarios.js'
 import { PortInUseError } from './server.js'
 import type { Chain, Context, Service, Started } from './service.js'
 
@@ -36,6 +38,10 @@ export type {
   Rule as SessionActivityRule,
 } from './passport/api/session.js'
 export { getPorts, type Ports, type Slot } from './ports.js'
+export type {
+  Entry as ScenarioEntry,
+  Name as ScenarioName,
+} from './scenarios.js'
 export type { Chain, Context, Service, Started } from './service.js'
 
 /**
@@ -108,6 +114,10 @@ export type Emulator = {
   readonly mailbox: Mailbox.Store
   /** The users and their custody keys, shared by the services. */
   readonly registry: Registry
+  /** The services' clock (time travel: `POST {dev}/clock/advance`). */
+  readonly clock: Clock.Clock
+  /** The scenario switches (`GET {dev}/scenarios`). */
+  readonly scenarios: Scenarios.Store
   /** Stops everything the emulator started, Anvil included. Idempotent. */
   stop(): Promise<void>
 }
@@ -213,19 +223,27 @@ export async function startEmulator(
         throw new PortInUseError({ port, host, name, flag })
     }
 
+    const clock = Clock.create()
+    const scenarios = Scenarios.create()
     const chains: RunningChain[] = []
     for (const spec of chainSpecs) {
       step = `start chain ${spec.chainId} (Anvil, contracts, gateway on ${host}:${spec.port})`
-      const chain = await startChain({ ...spec, host })
+      const chain = await startChain({
+        ...spec,
+        host,
+        down: () => scenarios.isOn('node-down'),
+      })
       started.push({ name: `chain ${spec.chainId}`, stop: () => chain.stop() })
       chains.push(chain)
     }
     const [main, ...others] = chains as [RunningChain, ...RunningChain[]]
     const serviceChains: Context['chains'] = [main, ...others]
 
-    const mailbox = Mailbox.create()
-    const registry = createRegistry({ rpcUrl: main.nodeUrl })
-    const guardian = createGuardian()
+    const mailbox = Mailbox.create({ now: clock.now })
+    const registry = createRegistry({ rpcUrl: main.nodeUrl, now: clock.now })
+    const guardian = createGuardian({
+      down: () => scenarios.isOn('guardian-unavailable'),
+    })
     const origins: { [slot in Slot]?: string } = {}
     // Every slot's origin, running or not: a service may name one that
     // joins the list later (the platform API prints the relayer's).
@@ -251,6 +269,8 @@ export async function startEmulator(
         chains: serviceChains,
         registry,
         mailbox,
+        clock,
+        scenarios,
         passport: {
           redirectUri: passportRedirectUri,
           logoutRedirectUri: passportLogoutRedirectUri,
@@ -269,6 +289,8 @@ export async function startEmulator(
       info: info as Info,
       mailbox,
       registry,
+      clock,
+      scenarios,
       stop() {
         stopping ??= stopAll()
         return stopping

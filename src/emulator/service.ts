@@ -10,10 +10,12 @@
  * @packageDocumentation
  */
 import type { Contracts } from './chain/deploy.js'
+import type { Clock } from './clock.js'
 import type * as Mailbox from './dev/mailbox.js'
 import type { Guardian } from './guardian.js'
 import type { Slot } from './ports.js'
 import type { Registry } from './registry/index.js'
+import type * as Scenarios from './scenarios.js'
 
 /**
  * An emulated service.
@@ -93,6 +95,10 @@ export type Context = {
   readonly registry: Registry
   /** Where services deliver the codes and links they would send. */
   readonly mailbox: Mailbox.Store
+  /** The services' clock: what every service reads as now (time travel moves it). */
+  readonly clock: Clock
+  /** The scenario switches, which services read on every request. */
+  readonly scenarios: Scenarios.Store
   /** The game wallet's login and logout pages, as the emulator was told. */
   readonly passport: {
     readonly redirectUri: string

@@ -15,7 +15,11 @@
  *
  * @packageDocumentation
  */
-export type { Info } from '../emulator/index.js'
+export type {
+  Info,
+  ScenarioEntry,
+  ScenarioName,
+} from '../emulator/index.js'
 export {
   HeadlessLoginError,
   type MagicLogins,

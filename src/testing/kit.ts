@@ -28,6 +28,8 @@ import type {
   GuardianRulesBody,
   Info,
   Message as MailboxMessage,
+  ScenarioEntry,
+  ScenarioName,
   SessionActivityRule,
 } from '../emulator/index.js'
 import type { DevMintRequest } from '../passport/wire/starkex.js'
@@ -308,6 +310,80 @@ export type TestKit = {
    * gives the identity provider's tokens (see {@link PassportLogins.login}).
    */
   readonly passport: PassportLogins
+
+  // Scenarios and the services' clock.
+
+  /**
+   * The scenarios: switches that reproduce what users of the published
+   * SDKs meet in production. A switch takes effect on the next request to
+   * the service it affects.
+   */
+  readonly scenarios: {
+    /**
+     * Every scenario, with whether it is on, its title and what the
+     * published SDK does then.
+     *
+     * @example
+     * ```ts
+     * const on = (await kit.scenarios.list()).filter((s) => s.on)
+     * ```
+     */
+    list(): Promise<readonly ScenarioEntry[]>
+    /**
+     * Turns a scenario on (or off with `on = false`).
+     *
+     * @example
+     * ```ts
+     * await kit.scenarios.set('guardian-unavailable')
+     * ```
+     *
+     * @returns Its entry after the change.
+     * @throws {TestKitError} If there is no such scenario.
+     */
+    set(name: ScenarioName, on?: boolean): Promise<ScenarioEntry>
+    /**
+     * Turns every scenario off.
+     *
+     * @example
+     * ```ts
+     * afterEach(() => kit.scenarios.reset())
+     * ```
+     *
+     * @returns The list, all off.
+     */
+    reset(): Promise<readonly ScenarioEntry[]>
+  }
+  /**
+   * The services' clock: what every emulated service reads as now. Time
+   * travel moves it and every chain's time together; the browser's clock
+   * and the tokens' `iat`/`exp` stay on the wall clock.
+   */
+  readonly clock: {
+    /**
+     * The services' time.
+     *
+     * @example
+     * ```ts
+     * const now = await kit.clock.now()
+     * ```
+     */
+    now(): Promise<Date>
+    /**
+     * Moves the services' clock and every chain's time forward (a block is
+     * mined at the new time): login codes, links, sessions and tokens age
+     * by as much.
+     *
+     * @example
+     * ```ts
+     * await kit.clock.advance(10 * 60) // the login code has expired
+     * ```
+     *
+     * @returns The services' new time.
+     * @throws {TestKitError} If `seconds` is not a whole number from 0, or
+     *   the emulator refuses (a chain did not move).
+     */
+    advance(seconds: number): Promise<Date>
+  }
 }
 
 /**
@@ -446,6 +522,8 @@ export function createTestKit(info: Info): TestKit {
     )) as MailboxMessage[]
 
   const apiUrl = info.passport.apiUrl
+  // The dev service's origin: the mailbox endpoint without `/mailbox`.
+  const devOrigin = new URL(info.mailbox).origin
   const walletQuery = (wallet: Address | undefined) =>
     wallet === undefined
       ? ''
@@ -607,9 +685,52 @@ export function createTestKit(info: Info): TestKit {
 
     magic: createMagicLogins(info, mail),
     passport: createPassportLogins(info, mail),
+    // Scenarios and the services' clock, on the dev service's origin.
+
+    scenarios: {
+      list: async () =>
+        (await control('GET', `${devOrigin}/scenarios`)) as ScenarioEntry[],
+      async set(name, on = true) {
+        if (typeof on !== 'boolean')
+          throw new TestKitError(
+            `scenarios.set takes on as a boolean, not ${String(on)}.`,
+          )
+        return (await control(
+          'PUT',
+          `${devOrigin}/scenarios/${encodeURIComponent(name)}`,
+          { on },
+        )) as ScenarioEntry
+      },
+      reset: async () =>
+        (await control(
+          'POST',
+          `${devOrigin}/scenarios/reset`,
+          {},
+        )) as ScenarioEntry[],
+    },
+
+    clock: {
+      async now() {
+        const time = (await control('GET', `${devOrigin}/clock`)) as ClockTime
+        return new Date(time.now)
+      },
+      async advance(seconds) {
+        if (!Number.isSafeInteger(seconds) || seconds < 0)
+          throw new TestKitError(
+            `clock.advance takes whole seconds from 0, not ${seconds}.`,
+          )
+        const time = (await control('POST', `${devOrigin}/clock/advance`, {
+          seconds,
+        })) as ClockTime
+        return new Date(time.now)
+      },
+    },
   }
   return kit
 }
+
+/** What the dev service's clock routes answer. */
+type ClockTime = { now: string; offsetMs: number }
 
 /** How often {@link TestKit.waitForCode} reads the mailbox. */
 const pollMs = 50

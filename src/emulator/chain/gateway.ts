@@ -51,12 +51,12 @@ export type RunningChain = Chain & {
 export async function startChain(
   options: startChain.Options,
 ): Promise<RunningChain> {
-  const { chainId, port, host = '127.0.0.1' } = options
+  const { chainId, port, host = '127.0.0.1', down } = options
   const anvil = await startNode({ chainId, host })
   try {
     const contracts = await deployContracts({ rpcUrl: anvil.rpcUrl, chainId })
     const gateway = await startServer({
-      handler: createGateway({ nodeUrl: anvil.rpcUrl }),
+      handler: createGateway({ nodeUrl: anvil.rpcUrl, down }),
       port,
       host,
       name: `chain ${chainId}`,
@@ -86,6 +86,11 @@ export declare namespace startChain {
     port: number
     /** The interface to bind. @default '127.0.0.1' */
     host?: string | undefined
+    /**
+     * Whether the gateway answers as if the node were down (read on each
+     * request). @default never
+     */
+    down?: (() => boolean) | undefined
   }
 }
 
@@ -230,6 +235,7 @@ export function createGateway(options: createGateway.Options) {
     gasCap = rpcGasCap,
     timeoutMs = foreignTimeoutMs,
     localTimeoutMs: localBound = localTimeoutMs,
+    down = () => false,
   } = options
   return async (req: IncomingMessage, res: ServerResponse) => {
     const origin = req.headers.origin
@@ -255,9 +261,25 @@ export function createGateway(options: createGateway.Options) {
     try {
       body = JSON.parse(raw)
     } catch {
+      if (down()) return unreachable(res)
       return reply(res, 400, rpcError(null, -32700, 'Parse error.'))
     }
     const requests = Array.isArray(body) ? body : [body]
+    // While the node is "down" (the node-down scenario) every caller gets
+    // what this gateway answers when its node really does not answer, but
+    // a local caller's admin calls (Anvil's methods, which pages on other
+    // sites never reach) still pass: a test can still revert the chain.
+    if (
+      down() &&
+      !(
+        isLocal(req) &&
+        requests.every(
+          (request) =>
+            !isPublicMethod((request as { method?: unknown } | null)?.method),
+        )
+      )
+    )
+      return unreachable(res)
     if (requests.length === 0)
       return reply(res, 400, rpcError(null, -32600, 'Empty batch.'))
     if (requests.length > maxBatch)
@@ -336,11 +358,7 @@ export function createGateway(options: createGateway.Options) {
         )
         return reply(res, 504, Array.isArray(body) ? errors : errors[0])
       }
-      return reply(
-        res,
-        502,
-        rpcError(null, -32603, 'The node is not reachable.'),
-      )
+      return unreachable(res)
     } finally {
       clearTimeout(timer)
       res.off('close', onClose)
@@ -360,6 +378,11 @@ export declare namespace createGateway {
     timeoutMs?: number | undefined
     /** A local caller's time bound, ms. @default {@link localTimeoutMs} */
     localTimeoutMs?: number | undefined
+    /**
+     * Whether to answer as if the node were down (read on each request).
+     * @default never
+     */
+    down?: (() => boolean) | undefined
   }
 }
 
@@ -533,6 +556,14 @@ function idOf(id: unknown): string | number | null {
 
 function rpcError(id: string | number | null, code: number, message: string) {
   return { jsonrpc: '2.0', id, error: { code, message } }
+}
+
+/**
+ * What the gateway answers when its node does not answer: 502 Bad Gateway,
+ * as a provider's proxy in front of a node does, with a JSON-RPC error.
+ */
+function unreachable(res: ServerResponse) {
+  reply(res, 502, rpcError(null, -32603, 'The node is not reachable.'))
 }
 
 function reply(res: ServerResponse, status: number, body: unknown) {

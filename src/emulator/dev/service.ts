@@ -3,6 +3,7 @@ import type { Hono } from 'hono'
 import { normalizeContact } from '../contact.js'
 import { createApp, startServer } from '../server.js'
 import { defineService } from '../service.js'
+import { controlPaths, controlRoutes } from './controls.js'
 import type { Store } from './mailbox.js'
 import * as View from './view.js'
 
@@ -37,6 +38,7 @@ export function createDevApp(
 ): createDevApp.ReturnType {
   const { mailbox } = options
   const app = createApp()
+  if (options.controls) controlRoutes(app, options.controls)
 
   app.get('/health', (c) => c.json({ ok: true }))
 
@@ -74,6 +76,8 @@ export declare namespace createDevApp {
   type Options = {
     /** The store to read. */
     mailbox: Store
+    /** The scenario and clock routes' state (see controls.ts); none without. */
+    controls?: controlRoutes.Options | undefined
   }
   type ReturnType = Hono
 }
@@ -110,9 +114,12 @@ export const service = defineService({
   name: 'dev',
   async start(context) {
     const server = await startServer({
-      fetch: createDevApp({ mailbox: context.mailbox }).fetch,
+      fetch: createDevApp({
+        mailbox: context.mailbox,
+        controls: context,
+      }).fetch,
       ...context.listen,
-      localOnly: ['/mailbox'],
+      localOnly: ['/mailbox', ...controlPaths],
     })
     return { ...server, info: { mailbox: `${server.url}/mailbox` } }
   },

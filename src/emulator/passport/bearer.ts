@@ -10,6 +10,7 @@
  */
 import * as jose from 'jose'
 import { defaultAudience, paths } from '../../passport/wire/identity.js'
+import { tokenCheckTime } from '../clock.js'
 
 /** What a valid token says. */
 export type Bearer = {
@@ -35,14 +36,26 @@ export type Verifier = (
  * Keys are fetched from its JWKS on first use and cached by jose (a key it
  * does not know triggers one refetch, so key rotation works).
  *
+ * A token's claims are on the wall clock (the identity provider stamps
+ * them, and the browser reads them); it lives its lifetime on the services'
+ * clock: once the services' time has moved, a token issued before the move
+ * is checked that much later.
+ *
  * @param options.issuer - The identity provider's origin.
  * @param options.audience - The audience tokens must carry by default. @default 'platform_api'
+ * @param options.advancedSince - How far the services' clock has moved
+ *   since a wall-clock time in ms (see clock.ts). @default never moved
  */
 export function createVerifier(options: {
   issuer: string
   audience?: string | undefined
+  advancedSince?: ((at: number) => number) | undefined
 }): Verifier {
-  const { issuer, audience: defaultAud = defaultAudience } = options
+  const {
+    issuer,
+    audience: defaultAud = defaultAudience,
+    advancedSince = () => 0,
+  } = options
   const keys = jose.createRemoteJWKSet(new URL(paths.jwks, issuer), {
     timeoutDuration: 5_000,
   })
@@ -55,6 +68,7 @@ export function createVerifier(options: {
         issuer,
         audience,
         algorithms: ['RS256'],
+        currentDate: tokenCheckTime(jose.decodeJwt(token).iat, advancedSince),
       })
       if (typeof payload.sub !== 'string' || payload.sub === '')
         return { ok: false, description: 'The token names no subject.' }

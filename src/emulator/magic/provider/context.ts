@@ -80,7 +80,14 @@ export type Deps = {
     erc1155?: string
     sponsoredCallDelegate?: string
   }
+  /** The services' clock: when what the service keeps expires. */
   now: () => Date
+  /**
+   * The wall clock, which time travel does not move: DID tokens' claims
+   * (a dApp's backend checks them) and TOTP codes (an authenticator app
+   * computes them).
+   */
+  wallNow: () => Date
 }
 
 /** A method handler's context. */

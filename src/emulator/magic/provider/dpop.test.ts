@@ -20,6 +20,27 @@ async function rejection(promise: Promise<unknown>) {
 }
 
 describe('createVerifier', () => {
+  test("behavior: after time travel, a proof dated on the device's clock or on the services' is fresh; one old on both is not", async () => {
+    const day = 24 * 60 * 60
+    const verifier = createVerifier({
+      now: () => new Date(now.getTime() + day * 1000),
+      deviceNow: () => now,
+    })
+    const device = await createDevice({ now: () => now })
+    await verifier.verify(await device.proof())
+    await verifier.verify(await device.proof({ iat: nowSeconds + day }))
+    expect(
+      await rejection(
+        verifier.verify(await device.proof({ iat: nowSeconds - 301 })),
+      ),
+    ).toEqual({
+      code: -10019,
+      message: expect.stringContaining(
+        'iat is missing or more than 5 minutes off.',
+      ),
+    })
+  })
+
   test('behavior: a valid proof answers the RFC 7638 thumbprint of its key', async () => {
     const verifier = createVerifier({ now: () => now })
     const device = await createDevice({ now: () => now })

@@ -33,20 +33,35 @@ export type Verifier = {
 /**
  * Creates a DPoP verifier with its own replay cache.
  *
- * @param options.now - The clock. @default () => new Date()
+ * A proof's `iat` is the device's time. When a test moves the services'
+ * clock, the browser's may stay behind (or be moved along, as Playwright's
+ * `page.clock` does), so a proof is fresh within the window around either
+ * clock; ids are remembered on the device's clock, which both windows
+ * share.
+ *
+ * @param options.now - The services' clock. @default () => new Date()
+ * @param options.deviceNow - The devices' clock, which time travel does
+ *   not move. @default options.now
  */
 export function createVerifier(
-  options: { now?: (() => Date) | undefined } = {},
+  options: {
+    now?: (() => Date) | undefined
+    deviceNow?: (() => Date) | undefined
+  } = {},
 ): Verifier {
-  const { now = () => new Date() } = options
+  const { now = () => new Date(), deviceNow = now } = options
   const seen = new Map<string, number>()
 
   return {
     async verify(proof) {
-      const nowSeconds = Math.floor(now().getTime() / 1000)
+      const servicesSeconds = Math.floor(now().getTime() / 1000)
+      const deviceSeconds = Math.floor(deviceNow().getTime() / 1000)
       // Ids are remembered until their proof's window ends. Proofs arrive
       // roughly in `iat` order, so the oldest entries end first.
-      sweep(seen, (expires) => expires < nowSeconds)
+      sweep(
+        seen,
+        (expires) => expires < Math.min(servicesSeconds, deviceSeconds),
+      )
 
       let header: jose.ProtectedHeaderParameters
       try {
@@ -82,7 +97,15 @@ export function createVerifier(
       const { iat, jti } = (
         typeof payload === 'object' && payload !== null ? payload : {}
       ) as jose.JWTPayload
-      if (typeof iat !== 'number' || nowSeconds - iat > maxSkew)
+      if (typeof iat !== 'number')
+        throw failures.dpop('iat is missing or more than 5 minutes off.')
+      // The clock the proof is read against: the device's, unless the
+      // proof is dated on the services' (a browser moved with them).
+      const nowSeconds =
+        Math.abs(iat - servicesSeconds) < Math.abs(iat - deviceSeconds)
+          ? servicesSeconds
+          : deviceSeconds
+      if (nowSeconds - iat > maxSkew)
         throw failures.dpop('iat is missing or more than 5 minutes off.')
       if (iat - nowSeconds > maxFutureSkew)
         throw failures.dpop('iat is more than 60 seconds in the future.')

@@ -71,7 +71,13 @@ import { createSessions } from './session.js'
  * ```
  */
 export function createMagicService(options: createMagicService.Options): Hono {
-  const { apiKeys = [defaultApiKey], now = () => new Date() } = options
+  const {
+    apiKeys = [defaultApiKey],
+    now = () => new Date(),
+    wallNow = now,
+    rateLimited = () => false,
+    sessionEnded = () => false,
+  } = options
   const deps: Deps = {
     registry: options.registry,
     mailbox: options.mailbox,
@@ -88,8 +94,9 @@ export function createMagicService(options: createMagicService.Options): Hono {
     ],
     tokens: options.tokens ?? {},
     now,
+    wallNow,
   }
-  const verifier = createVerifier({ now })
+  const verifier = createVerifier({ now, deviceNow: wallNow })
   const runner = createRunner({ timeout: options.flowTimeout })
   const app = createApp()
 
@@ -100,6 +107,13 @@ export function createMagicService(options: createMagicService.Options): Hono {
   // a browser (the tests' device) send none.
   app.use('/v1/flow', ownOrigin)
   app.use('/v1/flow/*', ownOrigin)
+  // A rate-limit storm (the provider-rate-limited scenario): the API
+  // answers every call 429, as the hosted API does past an app's limit.
+  app.use('/v1/*', async (c, next) => {
+    if (!rateLimited()) return next()
+    c.header('retry-after', String(rateLimitRetryAfter))
+    return c.json(rateLimitedBody, 429)
+  })
 
   app.post('/v1/flow', async (c) => {
     const checked = checkFlowRequest(await readJson(c.req.raw))
@@ -206,6 +220,9 @@ export function createMagicService(options: createMagicService.Options): Hono {
     let session = undefined as Context['session']
     if (jkt !== undefined && body.rt) {
       session = deps.sessions.get(body.rt, params.API_KEY)
+      // The app's sessions have ended (the custody-session-expired
+      // scenario): the session reads as none, as an expired one does.
+      if (session && sessionEnded(params.API_KEY)) session = undefined
       if (session && session.jkt !== jkt)
         throw failures.dpop('the proof key is not the key of this session.')
     }
@@ -261,10 +278,43 @@ export declare namespace createMagicService {
     tokens?: Deps['tokens'] | undefined
     /** How long a flow waits for an answer (ms). @default 600_000 */
     flowTimeout?: number | undefined
-    /** The clock. @default () => new Date() */
+    /**
+     * The services' clock: when codes, links, sessions and DPoP proofs
+     * expire. @default () => new Date()
+     */
     now?: (() => Date) | undefined
+    /**
+     * The clock of what leaves the service (DID tokens' claims, read by a
+     * dApp's backend) or comes from outside it (TOTP codes, DPoP proofs'
+     * `iat`), which time travel does not move. @default options.now
+     */
+    wallNow?: (() => Date) | undefined
+    /** Whether the API answers every call 429 (read on each). @default never */
+    rateLimited?: (() => boolean) | undefined
+    /**
+     * Whether the sessions of the app with this publishable key have
+     * ended (read on each request). @default never
+     */
+    sessionEnded?: ((apiKey: string) => boolean) | undefined
   }
 }
+
+/**
+ * The `Retry-After` of a rate-limited answer, in seconds: 60, the window of
+ * the hosted API's per-minute limit.
+ */
+export const rateLimitRetryAfter = 60
+
+/**
+ * The body of a rate-limited answer: the hosted API's envelope (`data`,
+ * `error_code`, `message`, `status`, as @magic-sdk/admin reads it).
+ */
+export const rateLimitedBody = {
+  data: {},
+  error_code: 'RATE_LIMITED',
+  message: 'Too many requests: the rate limit of this application is exceeded.',
+  status: 'failed',
+} as const
 
 /**
  * The largest intermediary answer: 64 KiB. Answers carry a code, an email,
@@ -404,6 +454,12 @@ export const service = defineService({
       registry: context.registry,
       chain: { rpcUrl: main.nodeUrl, chainId: main.chainId },
       chains: context.chains,
+      now: context.clock.now,
+      wallNow: () => new Date(),
+      rateLimited: () => context.scenarios.isOn('provider-rate-limited'),
+      sessionEnded: (apiKey) =>
+        apiKey === custodyApiKey &&
+        context.scenarios.isOn('custody-session-expired'),
       tokens: {
         erc20: contracts.erc20,
         erc721: contracts.testErc721,

@@ -163,7 +163,7 @@ export function didToken(
     address: user.address,
     subject: user.id,
     audience: ctx.clientId,
-    now: ctx.deps.now(),
+    now: ctx.deps.wallNow(),
     lifespan:
       typeof lifespan === 'number' && lifespan > 0 ? lifespan : undefined,
     attachment: typeof attachment === 'string' ? attachment : undefined,

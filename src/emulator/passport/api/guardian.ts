@@ -143,7 +143,7 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
     const wallet = walletOf(c, deps)
     if (typeof wallet !== 'string') return wallet
     const rules = deps.guardian.rulesFor(wallet)
-    if (rules.unavailable) return unavailable(c)
+    if (deps.guardian.unavailableFor(wallet)) return unavailable(c)
     if (Number(c.req.header('content-length') ?? 0) > maxEvaluationBytes)
       return tooLarge(c)
     const body = await readJson(c)
@@ -178,7 +178,7 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
     const wallet = starkExWalletOf(c, deps)
     if (typeof wallet !== 'string') return wallet
     const rules = deps.guardian.rulesFor(wallet)
-    if (rules.unavailable) return unavailable(c)
+    if (deps.guardian.unavailableFor(wallet)) return unavailable(c)
     if (Number(c.req.header('content-length') ?? 0) > maxEvaluationBytes)
       return tooLarge(c)
     const body = await readJson(c)
@@ -218,7 +218,7 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
     const wallet = walletOf(c, deps)
     if (typeof wallet !== 'string') return wallet
     const rules = deps.guardian.rulesFor(wallet)
-    if (rules.unavailable) return unavailable(c)
+    if (deps.guardian.unavailableFor(wallet)) return unavailable(c)
     if (Number(c.req.header('content-length') ?? 0) > maxEvaluationBytes)
       return tooLarge(c)
     const body = await readJson(c)
@@ -248,7 +248,7 @@ export function guardianRoutes(app: Hono<ApiEnv>, deps: Deps): void {
     const wallet = walletOf(c, deps)
     if (typeof wallet !== 'string') return wallet
     const rules = deps.guardian.rulesFor(wallet)
-    if (rules.unavailable) return unavailable(c)
+    if (deps.guardian.unavailableFor(wallet)) return unavailable(c)
     if (Number(c.req.header('content-length') ?? 0) > maxEvaluationBytes)
       return tooLarge(c)
     const body = await readJson(c)

@@ -1,11 +1,13 @@
 import { describe, expect, test } from 'vitest'
 import { resolve } from '../../../passport/config.js'
 import { predictContracts } from '../../chain/deploy.js'
+import * as Clock from '../../clock.js'
 import * as Mailbox from '../../dev/mailbox.js'
 import { createGuardian } from '../../guardian.js'
 import { findFreePortRange } from '../../net.js'
 import { getPorts } from '../../ports.js'
 import { createRegistry } from '../../registry/index.js'
+import * as Scenarios from '../../scenarios.js'
 import type { Context } from '../../service.js'
 import { overridesOf, service } from './service.js'
 
@@ -109,6 +111,8 @@ describe('service', () => {
       ],
       registry: createRegistry(),
       mailbox: Mailbox.create(),
+      clock: Clock.create(),
+      scenarios: Scenarios.create(),
       passport: {
         redirectUri: 'http://127.0.0.1:1/redirect',
         logoutRedirectUri: 'http://127.0.0.1:1/logout',

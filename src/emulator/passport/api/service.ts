@@ -104,7 +104,10 @@ export function createApiService(
     guardian: options.guardian,
     chains: options.chains,
     issuer,
-    verifier: createVerifier({ issuer }),
+    verifier: createVerifier({
+      issuer,
+      advancedSince: options.advancedSince,
+    }),
     walletAddress: options.walletAddress,
     links: createLinkStore(),
     sessionActivity: createSessionActivityStore(),
@@ -185,6 +188,11 @@ export declare namespace createApiService {
     passportOrigin?: string | undefined
     /** The clock. @default () => new Date() */
     now?: (() => Date) | undefined
+    /**
+     * How far the clock has moved since a wall-clock time (see clock.ts),
+     * for the tokens' lifetimes. @default never moved
+     */
+    advancedSince?: ((at: number) => number) | undefined
     /**
      * The platform's verification status of a contract, as the metadata
      * routes report it. @default every contract is `unverified`
@@ -315,6 +323,7 @@ export const service = defineService({
             ]
           : []
       }),
+      now: context.clock.now,
     })
     const indexer = createIndexer({
       chains: context.chains.map((chain) => ({
@@ -323,6 +332,7 @@ export const service = defineService({
         seaport: seaportOf(chain),
       })),
       listings: orderbook.source,
+      now: context.clock.now,
     })
     const minting = createMinting({
       chains: context.chains.map((chain) => ({
@@ -334,6 +344,7 @@ export const service = defineService({
         ],
       })),
       indexer: mintingIndexerOf(indexer),
+      now: context.clock.now,
     })
     const app = createApiService({
       issuer,
@@ -349,6 +360,8 @@ export const service = defineService({
         orderbook.allowlistRegisteredWallet(chainId, wallet),
       verificationOf: (chainId, address) =>
         indexer.verificationStatus(chainId, address),
+      now: context.clock.now,
+      advancedSince: context.clock.advancedSince,
     })
     const server = await startServer({
       fetch: app.fetch,

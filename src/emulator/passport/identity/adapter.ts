@@ -65,11 +65,19 @@ type Entry = {
  * ```ts
  * new Provider(issuer, { adapter: createMemoryAdapter(), … })
  * ```
+ *
+ * @param options.now - The clock entries expire by (ms since the epoch). @default Date.now
+ * @param options.hidden - Whether a model's entries read as absent now
+ *   (they stay stored): a refresh token that cannot be found is refused
+ *   with `invalid_grant`, as a revoked one is. @default never
  */
 export function createMemoryAdapter(
-  options: { now?: () => number } = {},
+  options: {
+    now?: (() => number) | undefined
+    hidden?: ((model: string) => boolean) | undefined
+  } = {},
 ): (model: string) => Adapter {
-  const { now = Date.now } = options
+  const { now = Date.now, hidden = () => false } = options
   /** The entries, least recently written first. */
   const entries = new Map<string, Entry>()
   /** Keys of the entries issued under a grant, to revoke them together. */
@@ -145,7 +153,7 @@ export function createMemoryAdapter(
         }
       },
       async find(id) {
-        return read(keyOf(id))
+        return hidden(model) ? undefined : read(keyOf(id))
       },
       async findByUserCode(userCode) {
         return byIndex(`userCode:${userCode}`)

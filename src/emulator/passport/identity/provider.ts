@@ -62,6 +62,16 @@ export type ProviderOptions = {
   ttl: Ttl
   /** The device flow's poll interval in seconds. */
   deviceInterval: number
+  /**
+   * The clock the stored grants, sessions and refresh tokens expire by
+   * (ms since the epoch). @default Date.now
+   */
+  now?: (() => number) | undefined
+  /**
+   * Whether refresh tokens are refused (read on each grant): they read as
+   * unknown, which the token endpoint answers `invalid_grant`. @default never
+   */
+  refuseRefresh?: (() => boolean) | undefined
 }
 
 /**
@@ -73,7 +83,11 @@ export function createProvider(options: ProviderOptions): Provider {
   const { issuer, registry, clientId, ttl } = options
 
   const provider = new Provider(issuer, {
-    adapter: createMemoryAdapter(),
+    adapter: createMemoryAdapter({
+      now: options.now,
+      hidden: (model) =>
+        model === 'RefreshToken' && options.refuseRefresh?.() === true,
+    }),
     clients: [
       {
         client_id: clientId,

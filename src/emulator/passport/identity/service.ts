@@ -17,9 +17,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { promisify } from 'node:util'
 import type { HttpBindings } from '@hono/node-server'
 import { cors } from 'hono/cors'
-import { createLocalJWKSet, type JWK, jwtVerify } from 'jose'
+import { createLocalJWKSet, decodeJwt, type JWK, jwtVerify } from 'jose'
 import type Provider from 'oidc-provider'
 import { logoutParams, paths } from '../../../passport/wire/identity.js'
+import { tokenCheckTime } from '../../clock.js'
 import { createCodes } from '../../codes.js'
 import {
   defaultClientId,
@@ -94,6 +95,7 @@ export async function createIdentityService(
     logoutRedirectUri = defaultLogoutRedirectUri,
     deviceInterval = 5,
     now = () => new Date(),
+    advancedSince = () => 0,
   } = options
   const ttl = { ...defaultTtl, ...options.ttl }
 
@@ -118,6 +120,8 @@ export async function createIdentityService(
     cookieKeys: [randomBytes(32).toString('base64url')],
     ttl,
     deviceInterval,
+    now: () => now().getTime(),
+    refuseRefresh: options.refuseRefresh,
   })
 
   const app = createApp<{ Bindings: HttpBindings }>()
@@ -165,6 +169,8 @@ export async function createIdentityService(
     const payload = await jwtVerify(token, keySet, {
       issuer,
       typ: 'at+jwt',
+      // The token lives its lifetime on the services' clock.
+      currentDate: tokenCheckTime(issuedAtOf(token), advancedSince),
     }).then(
       (verified) => verified.payload,
       () => undefined,
@@ -255,6 +261,16 @@ export async function newSigningKey(): Promise<JWK> {
  */
 export const maxAccessTokens = 10_000
 
+/** A JWT's `iat`, if it reads as one. */
+function issuedAtOf(token: string): number | undefined {
+  try {
+    const { iat } = decodeJwt(token)
+    return typeof iat === 'number' ? iat : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** Whether the request carries oidc-provider's session cookie. */
 function hasSessionCookie(req: IncomingMessage): boolean {
   return (req.headers.cookie ?? '')
@@ -322,8 +338,24 @@ export declare namespace createIdentityService {
     ttl?: Partial<Ttl> | undefined
     /** The device flow's poll interval in seconds. @default 5 */
     deviceInterval?: number | undefined
-    /** The clock of the sign-in codes. @default () => new Date() */
+    /**
+     * The services' clock: the sign-in codes, and the stored grants,
+     * sessions and refresh tokens expire by it. Tokens are stamped by
+     * oidc-provider on the wall clock, which the browser reads too.
+     * @default () => new Date()
+     */
     now?: (() => Date) | undefined
+    /**
+     * How far the services' clock has moved since a wall-clock time (see
+     * clock.ts): `/userinfo` checks an access token that much later.
+     * @default never moved
+     */
+    advancedSince?: ((at: number) => number) | undefined
+    /**
+     * Whether the token endpoint refuses refresh tokens (read on each
+     * grant, `invalid_grant`). @default never
+     */
+    refuseRefresh?: (() => boolean) | undefined
     /**
      * The RS256 private JWK (with `kid`) the tokens are signed with; tests
      * pass one to sign tokens of their own with the issuer's key.
@@ -353,6 +385,9 @@ export const service = defineService({
         context.origins.dev === undefined
           ? undefined
           : `${context.origins.dev}/mailbox/view`,
+      now: context.clock.now,
+      advancedSince: context.clock.advancedSince,
+      refuseRefresh: () => context.scenarios.isOn('refresh-token-rejected'),
     })
     const server = await startServer({
       handler: identity.handler,

@@ -63,6 +63,7 @@ import type { Contracts } from '../../chain/deploy.js'
 import { recoverSigner, signEthSign } from '../../chain/sequence.js'
 import { erc191Digest, type Guardian } from '../../guardian.js'
 import type { Registry } from '../../registry/index.js'
+import { relayerOutcome } from '../../scenarios.js'
 import { createApp, startServer } from '../../server.js'
 import { defineService } from '../../service.js'
 import { createVerifier, type Verifier } from '../bearer.js'
@@ -150,7 +151,11 @@ function paysFee(transactions: readonly MetaTransaction[], fee: bigint) {
 export function createRelayer(options: createRelayer.Options): Relayer {
   const { chains, guardian, registry } = options
   const verify: Verifier =
-    options.verify ?? createVerifier({ issuer: options.issuer })
+    options.verify ??
+    createVerifier({
+      issuer: options.issuer,
+      advancedSince: options.advancedSince,
+    })
   const byChain = new Map(chains.map((chain) => [chain.chainId, chain]))
   const submitter = createSubmitter({
     chains,
@@ -298,7 +303,12 @@ export function createRelayer(options: createRelayer.Options): Relayer {
       wallet,
       status: statuses.pending,
     }
-    const plan = nextPlan(wallet)
+    // A standing outcome (a relayer scenario) comes before the planned
+    // ones, which stay queued for after it.
+    const standing = options.standing?.()
+    const plan: Plan | undefined = standing
+      ? { outcome: standing }
+      : nextPlan(wallet)
     if (plan?.outcome === 'fail' || plan?.outcome === 'cancel') {
       relayed.status =
         plan.outcome === 'fail' ? statuses.failed : statuses.cancelled
@@ -583,6 +593,16 @@ export declare namespace createRelayer {
     receiptTimeoutMs?: number | undefined
     /** A token check other than the issuer's (tests). */
     verify?: Verifier | undefined
+    /**
+     * The outcome every send takes while it returns one (read on each
+     * send), before any planned with `next`. @default none
+     */
+    standing?: (() => Outcome | undefined) | undefined
+    /**
+     * How far the services' clock has moved since a wall-clock time (see
+     * clock.ts), for the tokens' lifetimes. @default never moved
+     */
+    advancedSince?: ((at: number) => number) | undefined
   }
 }
 
@@ -597,6 +617,8 @@ export const service = defineService({
       registry: context.registry,
       chains: context.chains,
       guardian: context.passport.guardian,
+      standing: () => relayerOutcome(context.scenarios),
+      advancedSince: context.clock.advancedSince,
     })
     const server = await startServer({
       fetch: relayer.fetch,

@@ -2,6 +2,7 @@ import { type Hex, hexToBytes, recoverMessageAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ethChain, headers, paths } from '../../../passport/wire/tee.js'
 import { predictContracts } from '../../chain/deploy.js'
+import * as Clock from '../../clock.js'
 import { custodyApiKey, passportOidcProviderId } from '../../constants.js'
 import * as Mailbox from '../../dev/mailbox.js'
 import { createGuardian } from '../../guardian.js'
@@ -10,6 +11,7 @@ import { defaultApiKey } from '../../magic/provider/protocol.js'
 import * as MagicProvider from '../../magic/provider/service.js'
 import { call, createDevice } from '../../magic/provider/testkit.js'
 import { findFreePort } from '../../net.js'
+import * as Scenarios from '../../scenarios.js'
 import type { Context, Started } from '../../service.js'
 import { custodyIdentity } from '../custody.js'
 import { startIdentity, type Tokens, tokensFor } from '../identity/testkit.js'
@@ -36,6 +38,8 @@ async function contextFor(name: 'tee' | 'magic'): Promise<Context> {
     ],
     registry: identity.registry,
     mailbox: Mailbox.create(),
+    clock: Clock.create(),
+    scenarios: Scenarios.create(),
     passport: {
       redirectUri: 'http://127.0.0.1:1/redirect',
       logoutRedirectUri: 'http://127.0.0.1:1/logout',

@@ -73,8 +73,13 @@ export function createTeeService(
     audience = defaultClientId,
     apiKeys = [custodyApiKey],
     providerId = passportOidcProviderId,
+    sessionEnded = () => false,
   } = options
-  const verifier = createVerifier({ issuer, audience })
+  const verifier = createVerifier({
+    issuer,
+    audience,
+    advancedSince: options.advancedSince,
+  })
   const app = createApp<TeeEnv>()
   const fail = (
     c: HonoContext,
@@ -129,6 +134,10 @@ export function createTeeService(
         'unsupportedChain',
         `${headers.chain} must be ${ethChain}.`,
       )
+    // The player's custody session has ended (the custody-session-expired
+    // scenario): refused as an expired token is.
+    if (sessionEnded())
+      return fail(c, 'invalidToken', 'The token is invalid or expired.')
     const checked = await verifier(c.req.header('authorization'))
     if (!checked.ok || registry.get(checked.sub) === undefined)
       return fail(
@@ -205,6 +214,16 @@ export declare namespace createTeeService {
     apiKeys?: readonly string[] | undefined
     /** The accepted OIDC provider id. @default {@link passportOidcProviderId} */
     providerId?: string | undefined
+    /**
+     * Whether the players' custody sessions have ended (read on each call:
+     * every call is then refused as with an expired token). @default never
+     */
+    sessionEnded?: (() => boolean) | undefined
+    /**
+     * How far the services' clock has moved since a wall-clock time (see
+     * clock.ts), for the id tokens' lifetimes. @default never moved
+     */
+    advancedSince?: ((at: number) => number) | undefined
   }
 }
 
@@ -239,7 +258,12 @@ export const service = defineService({
       throw new Error(
         "The key-custody API needs the identity service's origin.",
       )
-    const app = createTeeService({ issuer, registry: context.registry })
+    const app = createTeeService({
+      issuer,
+      registry: context.registry,
+      sessionEnded: () => context.scenarios.isOn('custody-session-expired'),
+      advancedSince: context.clock.advancedSince,
+    })
     const server = await startServer({ fetch: app.fetch, ...context.listen })
     return { ...server, info: {} }
   },

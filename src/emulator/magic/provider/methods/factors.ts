@@ -51,7 +51,7 @@ export async function secondFactor(
     const answer = await ctx.waitFor([...verify, ...cancel, 'lost-device'])
     if (cancel.includes(answer.eventType)) throw failures.cancelled()
     if (verify.includes(answer.eventType)) {
-      if (verifyTotp(secret, answer.args, ctx.deps.now())) return
+      if (verifyTotp(secret, answer.args, ctx.deps.wallNow())) return
       if (
         recoveryCodeAsCode &&
         consumeRecoveryCode(user.recoveryCodeHashes, answer.args)

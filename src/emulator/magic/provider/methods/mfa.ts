@@ -32,7 +32,7 @@ const enableMfa: Handler = async (ctx) => {
   for (;;) {
     const answer = await ctx.waitFor(['verify-mfa-code', 'cancel-mfa-setup'])
     if (answer.eventType === 'cancel-mfa-setup') throw failures.cancelled()
-    if (verifyTotp(secret, answer.args, ctx.deps.now())) break
+    if (verifyTotp(secret, answer.args, ctx.deps.wallNow())) break
     ctx.emit('invalid-mfa-otp')
     ctx.screen('enable-mfa', {
       step: 'secret',
@@ -73,7 +73,7 @@ const disableMfa: Handler = async (ctx) => {
     ])
     if (answer.eventType === 'cancel-mfa-disable') throw failures.cancelled()
     if (answer.eventType === 'verify-mfa-code') {
-      if (verifyTotp(secret, answer.args, ctx.deps.now())) break
+      if (verifyTotp(secret, answer.args, ctx.deps.wallNow())) break
       ctx.emit('invalid-mfa-otp')
       ctx.screen('disable-mfa', { step: 'mfa-code', error: 'invalid' })
       continue

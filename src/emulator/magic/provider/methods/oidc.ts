@@ -30,7 +30,7 @@ export const loginWithOidc: Handler = async (ctx) => {
       ...(provider.audience === undefined
         ? {}
         : { audience: provider.audience }),
-      currentDate: ctx.deps.now(),
+      currentDate: ctx.deps.wallNow(),
     }))
   } catch (error) {
     if (error instanceof JwksUnavailableError)
