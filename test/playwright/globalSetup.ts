@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createServer } from 'vite'
 
@@ -5,7 +8,8 @@ import { createServer } from 'vite'
  * Serves the test pages (./pages) for every worker: a Vite dev server on a
  * free loopback port, its URL handed to the workers in `PAGES_URL`. The
  * pages import this package's sources and the published SDKs, pre-bundled
- * once before the first test.
+ * once before the first test. `ISOLATION_DIR`: a directory of this run
+ * where the isolation tests of two workers meet.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const root = fileURLToPath(new URL('./pages', import.meta.url))
@@ -44,5 +48,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   if (!address || typeof address === 'string')
     throw new Error('The pages server has no port.')
   process.env.PAGES_URL = `http://127.0.0.1:${address.port}`
-  return () => server.close()
+  const isolation = await mkdtemp(join(tmpdir(), 'embedded-wallets-pw-'))
+  process.env.ISOLATION_DIR = isolation
+  return async () => {
+    await server.close()
+    await rm(isolation, { recursive: true, force: true })
+  }
 }

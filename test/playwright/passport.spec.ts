@@ -96,3 +96,35 @@ test("error: blockPopups with the SDK's blocked-popup overlay off: the published
   await page.getByTestId('login-popup').click()
   await expect(page.getByTestId('error')).toHaveText('Popup blocked by user')
 })
+
+test('error: approve with no confirmation popup names what it waited for and what it saw', async ({
+  open,
+  page,
+  wallets,
+}) => {
+  await open('passport')
+  const error = await wallets.passport
+    .approve(page, { timeoutMs: 300 })
+    .catch((error: unknown) => error)
+  expect(error).toMatchObject({
+    name: 'TestKit.WaitTimeoutError',
+    shortMessage:
+      "No guardian's confirmation popup ready for a decision within 300 ms; last seen: no confirmation popup open.",
+  })
+})
+
+test("error: completeLogin with no sign-in started names the provider's login page and the pages seen", async ({
+  open,
+  page,
+  emulator,
+  wallets,
+}) => {
+  await open('passport')
+  const error = await wallets.passport
+    .completeLogin(page, { email: 'nobody@example.com' }, { timeoutMs: 300 })
+    .catch((error: unknown) => error)
+  expect(error).toMatchObject({
+    name: 'TestKit.WaitTimeoutError',
+    shortMessage: `No login page of the identity provider (${emulator.passport.authenticationDomain}) in the page or a popup within 300 ms; last seen: pages at ${page.url()}.`,
+  })
+})
