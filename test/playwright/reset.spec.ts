@@ -62,3 +62,21 @@ test.describe('resetChain: false', () => {
     )
   })
 })
+
+test.describe('resetServices (the default)', () => {
+  test.describe.configure({ mode: 'serial' })
+  let defaults: unknown
+
+  test("behavior: a test sets the guardian's rules and plans a relayer failure", async ({
+    kit,
+  }) => {
+    defaults = await kit.guardian.getRules()
+    await kit.guardian.setRules({ confirmErc191: true, unavailable: true })
+    await kit.relayer.next('fail', { count: 3 })
+    expect(await kit.guardian.getRules()).not.toEqual(defaults)
+  })
+
+  test('behavior: the next test finds the default rules', async ({ kit }) => {
+    expect(await kit.guardian.getRules()).toEqual(defaults)
+  })
+})
