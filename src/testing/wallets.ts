@@ -458,10 +458,12 @@ export function createWallets(options: {
 
   return {
     newUser(options = {}) {
-      const label = (options.label ?? 'user')
-        .toLowerCase()
-        .replace(/[^a-z0-9-]/g, '-')
-        .slice(0, 32)
+      const label =
+        (options.label ?? '')
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-')
+          .replace(/^-+|-+$/g, '')
+          .slice(0, 32) || 'user'
       const serial = ++usersMade
       const random = crypto.getRandomValues(new Uint32Array(1))[0] ?? 0
       const nonce = random.toString(36).padStart(7, '0').slice(-7)
