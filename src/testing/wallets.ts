@@ -90,10 +90,10 @@ export type Wallets = {
   readonly passport: {
     /**
      * Finishes a sign-in the dApp started with `login()` (the login popup)
-     * or `loginWithRedirect()` (this page goes to the provider): types the
-     * email and the mailbox's code into the provider's login page, then
-     * waits until the popup is closed, or until the page is back at the
-     * dApp's redirect URI.
+     * or `login({ useRedirectFlow: true })` (this page goes to the
+     * provider): types the email and the mailbox's code into the
+     * provider's login page, then waits until the popup is closed, or until
+     * the page is back at the dApp's redirect URI.
      *
      * @example
      * ```ts
