@@ -353,6 +353,20 @@ export function createWallets(options: {
             safeUrl(candidate.url())?.origin === authOrigin,
         )
         if (found) return { value: found }
+        // The published @imtbl/passport asks for the login method in an
+        // iframe of the provider first, a hosted page with no emulated
+        // counterpart: the sign-in would wait for it forever.
+        const prompt = page.frames().find((frame) => {
+          const url = safeUrl(frame.url())
+          return (
+            url?.origin === authOrigin &&
+            url.pathname === '/im-embedded-login-prompt'
+          )
+        })
+        if (prompt)
+          throw new TestKitError(
+            'The published @imtbl/passport shows its embedded login prompt, a hosted page the emulator does not serve: set popupOverlayOptions: { disableHeadlessLoginPromptOverlay: true } in its configuration.',
+          )
         return {
           saw: `pages at ${pages
             .filter((candidate) => !candidate.isClosed())
