@@ -30,7 +30,7 @@
  */
 import { test as base } from '@playwright/test'
 import type { Info } from '../emulator/index.js'
-import type { TestKit } from './kit.js'
+import { type TestKit, TestKitError } from './kit.js'
 import { createWallets, type Wallets } from './wallets.js'
 import { startWorkerEmulator } from './worker.js'
 
@@ -48,9 +48,9 @@ export type Options = {
    */
   resetChain: boolean
   /**
-   * After each test, put the guardian's rules and the relayer's planned
-   * outcomes and fee back to their defaults, so a rule one test sets never
-   * decides another's transaction.
+   * After each test, put the guardian's rules, the relayer's planned
+   * outcomes and fee, and the scenario switches back to their defaults, so
+   * a rule one test sets never decides another's request.
    *
    * @default true
    */
@@ -141,7 +141,11 @@ export const test = base.extend<TestScoped, WorkerScoped>({
         await use(undefined)
       } finally {
         if (resetServices)
-          await Promise.all([kit.guardian.setRules({}), kit.relayer.reset()])
+          await Promise.all([
+            kit.guardian.setRules({}),
+            kit.relayer.reset(),
+            resetScenarios(kit.info),
+          ])
         if (snapshot !== undefined) await kit.revert(snapshot)
       }
     },
@@ -152,3 +156,15 @@ export const test = base.extend<TestScoped, WorkerScoped>({
     await use(createWallets({ kit, worker: testInfo.parallelIndex }))
   },
 })
+
+/**
+ * Switches every scenario off (`POST /scenarios/reset` on the dev origin).
+ * An emulator without scenarios answers 404: nothing to reset.
+ */
+async function resetScenarios(info: Info): Promise<void> {
+  const url = `${info.mailbox.replace(/\/mailbox$/, '')}/scenarios/reset`
+  const response = await fetch(url, { method: 'POST' })
+  await response.body?.cancel()
+  if (!response.ok && response.status !== 404)
+    throw new TestKitError(`POST ${url} answered ${response.status}.`)
+}
