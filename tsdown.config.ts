@@ -82,6 +82,8 @@ export default defineConfig([
       // Its Vitest helpers, an entry of their own: vitest stays an
       // optional peer of the package.
       'testing/vitest': 'src/testing/vitest.ts',
+      // Its Playwright fixtures (`@playwright/test` is an optional peer).
+      'testing/playwright': 'src/testing/playwright.ts',
     },
     platform: 'node',
     // rolldown is imported only to bundle the iframe app when running from
