@@ -79,6 +79,8 @@ export default defineConfig([
       'emulator/bin': 'src/emulator/bin.ts',
       // The test kit: Node tooling over the emulator, like it.
       'testing/index': 'src/testing/index.ts',
+      // Its Playwright fixtures (`@playwright/test` is an optional peer).
+      'testing/playwright': 'src/testing/playwright.ts',
     },
     platform: 'node',
     // rolldown is imported only to bundle the iframe app when running from
