@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { test as base, expect } from 'embedded-wallets/testing/playwright'
 import { preview } from 'vite'
-import { test as base, expect } from './standin.js'
 
 export { expect }
 

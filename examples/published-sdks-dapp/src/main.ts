@@ -75,8 +75,12 @@ async function start(info: Info) {
     'click',
     action(async () => {
       magic ??= createMagic(info)
-      // The iframe wallet's own login screens (email, then the code).
-      const [account] = await magic.wallet.connectWithUI()
+      // Email code: the wallet's own screen asks for the code it sent.
+      const email = element<HTMLInputElement>('email').value
+      await magic.auth.loginWithEmailOTP({ email })
+      const [account] = (await magic.rpcProvider.request({
+        method: 'eth_accounts',
+      })) as string[]
       if (!account) throw new Error('The iframe wallet gave no account.')
       show({
         name: 'Magic',
