@@ -12,8 +12,9 @@
  * nothing is downloaded, and the step takes seconds. An `npm install` of the
  * tarball would fetch or link the same packages again for no gain.
  *
- * Needs `npm run build` first. `-- <example>` runs one example only; other
- * arguments go to `playwright test`.
+ * Needs `npm run build` first. `-- <example>` runs one example only;
+ * `-- --install` only packs and installs (to open an example by hand);
+ * other arguments go to `playwright test`.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs'
@@ -142,6 +143,7 @@ async function install(example: string, tarball: string): Promise<void> {
 async function main(): Promise<void> {
   const args = process.argv.slice(2)
   const only = args[0] && !args[0].startsWith('-') ? args.shift() : undefined
+  const installOnly = args.includes('--install')
   const rootManifest = readManifest(join(root, 'package.json'))
   if (!existsSync(join(root, 'dist')))
     throw new Error('No dist/: run `npm run build` first.')
@@ -164,6 +166,10 @@ async function main(): Promise<void> {
     for (const example of examples) {
       const dir = join(examplesDir, example)
       await install(example, tarball)
+      if (installOnly) {
+        console.log(`examples/${example}: installed`)
+        continue
+      }
       console.log(`\nexamples/${example}: typecheck`)
       run(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], dir)
       console.log(`examples/${example}: Playwright suite`)
