@@ -47,6 +47,14 @@ export type Options = {
    */
   resetChain: boolean
   /**
+   * After each test, put the guardian's rules and the relayer's planned
+   * outcomes and fee back to their defaults, so a rule one test sets never
+   * decides another's transaction.
+   *
+   * @default true
+   */
+  resetServices: boolean
+  /**
    * How the worker's emulator starts (its chain id, its game wallet's
    * redirect URIs, …); the ports are the worker's own.
    *
@@ -65,10 +73,10 @@ export type Fixtures = {
   wallets: Wallets
 }
 
-type TestScoped = Pick<Options, 'resetChain'> & {
+type TestScoped = Pick<Options, 'resetChain' | 'resetServices'> & {
   wallets: Wallets
-  /** Runs around every test: the snapshot and the revert. */
-  chainReset: undefined
+  /** Runs around every test: the snapshot and the revert, the services' reset. */
+  resetAround: undefined
 }
 
 type WorkerScoped = Pick<Options, 'emulatorOptions'> & {
@@ -80,7 +88,7 @@ type WorkerScoped = Pick<Options, 'emulatorOptions'> & {
 
 /**
  * Playwright's `test` with the fixtures `emulator`, `kit` and `wallets`
- * and the options `resetChain` and `emulatorOptions`.
+ * and the options `resetChain`, `resetServices` and `emulatorOptions`.
  *
  * @example
  * ```ts
@@ -95,6 +103,7 @@ type WorkerScoped = Pick<Options, 'emulatorOptions'> & {
 export const test = base.extend<TestScoped, WorkerScoped>({
   emulatorOptions: [{}, { option: true, scope: 'worker' }],
   resetChain: [true, { option: true }],
+  resetServices: [true, { option: true }],
 
   workerEmulator: [
     async ({ emulatorOptions }, use, workerInfo) => {
@@ -124,14 +133,15 @@ export const test = base.extend<TestScoped, WorkerScoped>({
     { scope: 'worker' },
   ],
 
-  chainReset: [
-    async ({ kit, resetChain }, use) => {
-      if (!resetChain) return use(undefined)
-      const snapshot = await kit.snapshot()
+  resetAround: [
+    async ({ kit, resetChain, resetServices }, use) => {
+      const snapshot = resetChain ? await kit.snapshot() : undefined
       try {
         await use(undefined)
       } finally {
-        await kit.revert(snapshot)
+        if (resetServices)
+          await Promise.all([kit.guardian.setRules({}), kit.relayer.reset()])
+        if (snapshot !== undefined) await kit.revert(snapshot)
       }
     },
     { auto: true },
