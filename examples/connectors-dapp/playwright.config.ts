@@ -14,7 +14,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 15_000 },
   forbidOnly: Boolean(process.env.CI),
-  reporter: process.env.CI ? 'list' : [['list']],
+  reporter: 'list',
   use: {
     browserName: 'chromium',
     launchOptions: {
