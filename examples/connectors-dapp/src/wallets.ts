@@ -29,7 +29,6 @@ export function passportConfig(info: Info): PassportModuleConfiguration {
     baseConfig: { environment: 'sandbox' },
     clientId: info.passport.clientId,
     redirectUri: new URL('/redirect.html', location.origin).href,
-    logoutRedirectUri: new URL('/', location.origin).href,
     overrides: info.passport.overrides,
   }
 }

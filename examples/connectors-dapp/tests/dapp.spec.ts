@@ -61,6 +61,12 @@ test('behavior: the iframe wallet logs in by email code, sends 0.01 ETH and sign
   await page.getByRole('button', { name: 'Sign message' }).click()
   await expect(page.getByTestId('outcome')).toHaveText('Signature verified')
   await expect(page.getByTestId('failure')).toBeHidden()
+
+  await page.getByRole('button', { name: 'Log out' }).click()
+  await expect(
+    page.getByRole('button', { name: 'Log in with the iframe wallet' }),
+  ).toBeVisible()
+  await expect(page.getByTestId('address')).toBeHidden()
 })
 
 test('behavior: the game wallet logs in through its popup, signs before and after its deployment (ERC-6492, then ERC-1271) and sends through the relayer', async ({

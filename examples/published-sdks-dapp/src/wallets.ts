@@ -32,8 +32,6 @@ export function createPassport(info: Info) {
     baseConfig: { environment: sandbox },
     clientId: info.passport.clientId,
     redirectUri: new URL('/redirect.html', location.origin).href,
-    logoutRedirectUri: new URL('/', location.origin).href,
-    logoutMode: 'silent',
     // The SDK has no default scope: without offline_access no refresh
     // token, without transact no wallet.
     scope: 'openid profile email offline_access transact',
