@@ -44,9 +44,10 @@ export type Wallets = {
   /** The iframe wallet's screens (the emulator's `/send` page in the dApp's iframe). */
   readonly magic: {
     /**
-     * Finishes a login the dApp started with `loginWithEmailOTP` or
-     * `loginWithSMS` (with the wallet's UI): reads the code from the
-     * mailbox, types it into the iframe's code screen, answers the MFA
+     * Finishes a login the dApp started with `loginWithEmailOTP`,
+     * `loginWithSMS` (with the wallet's UI) or `wallet.connectWithUI()`
+     * (the email typed into the wallet's own login screen): reads the code
+     * from the mailbox, types it into the iframe's code screen, answers the MFA
      * screen with the authenticator's code when the user has MFA (its
      * secret from {@link Wallets.magic.enableMfa} or `mfaSecret`), and
      * waits until the wallet hides its screen.
@@ -221,16 +222,21 @@ export function createWallets(options: {
       .join(', ')
   }
 
-  /** Waits for a shown wallet frame on `screen`. */
-  function shownScreen(page: Page, screen: string, timeoutMs: number) {
+  /** Waits for a shown wallet frame on one of `screens`. */
+  function shownScreen(
+    page: Page,
+    screens: readonly string[],
+    timeoutMs: number,
+  ) {
     return waitFor(
-      `shown ${screen} screen of the iframe wallet`,
+      `shown ${screens.join(' or ')} screen of the iframe wallet`,
       timeoutMs,
-      async (): Promise<Probe<Frame>> => {
+      async (): Promise<Probe<{ frame: Frame; screen: string }>> => {
         const frames = magicFrames(page)
         for (const frame of frames) {
           const state = await frameState(frame).catch(() => undefined)
-          if (state?.visible && state.screen === screen) return { value: frame }
+          if (state?.visible && screens.includes(state.screen))
+            return { value: { frame, screen: state.screen } }
         }
         return { saw: await describeFrames(frames) }
       },
@@ -252,7 +258,19 @@ export function createWallets(options: {
       const byEmail = 'email' in who
       const to = normalizeContact(byEmail ? who.email : who.phone)
       const screen = byEmail ? codeKinds.email : codeKinds.phone
-      const frame = await shownScreen(page, screen, timeoutMs)
+      // `connectWithUI()` (the wagmi connector's default) shows the
+      // wallet's own login screen first, where the person types the email.
+      const shown = await shownScreen(
+        page,
+        byEmail ? ['login', screen] : [screen],
+        timeoutMs,
+      )
+      const { frame } = shown
+      if (shown.screen === 'login') {
+        await frame.getByTestId('login-email-input').fill(to)
+        await frame.getByTestId('login-email-submit').click()
+        await shownScreen(page, [screen], timeoutMs)
+      }
       // The screen shows once the code is delivered: the newest code is
       // this login's.
       const code = await kit.waitForCode(to, { kind: screen, timeoutMs })
@@ -287,7 +305,7 @@ export function createWallets(options: {
 
     async enableMfa(page, options = {}) {
       const { timeoutMs = defaultTimeoutMs } = options
-      const frame = await shownScreen(page, 'enable-mfa', timeoutMs)
+      const { frame } = await shownScreen(page, ['enable-mfa'], timeoutMs)
       const secret = (
         (await frame.getByTestId('mfa-secret').textContent()) ?? ''
       ).trim()
@@ -503,8 +521,12 @@ export function createWallets(options: {
       const block = () => {
         window.open = () => null
       }
+      // Every document from now on, frames included, and those already
+      // loaded.
       await page.addInitScript(block)
-      await page.evaluate(block)
+      await Promise.all(
+        page.frames().map((frame) => frame.evaluate(block).catch(() => {})),
+      )
     },
 
     async closeNextPopup(page, options = {}) {

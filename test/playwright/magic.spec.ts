@@ -17,6 +17,20 @@ for (const sdk of ['ours', 'published'] as const)
       )
     })
 
+    test("behavior: completeLogin types the email into the wallet's own login screen (connectWithUI), then the code", async ({
+      open,
+      page,
+      wallets,
+    }) => {
+      const user = wallets.newUser()
+      await open('magic', { sdk })
+      await page.getByTestId('connect').click()
+      await wallets.magic.completeLogin(page, { email: user.email })
+      await expect(page.getByTestId('output')).toContainText(
+        `"email":"${user.email}"`,
+      )
+    })
+
     test('behavior: completeLogin types the SMS code', async ({
       open,
       page,
@@ -70,6 +84,6 @@ test('error: completeLogin with no login started names the screen it waited for 
   expect(error).toMatchObject({
     name: 'TestKit.WaitTimeoutError',
     shortMessage:
-      'No shown email-otp screen of the iframe wallet within 300 ms; last seen: a hidden wallet iframe on no screen.',
+      'No shown login or email-otp screen of the iframe wallet within 300 ms; last seen: a hidden wallet iframe on no screen.',
   })
 })

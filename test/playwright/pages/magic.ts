@@ -17,6 +17,7 @@ type MagicLike = {
     enableMFA(options?: { showUI?: boolean }): Promise<unknown>
     logout(): Promise<boolean>
   }
+  wallet: { connectWithUI(): PromiseLike<string[]> }
   rpcProvider: {
     request(args: { method: string; params?: unknown[] }): Promise<unknown>
   }
@@ -59,6 +60,10 @@ action('login-email', 'Log in with email', async () => {
 })
 action('login-sms', 'Log in with SMS', async () => {
   await magic.auth.loginWithSMS({ phoneNumber: phone.value })
+  return loggedIn()
+})
+action('connect', 'Connect (the wallet’s login)', async () => {
+  await magic.wallet.connectWithUI()
   return loggedIn()
 })
 action('enable-mfa', 'Enable MFA', async () => {
