@@ -10,7 +10,6 @@ import {
   useSignMessage,
 } from 'wagmi'
 import { verifyMessage, waitForTransactionReceipt } from 'wagmi/actions'
-import { emailLogin } from './wallets.js'
 
 /** Where the dApp's sends go: a burn address, so balances are easy to read. */
 export const recipient = '0x000000000000000000000000000000000000dEaD'
@@ -43,7 +42,6 @@ export function App() {
   const sign = useSignMessage()
   const [outcome, setOutcome] = useState<string>()
   const [failure, setFailure] = useState<string>()
-  const [email, setEmail] = useState('')
 
   const run = (task: () => Promise<string | undefined>) => async () => {
     setOutcome(undefined)
@@ -57,7 +55,6 @@ export function App() {
 
   const login = (id: string) =>
     run(async () => {
-      emailLogin.email = email
       const chosen = connectors.find((each) => each.type === id)
       if (!chosen) throw new Error(`No ${id} connector.`)
       await connect.mutateAsync({ connector: chosen })
@@ -111,19 +108,7 @@ export function App() {
         </section>
       ) : (
         <section>
-          <label>
-            Email{' '}
-            <input
-              type="email"
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-            />
-          </label>
-          <button
-            type="button"
-            disabled={busy || !email}
-            onClick={login('magic')}
-          >
+          <button type="button" disabled={busy} onClick={login('magic')}>
             Log in with the iframe wallet
           </button>
           <button type="button" disabled={busy} onClick={login('passport')}>

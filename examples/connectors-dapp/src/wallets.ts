@@ -34,15 +34,10 @@ export function passportConfig(info: Info): PassportModuleConfiguration {
 }
 
 /**
- * The email the iframe wallet logs in with, typed into the page before it
- * connects: the connector's `login` reads it when wagmi connects.
- */
-export const emailLogin = { email: '' }
-
-/**
  * wagmi with both wallets' connectors on the emulator's chain. The iframe
- * wallet logs in by email code (`loginWithEmailOTP`, the wallet's own
- * screen asks for the code); the game wallet through its login popup.
+ * wallet logs in through its own screens (the connector's default,
+ * `connectWithUI()`: email, then the code); the game wallet through its
+ * login popup.
  */
 export function createWagmiConfig(info: Info) {
   const chain = emulatorChain(info)
@@ -53,8 +48,6 @@ export function createWagmiConfig(info: Info) {
       magic({
         apiKey: info.magic.apiKey,
         options: { endpoint: info.magic.endpoint },
-        login: (instance) =>
-          instance.auth.loginWithEmailOTP({ email: emailLogin.email }),
       }),
       passport({ passport: new Passport(passportConfig(info)) }),
     ],

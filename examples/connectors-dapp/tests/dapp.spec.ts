@@ -32,7 +32,7 @@ async function sendFromPage(page: Page): Promise<Hash> {
   return ((await outcome.textContent()) ?? '').split(': ')[1] as Hash
 }
 
-test('behavior: the iframe wallet logs in by email code, sends 0.01 ETH and signs a message viem verifies', async ({
+test('behavior: the iframe wallet logs in through its own screens (email, then code), sends 0.01 ETH and signs a message viem verifies', async ({
   page,
   emulator,
   kit,
@@ -40,7 +40,6 @@ test('behavior: the iframe wallet logs in by email code, sends 0.01 ETH and sign
 }) => {
   const user = wallets.newUser()
   await page.goto('/')
-  await page.getByLabel('Email').fill(user.email)
   await page
     .getByRole('button', { name: 'Log in with the iframe wallet' })
     .click()
