@@ -1,4 +1,5 @@
 import { realpathSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build, type Plugin } from 'vite'
@@ -35,7 +36,19 @@ const fromTarball: Plugin = {
   },
 }
 
-/** Builds the dApp once for the run: the workers serve `dist/`. */
+/**
+ * Builds the dApp once for the run (the workers serve `dist/`), after
+ * checking that the suite's own fixtures come from the packed package too.
+ */
 export default async function globalSetup(): Promise<void> {
+  const fixtures = realpathSync(
+    createRequire(`${root}package.json`).resolve(
+      'embedded-wallets/testing/playwright',
+    ),
+  )
+  if (!fixtures.startsWith(installed))
+    throw new Error(
+      `embedded-wallets/testing/playwright resolved to ${fixtures}, not to the packed package in ${installed}: run npm run test:examples.`,
+    )
   await build({ root, logLevel: 'warn', plugins: [fromTarball] })
 }
