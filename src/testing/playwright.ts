@@ -35,6 +35,7 @@ import { createWallets, type Wallets } from './wallets.js'
 import { startWorkerEmulator } from './worker.js'
 
 export { expect } from '@playwright/test'
+export { totp } from './totp.js'
 export type { TestUser, WaitOptions, Wallets } from './wallets.js'
 
 /** The fixtures' options, set with `test.use({ … })` or in the config's `use`. */

@@ -90,10 +90,10 @@ export type Wallets = {
   readonly passport: {
     /**
      * Finishes a sign-in the dApp started with `login()` (the login popup)
-     * or `loginWithRedirect()` (this page goes to the provider): types the
-     * email and the mailbox's code into the provider's login page, then
-     * waits until the popup is closed, or until the page is back at the
-     * dApp's redirect URI.
+     * or `login({ useRedirectFlow: true })` (this page goes to the
+     * provider): types the email and the mailbox's code into the
+     * provider's login page, then waits until the popup is closed, or until
+     * the page is back at the dApp's redirect URI.
      *
      * @example
      * ```ts
@@ -458,10 +458,12 @@ export function createWallets(options: {
 
   return {
     newUser(options = {}) {
-      const label = (options.label ?? 'user')
-        .toLowerCase()
-        .replace(/[^a-z0-9-]/g, '-')
-        .slice(0, 32)
+      const label =
+        (options.label ?? '')
+          .toLowerCase()
+          .replace(/[^a-z0-9]+/g, '-')
+          .replace(/^-+|-+$/g, '')
+          .slice(0, 32) || 'user'
       const serial = ++usersMade
       const random = crypto.getRandomValues(new Uint32Array(1))[0] ?? 0
       const nonce = random.toString(36).padStart(7, '0').slice(-7)

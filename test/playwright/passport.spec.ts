@@ -1,3 +1,4 @@
+import { createPublicClient, http } from 'viem'
 import { expect, test } from './fixtures.js'
 
 for (const sdk of ['ours', 'published'] as const)
@@ -54,6 +55,39 @@ for (const sdk of ['ours', 'published'] as const)
       await expect(page.getByTestId('error')).toHaveText(
         '-32003: Signature rejected by user',
       )
+    })
+
+    test("behavior: approve lets a transaction through the guardian; it is mined from the player's wallet", async ({
+      open,
+      page,
+      emulator,
+      kit,
+      wallets,
+    }) => {
+      const user = wallets.newUser()
+      await kit.guardian.setRules({ confirmAboveValue: '0' })
+      await open('passport', { sdk })
+      await page.getByTestId('login-popup').click()
+      await wallets.passport.completeLogin(page, { email: user.email })
+      await page.getByTestId('connect').click()
+      const output = page.getByTestId('output')
+      await expect(output).toHaveText(/^0x[0-9a-fA-F]{40}$/)
+      const wallet = (await output.textContent()) as `0x${string}`
+      await kit.fund(wallet, { eth: '1' })
+
+      await page.getByTestId('send').click()
+      await wallets.passport.approve(page)
+      await expect(output).toHaveText(/^0x[0-9a-f]{64}$/)
+      const chain = createPublicClient({ transport: http(emulator.rpcUrl) })
+      const receipt = await chain.waitForTransactionReceipt({
+        hash: (await output.textContent()) as `0x${string}`,
+      })
+      expect(receipt.status).toBe('success')
+      expect(
+        await chain.getBalance({
+          address: '0x000000000000000000000000000000000000dEaD',
+        }),
+      ).toBe(1n)
     })
 
     test('error: blockPopups blocks the login popup: the SDK shows its blocked-popup overlay', async ({

@@ -27,4 +27,17 @@ action('sign', 'Sign a message', () => {
     params: ['0x68656c6c6f', account],
   })
 })
+action('send', 'Send 1 wei', () => {
+  if (!provider) throw new Error('Connect first.')
+  return provider.request({
+    method: 'eth_sendTransaction',
+    params: [
+      {
+        from: account,
+        to: '0x000000000000000000000000000000000000dEaD',
+        value: '0x1',
+      },
+    ],
+  })
+})
 document.body.dataset.ready = 'true'
