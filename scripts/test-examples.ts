@@ -8,7 +8,7 @@
  *
  * Everything else an example imports (react, wagmi, viem, the published
  * SDKs, Playwright, Vite) resolves from the repository's own node_modules,
- * one directory up the tree: the versions are the root's (checked below),
+ * one directory up the tree: the versions are the root's (checked, scripts/examples.ts),
  * nothing is downloaded, and the step takes seconds. An `npm install` of the
  * tarball would fetch or link the same packages again for no gain.
  *
@@ -17,41 +17,15 @@
  * other arguments go to `playwright test`.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs'
+import { existsSync, mkdtempSync } from 'node:fs'
 import { mkdir, readdir, rm } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { join, relative, sep } from 'node:path'
+import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { checkResolution, checkVersions, readManifest } from './examples.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const examplesDir = join(root, 'examples')
-
-/** The package's entries an example's sources and tests import. */
-async function importedEntries(dir: string): Promise<string[]> {
-  const found = new Set(['embedded-wallets/package.json'])
-  const files = await readdir(dir, { recursive: true })
-  for (const file of files) {
-    if (!/\.(ts|tsx)$/.test(file) || file.split(sep).includes('node_modules'))
-      continue
-    const text = readFileSync(join(dir, file), 'utf8')
-    for (const [, entry] of text.matchAll(/from '(embedded-wallets[^']*)'/g))
-      if (entry) found.add(entry)
-  }
-  return [...found].sort()
-}
-
-type Manifest = {
-  name: string
-  version: string
-  dependencies?: Record<string, string>
-  devDependencies?: Record<string, string>
-  peerDependencies?: Record<string, string>
-}
-
-function readManifest(path: string): Manifest {
-  return JSON.parse(readFileSync(path, 'utf8')) as Manifest
-}
 
 /** Runs a command, its output shown; throws when it fails. */
 function run(command: string, args: readonly string[], cwd: string): void {
@@ -79,43 +53,9 @@ async function listExamples(only: string | undefined): Promise<string[]> {
 }
 
 /**
- * An example declares what a real dApp would; each dependency the root also
- * has must be the root's version, since that is what it runs with here.
- */
-function checkVersions(example: string, rootManifest: Manifest): void {
-  const manifest = readManifest(join(examplesDir, example, 'package.json'))
-  const rootVersions = {
-    ...rootManifest.peerDependencies,
-    ...rootManifest.dependencies,
-    ...rootManifest.devDependencies,
-  }
-  const declared = {
-    ...manifest.dependencies,
-    ...manifest.devDependencies,
-  }
-  if (declared['embedded-wallets'] !== `^${rootManifest.version}`)
-    throw new Error(
-      `examples/${example}/package.json: embedded-wallets must be ^${rootManifest.version}, not ${declared['embedded-wallets']}.`,
-    )
-  for (const [name, version] of Object.entries(declared)) {
-    if (name === 'embedded-wallets') continue
-    const expected = rootVersions[name]
-    if (expected === undefined)
-      throw new Error(
-        `examples/${example}/package.json: ${name} is not a dependency of the package, so it is not installed here.`,
-      )
-    if (version !== expected)
-      throw new Error(
-        `examples/${example}/package.json: ${name} is ${version}, the package has ${expected}.`,
-      )
-  }
-}
-
-/**
  * Unpacks the tarball as the example's `node_modules/embedded-wallets`
- * (what `npm install <tarball>` would put there) and checks that Node
- * resolves every entry the example uses inside it: a real directory of the
- * example, not a link back to the repository.
+ * (what `npm install <tarball>` would put there), then checks that the
+ * example resolves the package there.
  */
 async function install(example: string, tarball: string): Promise<void> {
   const dir = join(examplesDir, example)
@@ -123,21 +63,7 @@ async function install(example: string, tarball: string): Promise<void> {
   await rm(target, { recursive: true, force: true })
   await mkdir(target, { recursive: true })
   execFileSync('tar', ['-xzf', tarball, '-C', target, '--strip-components=1'])
-  const require = createRequire(join(dir, 'package.json'))
-  for (const entry of await importedEntries(dir)) {
-    let resolved: string
-    try {
-      resolved = realpathSync(require.resolve(entry))
-    } catch (error) {
-      throw new Error(
-        `examples/${example} cannot resolve ${entry} from the packed package: ${(error as Error).message}`,
-      )
-    }
-    if (!resolved.startsWith(target + sep))
-      throw new Error(
-        `examples/${example} resolves ${entry} to ${resolved}, not to the packed package in ${target}.`,
-      )
-  }
+  await checkResolution(dir)
 }
 
 async function main(): Promise<void> {
@@ -149,7 +75,11 @@ async function main(): Promise<void> {
     throw new Error('No dist/: run `npm run build` first.')
 
   const examples = await listExamples(only)
-  for (const example of examples) checkVersions(example, rootManifest)
+  for (const example of examples)
+    checkVersions(
+      readManifest(join(examplesDir, example, 'package.json')),
+      rootManifest,
+    )
 
   const packDir = mkdtempSync(join(tmpdir(), 'embedded-wallets-pack-'))
   try {
