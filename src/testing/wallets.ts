@@ -243,12 +243,38 @@ export function createWallets(options: {
     )
   }
 
+  /**
+   * The services' time: the authenticator's code must be the one for the
+   * time the wallet checks it at, which a test may have moved forward
+   * (`GET /clock` on the dev origin). An emulator without that route runs
+   * on the real time.
+   */
+  async function servicesNow(): Promise<Date> {
+    const devOrigin = info.mailbox.replace(/\/mailbox$/, '')
+    try {
+      const response = await fetch(`${devOrigin}/clock`)
+      if (response.ok) {
+        const { now } = (await response.json()) as { now?: unknown }
+        const at = typeof now === 'string' ? new Date(now) : undefined
+        if (at && !Number.isNaN(at.getTime())) return at
+      }
+    } catch {
+      // No clock route: the real time.
+    }
+    return new Date()
+  }
+
+  /** The current code of `secret`, at the services' time. */
+  async function mfaCode(secret: string) {
+    return totp(secret, await servicesNow())
+  }
+
   async function answerMfa(frame: Frame, secret: string | undefined) {
     if (secret === undefined)
       throw new TestKitError(
         'The iframe wallet asks for an MFA code, and no secret is known for this user: enable MFA with wallets.magic.enableMfa(page), or pass { mfaSecret }.',
       )
-    await frame.getByTestId('mfa-code-input').fill(totp(secret))
+    await frame.getByTestId('mfa-code-input').fill(await mfaCode(secret))
     await frame.getByTestId('mfa-code-submit').click()
   }
 
@@ -310,7 +336,7 @@ export function createWallets(options: {
         (await frame.getByTestId('mfa-secret').textContent()) ?? ''
       ).trim()
       const uri = (await frame.getByTestId('mfa-uri').textContent()) ?? ''
-      await frame.getByTestId('mfa-code-input').fill(totp(secret))
+      await frame.getByTestId('mfa-code-input').fill(await mfaCode(secret))
       await frame.getByTestId('mfa-code-submit').click()
       const codes = frame.getByTestId('mfa-recovery-codes')
       await waitFor(
@@ -353,6 +379,20 @@ export function createWallets(options: {
             safeUrl(candidate.url())?.origin === authOrigin,
         )
         if (found) return { value: found }
+        // The published @imtbl/passport asks for the login method in an
+        // iframe of the provider first, a hosted page with no emulated
+        // counterpart: the sign-in would wait for it forever.
+        const prompt = page.frames().find((frame) => {
+          const url = safeUrl(frame.url())
+          return (
+            url?.origin === authOrigin &&
+            url.pathname === '/im-embedded-login-prompt'
+          )
+        })
+        if (prompt)
+          throw new TestKitError(
+            'The published @imtbl/passport shows its embedded login prompt, a hosted page the emulator does not serve: set popupOverlayOptions: { disableHeadlessLoginPromptOverlay: true } in its configuration.',
+          )
         return {
           saw: `pages at ${pages
             .filter((candidate) => !candidate.isClosed())

@@ -1,57 +1,57 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createServer } from 'vite'
+import { build, preview } from 'vite'
 
 /**
- * Serves the test pages (./pages) for every worker: a Vite dev server on a
- * free loopback port, its URL handed to the workers in `PAGES_URL`. The
- * pages import this package's sources and the published SDKs, pre-bundled
- * once before the first test. `ISOLATION_DIR`: a directory of this run
- * where the isolation tests of two workers meet.
+ * Builds the test pages (./pages) once and serves them to every worker on
+ * a free loopback port, handed to the workers in `PAGES_URL`. Built, not
+ * served by Vite's dev server: each test opens its pages in a fresh
+ * browser context, which would fetch this package's sources module by
+ * module every time. `ISOLATION_DIR`: a directory of this run where the
+ * isolation tests of two workers meet.
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const root = fileURLToPath(new URL('./pages', import.meta.url))
-  const repo = fileURLToPath(new URL('../..', import.meta.url))
-  const server = await createServer({
+  const scratch = await mkdtemp(join(tmpdir(), 'embedded-wallets-pw-'))
+  const outDir = join(scratch, 'pages')
+  await build({
     root,
     configFile: false,
     logLevel: 'warn',
-    cacheDir: fileURLToPath(
-      new URL('../../node_modules/.vite/playwright', import.meta.url),
-    ),
-    server: {
-      host: '127.0.0.1',
-      port: 0,
-      strictPort: false,
-      fs: { allow: [repo] },
-    },
-    // Every package the pages import, bundled when the server starts: a
-    // package found only when a page loads would make Vite reload that
-    // page under a running test.
-    optimizeDeps: {
-      entries: ['*.html'],
-      include: [
-        'magic-sdk',
-        '@imtbl/passport',
-        'viem',
-        'jose',
-        'oauth4webapi',
-        'mipd',
-      ],
-      noDiscovery: true,
+    build: {
+      outDir,
+      emptyOutDir: true,
+      target: 'es2022',
+      minify: false,
+      reportCompressedSize: false,
+      rollupOptions: {
+        input: Object.fromEntries(
+          ['magic', 'passport', 'passport-redirect'].map((page) => [
+            page,
+            join(root, `${page}.html`),
+          ]),
+        ),
+      },
     },
   })
-  await server.listen()
-  const address = server.httpServer?.address()
+  const server = await preview({
+    root,
+    configFile: false,
+    logLevel: 'warn',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false },
+  })
+  const address = server.httpServer.address()
   if (!address || typeof address === 'string')
     throw new Error('The pages server has no port.')
   process.env.PAGES_URL = `http://127.0.0.1:${address.port}`
-  const isolation = await mkdtemp(join(tmpdir(), 'embedded-wallets-pw-'))
+  const isolation = join(scratch, 'isolation')
   process.env.ISOLATION_DIR = isolation
+  await mkdir(isolation)
   return async () => {
     await server.close()
-    await rm(isolation, { recursive: true, force: true })
+    await rm(scratch, { recursive: true, force: true })
   }
 }

@@ -162,3 +162,17 @@ test("error: completeLogin with no sign-in started names the provider's login pa
     shortMessage: `No login page of the identity provider (${emulator.passport.authenticationDomain}) in the page or a popup within 300 ms; last seen: pages at ${page.url()}.`,
   })
 })
+
+test("error: completeLogin says how to turn off the published SDK's embedded login prompt", async ({
+  open,
+  page,
+  wallets,
+}) => {
+  await open('passport', { sdk: 'published', query: { prompt: 'on' } })
+  await page.getByTestId('login-popup').click()
+  await expect(
+    wallets.passport.completeLogin(page, { email: 'nobody@example.com' }),
+  ).rejects.toThrow(
+    'The published @imtbl/passport shows its embedded login prompt, a hosted page the emulator does not serve: set popupOverlayOptions: { disableHeadlessLoginPromptOverlay: true } in its configuration.',
+  )
+})

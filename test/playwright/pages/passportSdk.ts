@@ -46,8 +46,9 @@ export async function createPassport(): Promise<PassportLike> {
     audience: 'platform_api',
     popupOverlayOptions: {
       // The embedded login prompt is a hosted page the emulator does not
-      // serve.
-      disableHeadlessLoginPromptOverlay: true,
+      // serve (`?prompt=on` shows it all the same).
+      disableHeadlessLoginPromptOverlay:
+        new URLSearchParams(location.search).get('prompt') !== 'on',
       // `?overlay=off`: no blocked-popup overlay (a blocked popup is then
       // an error, with this package's client).
       disableBlockedPopupOverlay:
