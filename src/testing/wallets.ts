@@ -162,9 +162,9 @@ let usersMade = 0
 
 /**
  * The helpers over the pages of a test, against the emulator `kit` talks
- * to. `worker` (the worker's parallel index) and `test` (a name) go into
- * the users' addresses, so a user never collides with another worker's or
- * test's.
+ * to. `worker` (the worker's parallel index) goes into the users'
+ * addresses with a serial number of this process, so a user never collides
+ * with another worker's or another test's.
  *
  * @example
  * ```ts
@@ -291,11 +291,11 @@ export function createWallets(options: {
         byEmail ? ['login', screen] : [screen],
         timeoutMs,
       )
-      const { frame } = shown
+      let { frame } = shown
       if (shown.screen === 'login') {
         await frame.getByTestId('login-email-input').fill(to)
         await frame.getByTestId('login-email-submit').click()
-        await shownScreen(page, [screen], timeoutMs)
+        ;({ frame } = await shownScreen(page, [screen], timeoutMs))
       }
       // The screen shows once the code is delivered: the newest code is
       // this login's.

@@ -32,6 +32,10 @@ for (const [mine, theirs] of [
     kit,
     wallets,
   }, testInfo) => {
+    test.skip(
+      testInfo.config.workers < 2,
+      'Two workers meet here: run with at least two.',
+    )
     const dir = process.env.ISOLATION_DIR
     if (!dir)
       throw new Error(
