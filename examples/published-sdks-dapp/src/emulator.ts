@@ -1,0 +1,19 @@
+import type { Info } from 'embedded-wallets/emulator'
+
+export type { Info }
+
+/**
+ * The emulator's JSON line, which this dApp reads at run time from
+ * `/emulator.json`: by hand, write the line `npx embedded-wallets emulator`
+ * prints to `public/emulator.json`; the Playwright suite serves the line of
+ * its worker's emulator at that path. Everything the SDKs need from it goes
+ * through their documented options (src/wallets.ts).
+ */
+export async function loadEmulatorInfo(): Promise<Info> {
+  const response = await fetch('/emulator.json', { cache: 'no-store' })
+  if (!response.ok)
+    throw new Error(
+      `GET /emulator.json answered ${response.status}: write the emulator's JSON line to public/emulator.json.`,
+    )
+  return (await response.json()) as Info
+}

@@ -1,0 +1,11 @@
+import { loadEmulatorInfo } from './emulator.js'
+import { createPassport } from './wallets.js'
+
+// The game wallet's redirectUri page: in the login popup it hands the
+// sign-in back to the dApp's window and closes.
+const status = document.getElementById('status')
+loadEmulatorInfo()
+  .then((info) => createPassport(info).loginCallback())
+  .catch((error: unknown) => {
+    if (status) status.textContent = `Sign-in failed: ${String(error)}`
+  })

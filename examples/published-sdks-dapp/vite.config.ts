@@ -1,0 +1,19 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vite'
+
+/**
+ * Two pages: the dApp, and the game wallet's `redirectUri` page, where its
+ * login popup lands and `loginCallback()` hands the sign-in back.
+ */
+export default defineConfig({
+  build: {
+    // The published SDKs bundle large dependencies (ethers, oidc-client-ts).
+    chunkSizeWarningLimit: 4096,
+    rollupOptions: {
+      input: {
+        main: fileURLToPath(new URL('index.html', import.meta.url)),
+        redirect: fileURLToPath(new URL('redirect.html', import.meta.url)),
+      },
+    },
+  },
+})
