@@ -172,6 +172,8 @@ export type Guardian = {
   record(entry: Omit<Verdict, 'id' | 'state'> & { state: State }): Verdict
   /** The verdict with this id. */
   get(id: string): Verdict | undefined
+  /** The newest `limit` verdicts, newest first. */
+  recent(limit: number): readonly Verdict[]
   /**
    * The latest verdict on `digest` for `wallet` (of one of `kinds`, on
    * `chainId` when given): what the platform API's routes by payload hash
@@ -206,8 +208,15 @@ export type Guardian = {
   starkExTransaction(payloadHash: string): StarkExTransaction | undefined
 }
 
-/** Creates the guardian's state. */
-export function createGuardian(): Guardian {
+/**
+ * Creates the guardian's state.
+ *
+ * @param options.onChange - Called after a verdict is recorded or settled.
+ */
+export function createGuardian(
+  options: { onChange?: (() => void) | undefined } = {},
+): Guardian {
+  const { onChange } = options
   const byId = new Map<string, Verdict>()
   /** Each kept verdict's payload size, and their sum. */
   const sizes = new Map<string, number>()
@@ -264,9 +273,18 @@ export function createGuardian(): Guardian {
       sizes.set(verdict.id, size)
       text += size
       if (verdict.state === 'allowed') allow(verdict)
+      onChange?.()
       return verdict
     },
     get: (id) => byId.get(id),
+    recent(limit) {
+      const newest: Verdict[] = []
+      for (const verdict of [...byId.values()].reverse()) {
+        if (newest.length >= limit) break
+        newest.push(verdict)
+      }
+      return newest
+    },
     find({ wallet, digest, kinds, chainId }) {
       const address = getAddress(wallet)
       const hash = digest.toLowerCase()
@@ -286,6 +304,7 @@ export function createGuardian(): Guardian {
       if (verdict?.state !== 'pending') return false
       verdict.state = state
       if (state === 'allowed') allow(verdict)
+      onChange?.()
       return true
     },
     isAllowed: ({ chainId, wallet, digest }) =>

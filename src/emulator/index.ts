@@ -12,6 +12,7 @@ import { platformApiKey } from './constants.js'
 import * as Mailbox from './dev/mailbox.js'
 import * as Dev from './dev/service.js'
 import { createGuardian } from './guardian.js'
+import * as Inspect from './inspect.js'
 import { isLoopbackUrl } from './loopback.js'
 import * as MagicProvider from './magic/provider/service.js'
 import { isPortFree } from './net.js'
@@ -25,6 +26,7 @@ import { defaultPortBase, getPorts, type Slot, slots } from './ports.js'
 import { createRegistry, type Registry } from './registry/index.js'
 import { PortInUseError } from './server.js'
 import type { Chain, Context, Service, Started } from './service.js'
+import * as Sources from './sources.js'
 
 export type { Contracts } from './chain/deploy.js'
 export type { Message, Store as MailboxStore } from './dev/mailbox.js'
@@ -223,9 +225,20 @@ export async function startEmulator(
     const [main, ...others] = chains as [RunningChain, ...RunningChain[]]
     const serviceChains: Context['chains'] = [main, ...others]
 
-    const mailbox = Mailbox.create()
-    const registry = createRegistry({ rpcUrl: main.nodeUrl })
-    const guardian = createGuardian()
+    // What the UI shows: the shared stores say when they change, and the
+    // services register their own state as they start.
+    const inspect = Inspect.create()
+    const mailbox = Mailbox.create({
+      onChange: () => inspect.changed(Inspect.sources.mailbox),
+    })
+    const registry = createRegistry({
+      rpcUrl: main.nodeUrl,
+      onChange: () => inspect.changed(Inspect.sources.users),
+    })
+    const guardian = createGuardian({
+      onChange: () => inspect.changed(Inspect.sources.verdicts),
+    })
+    Sources.registerShared(inspect, { registry, mailbox, guardian })
     const origins: { [slot in Slot]?: string } = {}
     // Every slot's origin, running or not: a service may name one that
     // joins the list later (the platform API prints the relayer's).
@@ -251,6 +264,7 @@ export async function startEmulator(
         chains: serviceChains,
         registry,
         mailbox,
+        inspect,
         passport: {
           redirectUri: passportRedirectUri,
           logoutRedirectUri: passportLogoutRedirectUri,

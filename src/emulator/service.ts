@@ -12,6 +12,7 @@
 import type { Contracts } from './chain/deploy.js'
 import type * as Mailbox from './dev/mailbox.js'
 import type { Guardian } from './guardian.js'
+import type { Hub } from './inspect.js'
 import type { Slot } from './ports.js'
 import type { Registry } from './registry/index.js'
 
@@ -93,6 +94,11 @@ export type Context = {
   readonly registry: Registry
   /** Where services deliver the codes and links they would send. */
   readonly mailbox: Mailbox.Store
+  /**
+   * The observation hub: services register what the emulator's UI shows of
+   * them (and what it may do), and say when it changed.
+   */
+  readonly inspect: Hub
   /** The game wallet's login and logout pages, as the emulator was told. */
   readonly passport: {
     readonly redirectUri: string

@@ -3,6 +3,7 @@
  * on the provider's origin. Its iframe app (`/send`, see send.ts) forwards
  * each JSON-RPC request to `POST /v1/flow` and relays the streamed lines.
  */
+import { createHash } from 'node:crypto'
 import type { Hono, MiddlewareHandler } from 'hono'
 import type * as Rpc from '../../../core/Rpc.js'
 import { rpcCodes } from '../../../magic/wire/codes.js'
@@ -16,6 +17,7 @@ import {
   passportOidcProviderId,
 } from '../../constants.js'
 import type * as Mailbox from '../../dev/mailbox.js'
+import * as Inspect from '../../inspect.js'
 import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
 import { defineService } from '../../service.js'
@@ -75,7 +77,10 @@ export function createMagicService(options: createMagicService.Options): Hono {
   const deps: Deps = {
     registry: options.registry,
     mailbox: options.mailbox,
-    sessions: createSessions({ now }),
+    sessions: createSessions({
+      now,
+      onChange: () => options.inspect?.changed(Inspect.sources.magicSessions),
+    }),
     codes: createCodes({ now }),
     links: new Map(),
     credentials: new Map(),
@@ -89,6 +94,7 @@ export function createMagicService(options: createMagicService.Options): Hono {
     tokens: options.tokens ?? {},
     now,
   }
+  if (options.inspect) inspectSessions(options.inspect, deps)
   const verifier = createVerifier({ now })
   const runner = createRunner({ timeout: options.flowTimeout })
   const app = createApp()
@@ -263,7 +269,45 @@ export declare namespace createMagicService {
     flowTimeout?: number | undefined
     /** The clock. @default () => new Date() */
     now?: (() => Date) | undefined
+    /** The observation hub its sessions are shown on. */
+    inspect?: Inspect.Hub | undefined
   }
+}
+
+/**
+ * Shows the sessions on the hub: user, app, expiry, and an id that is a
+ * hash of the refresh token (the token itself stays here); the action
+ * `end` `{ id }` revokes one, as a logout does.
+ */
+function inspectSessions(hub: Inspect.Hub, deps: Deps): void {
+  const idOf = (rt: string) =>
+    createHash('sha256').update(rt).digest('hex').slice(0, 16)
+  hub.register(Inspect.sources.magicSessions, {
+    snapshot: () =>
+      deps.sessions
+        .list()
+        .slice(0, Inspect.maxRows)
+        .map((session) => {
+          const user = deps.registry.get(session.userId)
+          return {
+            id: idOf(session.rt),
+            userId: session.userId,
+            who: user?.email ?? user?.phoneNumber ?? user?.oidc?.subject,
+            address: user?.address,
+            apiKey: session.apiKey,
+            expiresAt: new Date(session.expiresAt).toISOString(),
+          }
+        }),
+    actions: {
+      end(input) {
+        const id = Inspect.stringField(input, 'id')
+        const session = deps.sessions.list().find((s) => idOf(s.rt) === id)
+        if (!session) throw new Inspect.ActionError('No such session.', 404)
+        deps.sessions.revoke(session.rt)
+        return { id, ended: true }
+      },
+    },
+  })
 }
 
 /**
@@ -402,6 +446,7 @@ export const service = defineService({
             },
       mailbox: context.mailbox,
       registry: context.registry,
+      inspect: context.inspect,
       chain: { rpcUrl: main.nodeUrl, chainId: main.chainId },
       chains: context.chains,
       tokens: {

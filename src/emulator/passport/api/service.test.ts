@@ -3,6 +3,7 @@ import { resolve } from '../../../passport/config.js'
 import { predictContracts } from '../../chain/deploy.js'
 import * as Mailbox from '../../dev/mailbox.js'
 import { createGuardian } from '../../guardian.js'
+import * as Inspect from '../../inspect.js'
 import { findFreePortRange } from '../../net.js'
 import { getPorts } from '../../ports.js'
 import { createRegistry } from '../../registry/index.js'
@@ -109,6 +110,7 @@ describe('service', () => {
       ],
       registry: createRegistry(),
       mailbox: Mailbox.create(),
+      inspect: Inspect.create(),
       passport: {
         redirectUri: 'http://127.0.0.1:1/redirect',
         logoutRedirectUri: 'http://127.0.0.1:1/logout',

@@ -21,7 +21,7 @@ import {
 } from '../../../passport/wire/identity.js'
 import { isLoopbackOrigin, isLoopbackUrl } from '../../loopback.js'
 import type { Registry } from '../../registry/index.js'
-import { createMemoryAdapter } from './adapter.js'
+import { createMemoryAdapter, type MemoryStore } from './adapter.js'
 import { claimsByScope, userClaims } from './claims.js'
 import {
   deviceCodeGrantType,
@@ -62,6 +62,8 @@ export type ProviderOptions = {
   ttl: Ttl
   /** The device flow's poll interval in seconds. */
   deviceInterval: number
+  /** Its storage. @default a fresh in-memory store */
+  adapter?: MemoryStore | undefined
 }
 
 /**
@@ -73,7 +75,7 @@ export function createProvider(options: ProviderOptions): Provider {
   const { issuer, registry, clientId, ttl } = options
 
   const provider = new Provider(issuer, {
-    adapter: createMemoryAdapter(),
+    adapter: options.adapter ?? createMemoryAdapter(),
     clients: [
       {
         client_id: clientId,

@@ -62,6 +62,7 @@ import { coSignerKey, relayerSubmitter } from '../../chain/accounts.js'
 import type { Contracts } from '../../chain/deploy.js'
 import { recoverSigner, signEthSign } from '../../chain/sequence.js'
 import { erc191Digest, type Guardian } from '../../guardian.js'
+import * as Inspect from '../../inspect.js'
 import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
 import { defineService } from '../../service.js'
@@ -152,13 +153,18 @@ export function createRelayer(options: createRelayer.Options): Relayer {
   const verify: Verifier =
     options.verify ?? createVerifier({ issuer: options.issuer })
   const byChain = new Map(chains.map((chain) => [chain.chainId, chain]))
+  const { inspect } = options
+  const changed = () => inspect?.changed(Inspect.sources.relayer)
   const submitter = createSubmitter({
     chains,
     account: relayerSubmitter,
     holdMs: options.holdMs,
     receiptTimeoutMs: options.receiptTimeoutMs,
+    onChange: changed,
   })
   const transactions = new Map<string, Relayed>()
+  /** The calls of each relayed batch, for the UI. */
+  const calls = new WeakMap<Relayed, readonly MetaTransaction[]>()
   let fee = 0n
   type Plan = { outcome: Outcome; message?: string | undefined }
   const planned: Plan[] = []
@@ -194,12 +200,33 @@ export function createRelayer(options: createRelayer.Options): Relayer {
     },
   }
 
+  // What the UI shows: the newest transactions with their status and
+  // calls, and the outcomes planned for the next sends.
+  inspect?.register(Inspect.sources.relayer, {
+    snapshot: () => ({
+      fee: fee.toString(),
+      planned: plannedCount(),
+      transactions: [...transactions.values()]
+        .reverse()
+        .slice(0, Inspect.maxRows)
+        .map((relayed) => ({
+          ...relayed,
+          calls: (calls.get(relayed) ?? []).map((call) => ({
+            ...call,
+            value: call.value.toString(),
+            gasLimit: call.gasLimit.toString(),
+          })),
+        })),
+    }),
+  })
+
   const remember = (relayed: Relayed) => {
     if (transactions.size >= maxTransactions) {
       const oldest = transactions.keys().next().value as string
       transactions.delete(oldest)
     }
     transactions.set(relayed.id, relayed)
+    changed()
   }
 
   const chainOf = (value: unknown): SubmitterChain => {
@@ -319,6 +346,7 @@ export function createRelayer(options: createRelayer.Options): Relayer {
           message: 'The relayer has too many transactions queued; retry later.',
         })
     }
+    calls.set(relayed, execute.transactions)
     remember(relayed)
     return relayed.id
   }
@@ -583,6 +611,8 @@ export declare namespace createRelayer {
     receiptTimeoutMs?: number | undefined
     /** A token check other than the issuer's (tests). */
     verify?: Verifier | undefined
+    /** The observation hub its transactions are shown on. */
+    inspect?: Inspect.Hub | undefined
   }
 }
 
@@ -597,6 +627,7 @@ export const service = defineService({
       registry: context.registry,
       chains: context.chains,
       guardian: context.passport.guardian,
+      inspect: context.inspect,
     })
     const server = await startServer({
       fetch: relayer.fetch,
