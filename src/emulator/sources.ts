@@ -24,6 +24,11 @@ export type UserRow = {
   readonly phoneNumber: string | undefined
   /** The OIDC issuer of a user keyed by one (the game wallet's custody keys). */
   readonly issuer: string | undefined
+  /**
+   * For a custody key: the email of the user its OIDC subject names (the
+   * game wallet's player whose key it is), when the registry has them.
+   */
+  readonly keyOf: string | undefined
   /** The user's own key's address (the iframe wallet's account). */
   readonly address: string
   readonly createdAt: string
@@ -53,7 +58,11 @@ export function registerShared(
 ): void {
   const { registry, mailbox, guardian } = state
   hub.register(names.users, {
-    snapshot: () => registry.list().slice(0, maxRows).map(userRow),
+    snapshot: () =>
+      registry
+        .list()
+        .slice(0, maxRows)
+        .map((user) => userRow(user, registry)),
   })
   hub.register(names.mailbox, {
     snapshot: () => mailbox.list().slice(0, maxRows),
@@ -97,12 +106,16 @@ export function registerShared(
   })
 }
 
-function userRow(user: User): UserRow {
+function userRow(user: User, registry: Registry): UserRow {
   return {
     id: user.id,
     email: user.email,
     phoneNumber: user.phoneNumber,
     issuer: user.oidc?.issuer,
+    keyOf:
+      user.oidc === undefined
+        ? undefined
+        : registry.get(user.oidc.subject)?.email,
     address: user.address,
     createdAt: user.createdAt,
     mfa: user.mfaSecret !== undefined,

@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import type { Hono } from 'hono'
+import type { Contracts } from '../chain/deploy.js'
 import { normalizeContact } from '../contact.js'
+import * as Inspect from '../inspect.js'
 import { createApp, startServer } from '../server.js'
 import { defineService } from '../service.js'
+import { type ChainWatch, createChainWatch } from './chain.js'
 import type { Store } from './mailbox.js'
+import { uiRoutes } from './ui.js'
 import * as View from './view.js'
 
 /**
@@ -16,6 +20,9 @@ import * as View from './view.js'
  *   `localOnly` rule, see {@link service}).
  * - `GET /mailbox/view[?to=…]` → an HTML page listing the messages, which
  *   no site may frame.
+ *
+ * - `GET /ui` and what it loads (see ui.ts): the emulator's UI, given
+ *   `inspect` (loopback pages only).
  *
  * A `+` in `to` is kept as a `+` (phone numbers), not read as a space.
  *
@@ -37,6 +44,12 @@ export function createDevApp(
 ): createDevApp.ReturnType {
   const { mailbox } = options
   const app = createApp()
+  if (options.inspect)
+    uiRoutes(app, {
+      inspect: options.inspect,
+      chain: options.chain,
+      contracts: options.contracts,
+    })
 
   app.get('/health', (c) => c.json({ ok: true }))
 
@@ -74,6 +87,12 @@ export declare namespace createDevApp {
   type Options = {
     /** The store to read. */
     mailbox: Store
+    /** The observation hub the UI shows; no UI without it. */
+    inspect?: Inspect.Hub | undefined
+    /** The main chain's view for the UI. */
+    chain?: ChainWatch | undefined
+    /** The deployed contracts, to name them in decoded calls. */
+    contracts?: Contracts | undefined
   }
   type ReturnType = Hono
 }
@@ -103,17 +122,41 @@ function readQuery(url: string, name: string): string | undefined | null {
 }
 
 /**
- * The dev service: the mailbox (JSON and page) on the first port of the
- * block. Adds `mailbox` (the JSON endpoint) to the JSON line.
+ * The dev service: the mailbox (JSON and page) and the emulator's UI on the
+ * first port of the block. Adds `mailbox` (the JSON endpoint) and `ui` (the
+ * UI's page) to the JSON line.
  */
 export const service = defineService({
   name: 'dev',
   async start(context) {
-    const server = await startServer({
-      fetch: createDevApp({ mailbox: context.mailbox }).fetch,
-      ...context.listen,
-      localOnly: ['/mailbox'],
+    const [main] = context.chains
+    const chain = createChainWatch({
+      chain: main,
+      onChange: () => context.inspect.changed(Inspect.sources.chain),
     })
-    return { ...server, info: { mailbox: `${server.url}/mailbox` } }
+    context.inspect.register(Inspect.sources.chain, {
+      snapshot: chain.snapshot,
+    })
+    const server = await startServer({
+      fetch: createDevApp({
+        mailbox: context.mailbox,
+        inspect: context.inspect,
+        chain,
+        contracts: main.contracts,
+      }).fetch,
+      ...context.listen,
+      localOnly: ['/mailbox', '/ui'],
+    }).catch((error: unknown) => {
+      chain.stop()
+      throw error
+    })
+    return {
+      url: server.url,
+      info: { mailbox: `${server.url}/mailbox`, ui: `${server.url}/ui` },
+      async stop() {
+        chain.stop()
+        await server.stop()
+      },
+    }
   },
 })

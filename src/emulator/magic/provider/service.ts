@@ -289,10 +289,15 @@ function inspectSessions(hub: Inspect.Hub, deps: Deps): void {
         .slice(0, Inspect.maxRows)
         .map((session) => {
           const user = deps.registry.get(session.userId)
+          // A custody key's session (the game wallet's): named by its player.
+          const owner = user?.oidc && deps.registry.get(user.oidc.subject)
           return {
             id: idOf(session.rt),
             userId: session.userId,
-            who: user?.email ?? user?.phoneNumber ?? user?.oidc?.subject,
+            who:
+              user?.email ??
+              user?.phoneNumber ??
+              (owner ? `custody key of ${owner.email}` : user?.oidc?.subject),
             address: user?.address,
             apiKey: session.apiKey,
             expiresAt: new Date(session.expiresAt).toISOString(),
