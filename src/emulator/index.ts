@@ -68,7 +68,8 @@ export const services = [
  *   address); accounts 1 to 4 are none of them, left to dApps and their
  *   tests;
  * - then what each service adds: `mailbox` (the dev mailbox's JSON
- *   endpoint; `/view` appended: the page), `magic` (the iframe wallet's
+ *   endpoint; `/view` appended: the page), `ui` (the emulator's UI page,
+ *   on the same origin), `magic` (the iframe wallet's
  *   provider: its origin, the SDK's `endpoint`, and its API key),
  *   `passport` (the game wallet's identity provider: its origin, the SDK's
  *   `authenticationDomain`, its client id, and the redirect URIs the dApp
