@@ -266,7 +266,28 @@ describe('npm start: the emulator UI', () => {
       id: verdictId,
       state: 'allowed',
     })
-    await confirm.close()
+    // The confirmation page learns it and answers the wallet as the
+    // player's click would: the send goes through.
+    expect(confirm.url()).toContain('/transaction-confirmation/')
+    await expect
+      .poll(
+        () => page.getByTestId('game-send-status').getAttribute('data-state'),
+        poll,
+      )
+      .toBe('success')
+    await expect
+      .poll(
+        () =>
+          ui
+            .getByTestId('ui-relayed')
+            .first()
+            .getByTestId('ui-relayed-calls')
+            .textContent(),
+        poll,
+      )
+      .toBe(
+        `${recipient.slice(0, 8)}…${recipient.slice(-4)}.transfer · 20000000000000000 wei`,
+      )
 
     await ui.screenshot({
       path: new URL('emulator-ui.png', artifacts).pathname,
