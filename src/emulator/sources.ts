@@ -37,10 +37,13 @@ export type UserRow = {
   readonly passport: User['passport']
 }
 
-/** A verdict as the UI lists it. */
+/**
+ * A verdict as the UI lists it (without what was evaluated: a payload may
+ * be large, and the confirmation page shows it).
+ */
 export type VerdictRow = Pick<
   Verdict,
-  'id' | 'kind' | 'chainId' | 'wallet' | 'digest' | 'state' | 'payload'
+  'id' | 'kind' | 'chainId' | 'wallet' | 'digest' | 'state'
 >
 
 /**
@@ -70,22 +73,13 @@ export function registerShared(
   hub.register(names.verdicts, {
     snapshot: () =>
       guardian.recent(maxRows).map(
-        ({
+        ({ id, kind, chainId, wallet, digest, state }): VerdictRow => ({
           id,
           kind,
           chainId,
           wallet,
           digest,
           state,
-          payload,
-        }): VerdictRow => ({
-          id,
-          kind,
-          chainId,
-          wallet,
-          digest,
-          state,
-          payload,
         }),
       ),
     actions: {

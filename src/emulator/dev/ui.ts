@@ -31,7 +31,10 @@ import * as Inspect from '../inspect.js'
 import type { ChainWatch } from './chain.js'
 import { decodeCall } from './decode.js'
 
-/** How long a burst of changes is gathered into one update, ms. */
+/**
+ * How long a burst of changes is gathered into one update, ms; also the
+ * least time between two updates of a page.
+ */
 export const coalesceMs = 50
 
 /** The header that carries the page's token on an action. */
@@ -117,9 +120,10 @@ export function uiRoutes(
             })
             wake = undefined
             if (closed) break
-            // Gather the rest of a burst (a login changes several sources).
-            await stream.sleep(coalesceMs)
           }
+          // Gather the rest of a burst (a login changes several sources),
+          // and send at most one update per source in each interval.
+          await stream.sleep(coalesceMs)
           for (const name of [...dirty]) {
             dirty.delete(name)
             await stream.writeSSE({

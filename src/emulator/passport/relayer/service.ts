@@ -208,7 +208,8 @@ export function createRelayer(options: createRelayer.Options): Relayer {
       planned: plannedCount(),
       transactions: [...transactions.values()]
         .reverse()
-        .slice(0, Inspect.maxRows)
+        // Fewer than other lists: each holds its calls' data.
+        .slice(0, 50)
         .map((relayed) => ({
           ...relayed,
           calls: (calls.get(relayed) ?? []).map((call) => ({
