@@ -12,7 +12,8 @@ import * as View from './view.js'
 
 /**
  * Creates the dev service's HTTP app: the mailbox as JSON for tests and the
- * playground, the mailbox page for people, and a health check.
+ * playground, the mailbox page for people, the emulator's UI, and a health
+ * check.
  *
  * - `GET /health` → `{ "ok": true }`
  * - `GET /mailbox[?to=…]` → `[{ to, kind, code?, link?, at }]`, newest first;
@@ -20,7 +21,6 @@ import * as View from './view.js'
  *   `localOnly` rule, see {@link service}).
  * - `GET /mailbox/view[?to=…]` → an HTML page listing the messages, which
  *   no site may frame.
- *
  * - `GET /ui` and what it loads (see ui.ts): the emulator's UI, given
  *   `inspect` (loopback pages only).
  *
@@ -37,6 +37,9 @@ import * as View from './view.js'
  * ```
  *
  * @param options.mailbox - The store to read.
+ * @param options.inspect - The observation hub the UI shows; no UI without it.
+ * @param options.chain - The main chain's view for the UI.
+ * @param options.contracts - The deployed contracts, to name them in decoded calls.
  * @returns The Hono app.
  */
 export function createDevApp(
