@@ -250,6 +250,9 @@ describe('npm start: the emulator UI', () => {
       .first()
     await waiting.waitFor(poll)
     const verdictId = await waiting.getAttribute('data-verdict')
+    await ui.getByTestId('ui-panel-verdicts').screenshot({
+      path: new URL('emulator-ui-verdict-waiting.png', artifacts).pathname,
+    })
     await waiting.getByTestId('ui-verdict-approve').click()
     const settled = ui.locator(
       `[data-testid="ui-verdict"][data-verdict="${verdictId}"]`,
