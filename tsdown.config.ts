@@ -110,4 +110,18 @@ export default defineConfig([
     clean: false,
     sourcemap: false,
   },
+  {
+    // The emulator's UI on the dev origin (React, bundled in: the package
+    // has no runtime dependency on it; see src/emulator/dev/ui.ts).
+    entry: { 'emulator/app/ui': 'src/emulator/dev/ui/main.tsx' },
+    platform: 'browser',
+    target: 'es2022',
+    format: 'esm',
+    fixedExtension: false,
+    minify: true,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    dts: false,
+    clean: false,
+    sourcemap: false,
+  },
 ])

@@ -2,8 +2,9 @@
  * `npm start`: starts the emulator and serves the playground with Vite, until
  * Ctrl-C (SIGINT) or SIGTERM, which stop both and exit 0.
  *
- * Prints on stdout `Playground: <url>` and then the emulator's JSON line, and
- * nothing else (Vite logs to stderr). The playground gets that line in the
+ * Prints on stdout `Playground: <url>`, then the emulator's JSON line, then
+ * `Emulator UI: <url>` (the emulator's UI page), and nothing else (Vite logs
+ * to stderr). The playground gets that line in the
  * `VITE_EMULATOR_INFO` environment variable.
  *
  * Flags: --port-base, --anvil-port, --chain-id, --redirect-uri,
@@ -133,7 +134,7 @@ async function main(argv: readonly string[]): Promise<void> {
         new URL('../playground/vite.config.ts', import.meta.url),
       ),
       server: { host, port: playgroundPort, strictPort: true },
-      // Vite's logs go to stderr: stdout carries only the two lines above.
+      // Vite's logs go to stderr: stdout carries only the lines below.
       customLogger: createLogger('info', {
         allowClearScreen: false,
         console: new Console({ stdout: process.stderr }),
@@ -158,7 +159,7 @@ async function main(argv: readonly string[]): Promise<void> {
 
     started = true
     process.stdout.write(
-      `Playground: ${playground}/\n${JSON.stringify(emulator.info)}\n`,
+      `Playground: ${playground}/\n${JSON.stringify(emulator.info)}\nEmulator UI: ${emulator.info.ui}\n`,
     )
   } catch (error) {
     await stop().catch(() => {})

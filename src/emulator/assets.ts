@@ -16,6 +16,8 @@ import { fileURLToPath } from 'node:url'
 const entries = {
   /** The iframe wallet provider's `/send` app. */
   magic: './magic/provider/app/main.ts',
+  /** The emulator's UI on the dev origin (React). */
+  ui: './dev/ui/main.tsx',
 } as const
 
 /** A browser app of the emulator. */
@@ -99,7 +101,12 @@ export async function bundle(entry: string): Promise<string> {
   const build = await rolldown({
     input: entry,
     platform: 'browser',
-    resolve: { extensionAlias: { '.js': ['.ts', '.js'] } },
+    resolve: { extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } },
+    // React reads it to choose its build.
+    transform: {
+      jsx: 'react-jsx',
+      define: { 'process.env.NODE_ENV': '"production"' },
+    },
     logLevel: 'silent',
   })
   try {

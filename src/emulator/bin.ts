@@ -2,8 +2,8 @@
 /**
  * The `embedded-wallets` command. `embedded-wallets emulator [options]`
  * starts the emulator, prints exactly one JSON line describing it on stdout
- * (logs go to stderr), and runs until SIGINT or SIGTERM, which stop
- * everything and exit 0.
+ * (logs go to stderr, among them `Emulator UI: <url>`, the page to watch it
+ * in), and runs until SIGINT or SIGTERM, which stop everything and exit 0.
  *
  * @packageDocumentation
  */
@@ -105,6 +105,8 @@ async function main(argv: readonly string[]): Promise<void> {
     return
   }
   process.stdout.write(`${JSON.stringify(emulator.info)}\n`)
+  // For the person at the terminal; programs read the JSON line.
+  process.stderr.write(`Emulator UI: ${emulator.info.ui}\n`)
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {

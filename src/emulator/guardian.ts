@@ -178,6 +178,8 @@ export type Guardian = {
   record(entry: Omit<Verdict, 'id' | 'state'> & { state: State }): Verdict
   /** The verdict with this id. */
   get(id: string): Verdict | undefined
+  /** The newest `limit` verdicts, newest first. */
+  recent(limit: number): readonly Verdict[]
   /**
    * The latest verdict on `digest` for `wallet` (of one of `kinds`, on
    * `chainId` when given): what the platform API's routes by payload hash
@@ -217,11 +219,15 @@ export type Guardian = {
  *
  * @param options.down - Whether the guardian is down for every wallet (read
  *   on each evaluation). @default never
+ * @param options.onChange - Called after a verdict is recorded or settled.
  */
 export function createGuardian(
-  options: { down?: (() => boolean) | undefined } = {},
+  options: {
+    down?: (() => boolean) | undefined
+    onChange?: (() => void) | undefined
+  } = {},
 ): Guardian {
-  const { down = () => false } = options
+  const { down = () => false, onChange } = options
   const byId = new Map<string, Verdict>()
   /** Each kept verdict's payload size, and their sum. */
   const sizes = new Map<string, number>()
@@ -280,9 +286,18 @@ export function createGuardian(
       sizes.set(verdict.id, size)
       text += size
       if (verdict.state === 'allowed') allow(verdict)
+      onChange?.()
       return verdict
     },
     get: (id) => byId.get(id),
+    recent(limit) {
+      const newest: Verdict[] = []
+      for (const verdict of [...byId.values()].reverse()) {
+        if (newest.length >= limit) break
+        newest.push(verdict)
+      }
+      return newest
+    },
     find({ wallet, digest, kinds, chainId }) {
       const address = getAddress(wallet)
       const hash = digest.toLowerCase()
@@ -302,6 +317,7 @@ export function createGuardian(
       if (verdict?.state !== 'pending') return false
       verdict.state = state
       if (state === 'allowed') allow(verdict)
+      onChange?.()
       return true
     },
     isAllowed: ({ chainId, wallet, digest }) =>

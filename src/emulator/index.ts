@@ -13,6 +13,7 @@ import { platformApiKey } from './constants.js'
 import * as Mailbox from './dev/mailbox.js'
 import * as Dev from './dev/service.js'
 import { createGuardian } from './guardian.js'
+import * as Inspect from './inspect.js'
 import { isLoopbackUrl } from './loopback.js'
 import * as MagicProvider from './magic/provider/service.js'
 import { isPortFree } from './net.js'
@@ -27,6 +28,7 @@ import { createRegistry, type Registry } from './registry/index.js'
 import * as Scenarios from './scenarios.js'
 import { PortInUseError } from './server.js'
 import type { Chain, Context, Service, Started } from './service.js'
+import * as Sources from './sources.js'
 
 export type { Contracts } from './chain/deploy.js'
 export type { Message, Store as MailboxStore } from './dev/mailbox.js'
@@ -72,7 +74,8 @@ export const services = [
  *   address); accounts 1 to 4 are none of them, left to dApps and their
  *   tests;
  * - then what each service adds: `mailbox` (the dev mailbox's JSON
- *   endpoint; `/view` appended: the page), `magic` (the iframe wallet's
+ *   endpoint; `/view` appended: the page), `ui` (the emulator's UI page,
+ *   on the same origin), `magic` (the iframe wallet's
  *   provider: its origin, the SDK's `endpoint`, and its API key),
  *   `passport` (the game wallet's identity provider: its origin, the SDK's
  *   `authenticationDomain`, its client id, and the redirect URIs the dApp
@@ -239,11 +242,24 @@ export async function startEmulator(
     const [main, ...others] = chains as [RunningChain, ...RunningChain[]]
     const serviceChains: Context['chains'] = [main, ...others]
 
-    const mailbox = Mailbox.create({ now: clock.now })
-    const registry = createRegistry({ rpcUrl: main.nodeUrl, now: clock.now })
+    // What the UI shows: the shared stores say when they change, and the
+    // services register their own state as they start.
+    const inspect = Inspect.create()
+    const mailbox = Mailbox.create({
+      now: clock.now,
+      onChange: () => inspect.changed(Inspect.sources.mailbox),
+    })
+    const registry = createRegistry({
+      rpcUrl: main.nodeUrl,
+      now: clock.now,
+      onChange: () => inspect.changed(Inspect.sources.users),
+    })
     const guardian = createGuardian({
       down: () => scenarios.isOn('guardian-unavailable'),
+      onChange: () => inspect.changed(Inspect.sources.verdicts),
     })
+    scenarios.subscribe(() => inspect.changed(Inspect.sources.scenarios))
+    Sources.registerShared(inspect, { registry, mailbox, guardian })
     const origins: { [slot in Slot]?: string } = {}
     // Every slot's origin, running or not: a service may name one that
     // joins the list later (the platform API prints the relayer's).
@@ -271,6 +287,7 @@ export async function startEmulator(
         mailbox,
         clock,
         scenarios,
+        inspect,
         passport: {
           redirectUri: passportRedirectUri,
           logoutRedirectUri: passportLogoutRedirectUri,

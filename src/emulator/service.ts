@@ -13,6 +13,7 @@ import type { Contracts } from './chain/deploy.js'
 import type { Clock } from './clock.js'
 import type * as Mailbox from './dev/mailbox.js'
 import type { Guardian } from './guardian.js'
+import type { Hub } from './inspect.js'
 import type { Slot } from './ports.js'
 import type { Registry } from './registry/index.js'
 import type * as Scenarios from './scenarios.js'
@@ -99,6 +100,11 @@ export type Context = {
   readonly clock: Clock
   /** The scenario switches, which services read on every request. */
   readonly scenarios: Scenarios.Store
+  /**
+   * The observation hub: services register what the emulator's UI shows of
+   * them (and what it may do), and say when it changed.
+   */
+  readonly inspect: Hub
   /** The game wallet's login and logout pages, as the emulator was told. */
   readonly passport: {
     readonly redirectUri: string

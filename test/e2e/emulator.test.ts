@@ -114,6 +114,28 @@ describe.each(launchers)('$name emulator', ({ command, args }) => {
     expect(await response.text()).toBe('[]')
   })
 
+  test("behavior: names the UI's page on stderr, and serves it with its script", async () => {
+    const { ui } = JSON.parse(line) as { ui: string }
+    expect(ui).toBe(`http://127.0.0.1:${portBase}/ui`)
+    // Written right after the JSON line.
+    await expect
+      .poll(() => emulator!.stderr(), { timeout: 5_000 })
+      .toContain(`Emulator UI: ${ui}\n`)
+    const page = await fetch(ui)
+    expect(page.status).toBe(200)
+    expect(await page.text()).toContain('src="/ui/app.js"')
+    const script = await fetch(`${ui}/app.js`)
+    expect(script.headers.get('content-type')).toBe(
+      'text/javascript; charset=utf-8',
+    )
+    const code = await script.text()
+    // The built command serves the bundle built with the package; the
+    // source bundles it on this first request.
+    if (command === bin)
+      expect(code).toBe(readFileSync('dist/emulator/app/ui.js', 'utf8'))
+    else expect(code).toContain('emulator-ui-token')
+  })
+
   test('behavior: SIGTERM stops everything and exits 0', async () => {
     emulator!.child.kill('SIGTERM')
     expect(await emulator!.exited({ timeout: 20_000 })).toEqual({

@@ -45,6 +45,7 @@ export function expectedInfo(options: {
       },
     },
     mailbox: `http://127.0.0.1:${portBase}/mailbox`,
+    ui: `http://127.0.0.1:${portBase}/ui`,
     magic: {
       endpoint: `http://127.0.0.1:${portBase + 1}`,
       apiKey: 'pk_live_EMULATOR0000000000',

@@ -72,6 +72,7 @@ describe('npm start', () => {
     lines = [
       await app.nextLine({ timeout: 60_000 }),
       await app.nextLine({ timeout: 5_000 }),
+      await app.nextLine({ timeout: 5_000 }),
     ]
     info = JSON.parse(lines[1]!)
     chain = createPublicClient({ transport: http(info.rpcUrl) })
@@ -93,13 +94,15 @@ describe('npm start', () => {
     app?.kill()
   })
 
-  test('default: prints the playground URL and the emulator JSON line', () => {
+  test("default: prints the playground URL, the emulator JSON line and the UI's page", () => {
     expect(lines[0]).toBe(`Playground: http://127.0.0.1:${ports.playground}/`)
     expect(JSON.parse(lines[1]!)).toMatchObject({
       chainId: 31337,
       rpcUrl: `http://127.0.0.1:${ports.anvil}`,
       mailbox: `http://127.0.0.1:${ports.base}/mailbox`,
+      ui: `http://127.0.0.1:${ports.base}/ui`,
     })
+    expect(lines[2]).toBe(`Emulator UI: http://127.0.0.1:${ports.base}/ui`)
   })
 
   test('behavior: the page says what it is, follows the chain and lists the ways to connect', async () => {

@@ -374,6 +374,11 @@ const routes: readonly Route[] = [
   { service: 'dev', method: 'GET', path: '/health', form: 'json' },
   { service: 'dev', method: 'GET', path: '/mailbox', form: 'json' },
   { service: 'dev', method: 'GET', path: '/mailbox/view', form: 'page' },
+  // The emulator's UI (its event stream never ends, so it is not probed
+  // here: src/emulator/dev/ui.test.ts reads it).
+  { service: 'dev', method: 'GET', path: '/ui', form: 'page' },
+  { service: 'dev', method: 'GET', path: '/ui/app.js', form: 'asset' },
+  { service: 'dev', method: 'POST', path: '/ui/actions', form: 'json' },
   // The iframe wallet's provider.
   { service: 'magic', method: 'POST', path: '/v1/flow', form: 'flow' },
   {

@@ -93,10 +93,11 @@ export const maxRecipientLength = 254
  * ```
  *
  * @param options.now - The clock used to stamp messages. @default () => new Date()
+ * @param options.onChange - Called after each delivery and clear.
  * @returns The mailbox.
  */
 export function create(options: create.Options = {}): Store {
-  const { now = () => new Date() } = options
+  const { now = () => new Date(), onChange } = options
   /** Oldest first. */
   const messages: Message[] = []
   return {
@@ -115,6 +116,7 @@ export function create(options: create.Options = {}): Store {
       messages.push(message)
       if (messages.length > maxMessages)
         messages.splice(0, messages.length - maxMessages)
+      onChange?.()
       return message
     },
     list({ to } = {}) {
@@ -125,6 +127,7 @@ export function create(options: create.Options = {}): Store {
     },
     clear() {
       messages.length = 0
+      onChange?.()
     },
   }
 }
@@ -133,6 +136,8 @@ export declare namespace create {
   type Options = {
     /** The clock used to stamp messages. @default () => new Date() */
     now?: (() => Date) | undefined
+    /** Called after each delivery and clear. */
+    onChange?: (() => void) | undefined
   }
   type ReturnType = Store
 }

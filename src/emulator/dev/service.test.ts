@@ -1,5 +1,7 @@
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { predictContracts } from '../chain/deploy.js'
+import * as Inspect from '../inspect.js'
 import { findFreePort } from '../net.js'
 import type { Context } from '../service.js'
 import * as Mailbox from './mailbox.js'
@@ -248,9 +250,22 @@ describe('the dev service, served', () => {
     const started = await service.start({
       listen: { host: '127.0.0.1', port, name: 'dev' },
       mailbox,
-    } as Context)
+      inspect: Inspect.create(),
+      // No node: the chain is read only while a UI page watches.
+      chains: [
+        {
+          chainId: 31337,
+          rpcUrl: 'http://127.0.0.1:1',
+          nodeUrl: 'http://127.0.0.1:1',
+          contracts: predictContracts(),
+        },
+      ],
+    } as unknown as Context)
     ;({ url, stop } = started)
-    expect(started.info).toEqual({ mailbox: `${url}/mailbox` })
+    expect(started.info).toEqual({
+      mailbox: `${url}/mailbox`,
+      ui: `${url}/ui`,
+    })
     mailbox.deliver({ to: 'ada@example.com', kind: 'email-otp', code: '1' })
   })
   afterAll(() => stop())

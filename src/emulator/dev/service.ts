@@ -1,15 +1,20 @@
 import { randomBytes } from 'node:crypto'
 import type { Hono } from 'hono'
+import type { Contracts } from '../chain/deploy.js'
 import { normalizeContact } from '../contact.js'
+import * as Inspect from '../inspect.js'
 import { createApp, startServer } from '../server.js'
 import { defineService } from '../service.js'
+import { type ChainWatch, createChainWatch } from './chain.js'
 import { controlPaths, controlRoutes } from './controls.js'
 import type { Store } from './mailbox.js'
+import { uiRoutes } from './ui.js'
 import * as View from './view.js'
 
 /**
  * Creates the dev service's HTTP app: the mailbox as JSON for tests and the
- * playground, the mailbox page for people, and a health check.
+ * playground, the mailbox page for people, the emulator's UI, and a health
+ * check.
  *
  * - `GET /health` → `{ "ok": true }`
  * - `GET /mailbox[?to=…]` → `[{ to, kind, code?, link?, at }]`, newest first;
@@ -17,6 +22,8 @@ import * as View from './view.js'
  *   `localOnly` rule, see {@link service}).
  * - `GET /mailbox/view[?to=…]` → an HTML page listing the messages, which
  *   no site may frame.
+ * - `GET /ui` and what it loads (see ui.ts): the emulator's UI, given
+ *   `inspect` (loopback pages only).
  *
  * A `+` in `to` is kept as a `+` (phone numbers), not read as a space.
  *
@@ -31,6 +38,9 @@ import * as View from './view.js'
  * ```
  *
  * @param options.mailbox - The store to read.
+ * @param options.inspect - The observation hub the UI shows; no UI without it.
+ * @param options.chain - The main chain's view for the UI.
+ * @param options.contracts - The deployed contracts, to name them in decoded calls.
  * @returns The Hono app.
  */
 export function createDevApp(
@@ -39,6 +49,12 @@ export function createDevApp(
   const { mailbox } = options
   const app = createApp()
   if (options.controls) controlRoutes(app, options.controls)
+  if (options.inspect)
+    uiRoutes(app, {
+      inspect: options.inspect,
+      chain: options.chain,
+      contracts: options.contracts,
+    })
 
   app.get('/health', (c) => c.json({ ok: true }))
 
@@ -78,6 +94,12 @@ export declare namespace createDevApp {
     mailbox: Store
     /** The scenario and clock routes' state (see controls.ts); none without. */
     controls?: controlRoutes.Options | undefined
+    /** The observation hub the UI shows; no UI without it. */
+    inspect?: Inspect.Hub | undefined
+    /** The main chain's view for the UI. */
+    chain?: ChainWatch | undefined
+    /** The deployed contracts, to name them in decoded calls. */
+    contracts?: Contracts | undefined
   }
   type ReturnType = Hono
 }
@@ -107,20 +129,42 @@ function readQuery(url: string, name: string): string | undefined | null {
 }
 
 /**
- * The dev service: the mailbox (JSON and page) on the first port of the
- * block. Adds `mailbox` (the JSON endpoint) to the JSON line.
+ * The dev service: the mailbox (JSON and page) and the emulator's UI on the
+ * first port of the block. Adds `mailbox` (the JSON endpoint) and `ui` (the
+ * UI's page) to the JSON line.
  */
 export const service = defineService({
   name: 'dev',
   async start(context) {
+    const [main] = context.chains
+    const chain = createChainWatch({
+      chain: main,
+      onChange: () => context.inspect.changed(Inspect.sources.chain),
+    })
+    context.inspect.register(Inspect.sources.chain, {
+      snapshot: chain.snapshot,
+    })
     const server = await startServer({
       fetch: createDevApp({
         mailbox: context.mailbox,
+        inspect: context.inspect,
+        chain,
+        contracts: main.contracts,
         controls: context,
       }).fetch,
       ...context.listen,
-      localOnly: ['/mailbox', ...controlPaths],
+      localOnly: ['/mailbox', '/ui', ...controlPaths],
+    }).catch((error: unknown) => {
+      chain.stop()
+      throw error
     })
-    return { ...server, info: { mailbox: `${server.url}/mailbox` } }
+    return {
+      url: server.url,
+      info: { mailbox: `${server.url}/mailbox`, ui: `${server.url}/ui` },
+      async stop() {
+        chain.stop()
+        await server.stop()
+      },
+    }
   },
 })

@@ -77,6 +77,8 @@ export type Registry = {
   findOrCreate(identity: Identity): Promise<User>
   /** The user with this id. */
   get(id: string): User | undefined
+  /** Every user, newest first. */
+  list(): readonly User[]
   /** Changes a user's email (the old address no longer finds them). */
   setEmail(id: string, email: string): void
   /**
@@ -121,6 +123,7 @@ export const defaultFunding = 100n * 10n ** 18n
  *   (`anvil_setBalance`). No funding without it.
  * @param options.funding - Wei per new user. @default 100 ETH
  * @param options.now - The clock. @default () => new Date()
+ * @param options.onChange - Called after a user is created or changed.
  */
 export function createRegistry(options: createRegistry.Options = {}): Registry {
   const {
@@ -128,6 +131,7 @@ export function createRegistry(options: createRegistry.Options = {}): Registry {
     funding = defaultFunding,
     maxUsers = defaultMaxUsers,
     now = () => new Date(),
+    onChange,
   } = options
   const users = new Map<string, User>()
   const keys = new Map<string, Hex>()
@@ -182,15 +186,18 @@ export function createRegistry(options: createRegistry.Options = {}): Registry {
       users.set(user.id, user)
       keys.set(user.id, privateKey)
       index.set(keyOf(identity), user.id)
+      onChange?.()
       return user
     },
     get: (id) => users.get(id),
+    list: () => [...users.values()].reverse(),
     setEmail(id, email) {
       const user = users.get(id)
       if (!user) return
       if (user.email !== undefined) index.delete(keyOf({ email: user.email }))
       user.email = normalizeContact(email)
       index.set(keyOf({ email }), id)
+      onChange?.()
     },
     setPassport(id, registration) {
       const user = users.get(id)
@@ -200,6 +207,7 @@ export function createRegistry(options: createRegistry.Options = {}): Registry {
         user.passport,
       ) as (keyof PassportRegistration)[])
         if (user.passport[field] === undefined) delete user.passport[field]
+      onChange?.()
     },
     signMessage: (id, message) => account(id).signMessage({ message }),
     signTypedData: (id, typedData) => account(id).signTypedData(typedData),
@@ -226,6 +234,8 @@ export declare namespace createRegistry {
     maxUsers?: number | undefined
     /** The clock. @default () => new Date() */
     now?: (() => Date) | undefined
+    /** Called after a user is created or changed. */
+    onChange?: (() => void) | undefined
   }
 }
 

@@ -3,6 +3,7 @@
  * on the provider's origin. Its iframe app (`/send`, see send.ts) forwards
  * each JSON-RPC request to `POST /v1/flow` and relays the streamed lines.
  */
+import { createHash } from 'node:crypto'
 import type { Hono, MiddlewareHandler } from 'hono'
 import type * as Rpc from '../../../core/Rpc.js'
 import { rpcCodes } from '../../../magic/wire/codes.js'
@@ -16,6 +17,7 @@ import {
   passportOidcProviderId,
 } from '../../constants.js'
 import type * as Mailbox from '../../dev/mailbox.js'
+import * as Inspect from '../../inspect.js'
 import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
 import { defineService } from '../../service.js'
@@ -81,7 +83,10 @@ export function createMagicService(options: createMagicService.Options): Hono {
   const deps: Deps = {
     registry: options.registry,
     mailbox: options.mailbox,
-    sessions: createSessions({ now }),
+    sessions: createSessions({
+      now,
+      onChange: () => options.inspect?.changed(Inspect.sources.magicSessions),
+    }),
     codes: createCodes({ now }),
     links: new Map(),
     credentials: new Map(),
@@ -96,6 +101,7 @@ export function createMagicService(options: createMagicService.Options): Hono {
     now,
     wallNow,
   }
+  if (options.inspect) inspectSessions(options.inspect, deps)
   const verifier = createVerifier({ now, deviceNow: wallNow })
   const runner = createRunner({ timeout: options.flowTimeout })
   const app = createApp()
@@ -296,6 +302,8 @@ export declare namespace createMagicService {
      * ended (read on each request). @default never
      */
     sessionEnded?: ((apiKey: string) => boolean) | undefined
+    /** The observation hub its sessions are shown on. */
+    inspect?: Inspect.Hub | undefined
   }
 }
 
@@ -315,6 +323,47 @@ export const rateLimitedBody = {
   message: 'Too many requests: the rate limit of this application is exceeded.',
   status: 'failed',
 } as const
+
+/**
+ * Shows the sessions on the hub: user, app, expiry, and an id that is a
+ * hash of the refresh token (the token itself stays here); the action
+ * `end` `{ id }` revokes one, as a logout does.
+ */
+function inspectSessions(hub: Inspect.Hub, deps: Deps): void {
+  const idOf = (rt: string) =>
+    createHash('sha256').update(rt).digest('hex').slice(0, 16)
+  hub.register(Inspect.sources.magicSessions, {
+    snapshot: () =>
+      deps.sessions
+        .list()
+        .slice(0, Inspect.maxRows)
+        .map((session) => {
+          const user = deps.registry.get(session.userId)
+          // A custody key's session (the game wallet's): named by its player.
+          const owner = user?.oidc && deps.registry.get(user.oidc.subject)
+          return {
+            id: idOf(session.rt),
+            userId: session.userId,
+            who:
+              user?.email ??
+              user?.phoneNumber ??
+              (owner ? `custody key of ${owner.email}` : user?.oidc?.subject),
+            address: user?.address,
+            apiKey: session.apiKey,
+            expiresAt: new Date(session.expiresAt).toISOString(),
+          }
+        }),
+    actions: {
+      end(input) {
+        const id = Inspect.stringField(input, 'id')
+        const session = deps.sessions.list().find((s) => idOf(s.rt) === id)
+        if (!session) throw new Inspect.ActionError('No such session.', 404)
+        deps.sessions.revoke(session.rt)
+        return { id, ended: true }
+      },
+    },
+  })
+}
 
 /**
  * The largest intermediary answer: 64 KiB. Answers carry a code, an email,
@@ -452,6 +501,7 @@ export const service = defineService({
             },
       mailbox: context.mailbox,
       registry: context.registry,
+      inspect: context.inspect,
       chain: { rpcUrl: main.nodeUrl, chainId: main.chainId },
       chains: context.chains,
       now: context.clock.now,

@@ -42,6 +42,8 @@ export type Sessions = {
   revoke(rt: string): void
   /** How many sessions are kept (live or not yet swept). */
   size(): number
+  /** The live sessions, newest first. */
+  list(): readonly Session[]
 }
 
 /** How long a session lives without use: 7 days. */
@@ -51,11 +53,15 @@ export const sessionLifetime = 7 * 24 * 60 * 60 * 1000
  * Creates an in-memory session store.
  *
  * @param options.now - The clock. @default () => new Date()
+ * @param options.onChange - Called after a session is opened or revoked.
  */
 export function createSessions(
-  options: { now?: (() => Date) | undefined } = {},
+  options: {
+    now?: (() => Date) | undefined
+    onChange?: (() => void) | undefined
+  } = {},
 ): Sessions {
-  const { now = () => new Date() } = options
+  const { now = () => new Date(), onChange } = options
   const sessions = new Map<string, Session>()
   return {
     create({ userId, apiKey, jkt }) {
@@ -73,6 +79,7 @@ export function createSessions(
       }
       sessions.set(session.rt, session)
       cap(sessions, maxSessions)
+      onChange?.()
       return session
     },
     get(rt, apiKey) {
@@ -87,9 +94,15 @@ export function createSessions(
       return session
     },
     revoke(rt) {
-      sessions.delete(rt)
+      if (sessions.delete(rt)) onChange?.()
     },
     size: () => sessions.size,
+    list() {
+      const at = now().getTime()
+      return [...sessions.values()]
+        .filter((session) => session.expiresAt > at)
+        .reverse()
+    },
   }
 }
 

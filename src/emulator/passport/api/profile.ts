@@ -67,20 +67,30 @@ export type LinkStore = {
   ownerOf(address: Address): string | undefined
   /** Links `wallet` to the player. */
   add(playerId: string, wallet: LinkedWallet): void
+  /** Every player with linked wallets, and theirs. */
+  all(): ReadonlyMap<string, readonly LinkedWallet[]>
 }
 
-/** Creates an empty link store. */
-export function createLinkStore(): LinkStore {
+/**
+ * Creates an empty link store.
+ *
+ * @param options.onChange - Called after a wallet is linked.
+ */
+export function createLinkStore(
+  options: { onChange?: (() => void) | undefined } = {},
+): LinkStore {
   const byPlayer = new Map<string, LinkedWallet[]>()
   const owners = new Map<Address, string>()
   return {
     list: (playerId) => byPlayer.get(playerId) ?? [],
+    all: () => byPlayer,
     ownerOf: (address) => owners.get(address),
     add(playerId, wallet) {
       const wallets = byPlayer.get(playerId) ?? []
       wallets.push(wallet)
       byPlayer.set(playerId, wallets)
       owners.set(wallet.address, playerId)
+      options.onChange?.()
     },
   }
 }

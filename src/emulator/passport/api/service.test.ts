@@ -4,6 +4,7 @@ import { predictContracts } from '../../chain/deploy.js'
 import * as Clock from '../../clock.js'
 import * as Mailbox from '../../dev/mailbox.js'
 import { createGuardian } from '../../guardian.js'
+import * as Inspect from '../../inspect.js'
 import { findFreePortRange } from '../../net.js'
 import { getPorts } from '../../ports.js'
 import { createRegistry } from '../../registry/index.js'
@@ -113,6 +114,7 @@ describe('service', () => {
       mailbox: Mailbox.create(),
       clock: Clock.create(),
       scenarios: Scenarios.create(),
+      inspect: Inspect.create(),
       passport: {
         redirectUri: 'http://127.0.0.1:1/redirect',
         logoutRedirectUri: 'http://127.0.0.1:1/logout',

@@ -41,6 +41,7 @@ import {
 } from '../../../passport/wire/sequence.js'
 import { custodyApiKey, passportOidcProviderId } from '../../constants.js'
 import type { Guardian } from '../../guardian.js'
+import * as Inspect from '../../inspect.js'
 import type { Registry } from '../../registry/index.js'
 import { createApp, startServer } from '../../server.js'
 import { type Chain, defineService } from '../../service.js'
@@ -109,8 +110,12 @@ export function createApiService(
       advancedSince: options.advancedSince,
     }),
     walletAddress: options.walletAddress,
-    links: createLinkStore(),
-    sessionActivity: createSessionActivityStore(),
+    links: createLinkStore({
+      onChange: () => options.inspect?.changed(Inspect.sources.links),
+    }),
+    sessionActivity: createSessionActivityStore({
+      onChange: () => options.inspect?.changed(Inspect.sources.activity),
+    }),
     passportOrigin: options.passportOrigin,
     now,
     readerOf(chain) {
@@ -128,6 +133,7 @@ export function createApiService(
         ? options.minting.minter
         : undefined,
   }
+  if (options.inspect) inspectStores(options.inspect, deps)
   const app = createApp<ApiEnv>()
   answerAsPlatform(app)
   // The server answers the control routes' CORS itself (loopback pages
@@ -168,6 +174,24 @@ export function createApiService(
   return app
 }
 
+/**
+ * Shows the session-activity rules and checks, and the linked wallets, on
+ * the observation hub.
+ */
+function inspectStores(hub: Inspect.Hub, deps: Deps): void {
+  hub.register(Inspect.sources.activity, {
+    snapshot: () => ({
+      rules: Object.fromEntries(deps.sessionActivity.rules),
+      checks: deps.sessionActivity.checks
+        .toReversed()
+        .slice(0, Inspect.maxRows),
+    }),
+  })
+  hub.register(Inspect.sources.links, {
+    snapshot: () => Object.fromEntries(deps.links.all()),
+  })
+}
+
 export declare namespace createApiService {
   type Options = {
     /** The identity provider's origin: the tokens' issuer. */
@@ -176,6 +200,8 @@ export declare namespace createApiService {
     registry: Registry
     /** The guardian's shared rules and verdicts. */
     guardian: Guardian
+    /** The observation hub its stores are shown on. */
+    inspect?: Inspect.Hub | undefined
     /** The chains, the main one first. */
     chains: readonly ApiChain[]
     /** A player's smart-contract wallet address from their custody key. */
@@ -350,6 +376,7 @@ export const service = defineService({
       issuer,
       registry: context.registry,
       guardian: context.passport.guardian,
+      inspect: context.inspect,
       chains: context.chains,
       walletAddress: walletAddressOf(context.chains),
       passportOrigin,

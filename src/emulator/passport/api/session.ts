@@ -75,11 +75,19 @@ export type Check = {
 export type SessionActivityStore = {
   readonly rules: Map<string, Rule>
   readonly checks: Check[]
+  /** Called after a check is recorded or a rule set or removed. */
+  readonly onChange?: (() => void) | undefined
 }
 
-/** Creates an empty store. */
-export function createSessionActivityStore(): SessionActivityStore {
-  return { rules: new Map(), checks: [] }
+/**
+ * Creates an empty store.
+ *
+ * @param options.onChange - Called after a check is recorded or a rule set or removed.
+ */
+export function createSessionActivityStore(
+  options: { onChange?: (() => void) | undefined } = {},
+): SessionActivityStore {
+  return { rules: new Map(), checks: [], onChange: options.onChange }
 }
 
 /**
@@ -141,6 +149,7 @@ export function sessionRoutes(app: Hono<ApiEnv>, deps: Deps): void {
     }
     store.checks.push(check)
     if (store.checks.length > maxSessionActivityChecks) store.checks.shift()
+    store.onChange?.()
     const rule = store.rules.get(check.clientId)
     if (!rule)
       return fail(
@@ -175,6 +184,7 @@ export function sessionRoutes(app: Hono<ApiEnv>, deps: Deps): void {
     const { clientId } = body
     if (body.rule === null) {
       store.rules.delete(clientId)
+      store.onChange?.()
       return c.json({ clientId, rule: null })
     }
     const rule = ruleOf(body.rule)
@@ -189,6 +199,7 @@ export function sessionRoutes(app: Hono<ApiEnv>, deps: Deps): void {
         `The emulator holds ${maxSessionActivityRules} session-activity rules, its most; remove one first.`,
       )
     store.rules.set(clientId, rule)
+    store.onChange?.()
     return c.json({ clientId, rule })
   })
 }

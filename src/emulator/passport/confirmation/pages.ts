@@ -39,6 +39,16 @@ export const testIds = {
 /** Where the pages post the player's decision (same origin only). */
 export const settlePath = '/transaction-confirmation/api/settle'
 
+/**
+ * The pages' own call to read their verdict's state (`{ id, secret }` →
+ * `{ id, state }`): a verdict settled elsewhere (the emulator's UI) ends the
+ * page's wait as the player's own click would.
+ */
+export const statePath = '/transaction-confirmation/api/state'
+
+/** How often a waiting page reads its verdict's state, ms. */
+export const stateReadMs = 1000
+
 /** What the page script knows: which protocol prefix, and how to settle. */
 export type PageState =
   | {
@@ -341,7 +351,9 @@ ${details}
  * for the opener's `confirmation_start` (from that window only), then
  * enables the buttons (or, for an unusable request, answers the error). A
  * decision is settled with this page's secret through a same-origin POST,
- * and only then told to the opener.
+ * and only then told to the opener. While it waits, it reads its verdict's
+ * state each second (same rules): one settled elsewhere, from the
+ * emulator's UI, is told to the opener as the click would have been.
  *
  * Target origin '*': the page cannot know the dApp's origin (the published
  * protocol never tells it), and what it posts is only the protocol's
@@ -366,7 +378,25 @@ if(state.error){post(state.prefix+'_error');return}
 for(const b of buttons)b.disabled=false
 status.textContent='Waiting for your decision.'
 })
+let decided=false
+// Settled elsewhere (the emulator's UI): answer the wallet as a click would.
+const watch=state.id?setInterval(async()=>{
+if(!started||decided)return
+try{
+const response=await fetch('${statePath}',{method:'POST',credentials:'same-origin',headers:{'content-type':'application/json'},body:JSON.stringify({id:state.id,secret:state.secret})})
+const now=response.ok?(await response.json()).state:'pending'
+if(now==='pending'||decided)return
+decided=true
+clearInterval(watch)
+for(const b of buttons)b.disabled=true
+status.textContent=now==='allowed'?'Approved elsewhere.':'Rejected elsewhere.'
+post(state.prefix+(now==='allowed'?'_confirmed':'_rejected'))
+}catch{}
+},${stateReadMs}):undefined
 for(const button of buttons)button.addEventListener('click',async()=>{
+if(decided)return
+decided=true
+clearInterval(watch)
 for(const b of buttons)b.disabled=true
 const decision=button.dataset.decision
 status.textContent='Sending…'

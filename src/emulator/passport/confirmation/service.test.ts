@@ -10,7 +10,7 @@ import {
 } from '../../guardian.js'
 import { findFreePort } from '../../net.js'
 import { startServer } from '../../server.js'
-import { settlePath } from './pages.js'
+import { settlePath, statePath } from './pages.js'
 import { createConfirmationApp } from './service.js'
 
 const wallet = '0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf'
@@ -438,6 +438,61 @@ describe('the StarkEx confirmation page', () => {
     const { html } = await openPage(starkExPage(payloadHash))
     expect(html).toContain('&lt;/dd&gt;&lt;script&gt;alert(1)&lt;/script&gt;')
     expect(html).not.toContain('<script>alert(1)')
+  })
+})
+
+describe('POST /transaction-confirmation/api/state', () => {
+  const read = (body: unknown, headers: Record<string, string> = {}) =>
+    fetch(origin + statePath, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin, ...headers },
+      body: JSON.stringify(body),
+    })
+
+  test("behavior: the page reads its verdict's state, settled elsewhere too", async () => {
+    const verdict = pending()
+    const { state } = await openPage(messagePage(verdict.id))
+    const body = { id: verdict.id, secret: state.secret }
+    const before = await read(body)
+    expect([before.status, await before.json()]).toEqual([
+      200,
+      { id: verdict.id, state: 'pending' },
+    ])
+    // As the emulator's UI settles it, through the guardian.
+    guardian.settle(verdict.id, 'rejected')
+    expect(await (await read(body)).json()).toEqual({
+      id: verdict.id,
+      state: 'rejected',
+    })
+  })
+
+  test("error: another origin, a cross-site fetch, no origin or another verdict's secret learn nothing", async () => {
+    const verdict = pending()
+    const other = pending()
+    const { state } = await openPage(messagePage(other.id))
+    const own = { id: other.id, secret: state.secret }
+    const answers = [
+      await read(own, { origin: 'http://127.0.0.1:1' }),
+      await read(own, { 'sec-fetch-site': 'cross-site' }),
+      await fetch(origin + statePath, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(own),
+      }),
+      await read({ id: verdict.id, secret: state.secret }),
+      await read({ id: verdict.id }),
+    ]
+    expect(
+      await Promise.all(
+        answers.map(async (answer) => [answer.status, await answer.json()]),
+      ),
+    ).toEqual([
+      [403, { error: 'Only the confirmation pages may ask.' }],
+      [403, { error: 'Only the confirmation pages may ask.' }],
+      [403, { error: 'Only the confirmation pages may ask.' }],
+      [403, { error: 'This page may not read that request.' }],
+      [400, { error: 'Send { id, secret }.' }],
+    ])
   })
 })
 

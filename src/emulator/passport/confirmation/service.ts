@@ -15,6 +15,9 @@
  * - `POST /transaction-confirmation/api/settle` `{ id, secret, decision }`:
  *   the pages' own call to settle a verdict (same origin, with the page's
  *   secret);
+ * - `POST /transaction-confirmation/api/state` `{ id, secret }`: the pages'
+ *   own call to read their verdict's state, so that one settled elsewhere
+ *   (the emulator's UI) ends their wait (same rules);
  * - `POST /dev/verdicts` `{ kind, chainId, wallet, payload, state? }` (or,
  *   for StarkEx, `{ kind: 'starkex', wallet, payloadHash, type, details?,
  *   state? }`: the request registered as the exchange does, and its
@@ -61,6 +64,7 @@ import {
   renderPage,
   settlePath,
   starkExBody,
+  statePath,
   transactionBody,
   unavailableBody,
   unavailableScript,
@@ -205,6 +209,27 @@ export function createConfirmationApp(options: {
         },
         409,
       )
+    return c.json({ id, state: verdict.state })
+  })
+
+  app.post(statePath, async (c) => {
+    // As the settle call: the page's own origin, with its secret.
+    const fetchSite = c.req.header('sec-fetch-site')
+    if (
+      c.req.header('origin') !== origin ||
+      (fetchSite !== undefined && fetchSite !== 'same-origin')
+    )
+      return c.json({ error: 'Only the confirmation pages may ask.' }, 403)
+    const text = await c.req.text()
+    if (text.length > maxSettleBody)
+      return c.json({ error: 'The request is too large.' }, 413)
+    const { id, secret } = (parseJson(text) ?? {}) as Record<string, unknown>
+    if (typeof id !== 'string' || id.length > 64 || typeof secret !== 'string')
+      return c.json({ error: 'Send { id, secret }.' }, 400)
+    if (!guardian.isSecretOf(id, secret))
+      return c.json({ error: 'This page may not read that request.' }, 403)
+    const verdict = guardian.get(id)
+    if (!verdict) return c.json({ error: 'No such request.' }, 404)
     return c.json({ id, state: verdict.state })
   })
 

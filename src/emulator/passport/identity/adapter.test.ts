@@ -97,4 +97,32 @@ describe('createMemoryAdapter', () => {
     await codes.revokeByGrantId('g1')
     expect(await codes.find('d1')).toEqual({ userCode: 'NEW' })
   })
+
+  test('behavior: endGrant removes the grant, its tokens and the sign-in holding it, and says so per model', async () => {
+    const changed: string[] = []
+    const factory = createMemoryAdapter({
+      onChange: (model) => changed.push(model),
+    })
+    await factory('Grant').upsert('g1', { accountId: 'u1' }, 600)
+    await factory('Grant').upsert('g2', { accountId: 'u2' }, 600)
+    await factory('RefreshToken').upsert('r1', { grantId: 'g1' }, 600)
+    await factory('Session').upsert(
+      's1',
+      { uid: 'x', authorizations: { client: { grantId: 'g1' } } },
+      600,
+    )
+    await factory('Session').upsert(
+      's2',
+      { uid: 'y', authorizations: { client: { grantId: 'g2' } } },
+      600,
+    )
+    expect(factory.list('Grant').map((grant) => grant.id)).toEqual(['g1', 'g2'])
+    changed.length = 0
+    factory.endGrant('g1')
+    expect(factory.list('Grant').map((grant) => grant.id)).toEqual(['g2'])
+    expect(await factory('RefreshToken').find('r1')).toBe(undefined)
+    expect(await factory('Session').find('s1')).toBe(undefined)
+    expect(await factory('Session').find('s2')).toMatchObject({ uid: 'y' })
+    expect(changed.toSorted()).toEqual(['Grant', 'RefreshToken', 'Session'])
+  })
 })

@@ -75,9 +75,11 @@ export function createMemoryAdapter(
   options: {
     now?: (() => number) | undefined
     hidden?: ((model: string) => boolean) | undefined
+    /** Called with the model's name after an entry of it is written or removed. */
+    onChange?: ((model: string) => void) | undefined
   } = {},
-): (model: string) => Adapter {
-  const { now = Date.now, hidden = () => false } = options
+): MemoryStore {
+  const { now = Date.now, hidden = () => false, onChange } = options
   /** The entries, least recently written first. */
   const entries = new Map<string, Entry>()
   /** Keys of the entries issued under a grant, to revoke them together. */
@@ -90,6 +92,7 @@ export function createMemoryAdapter(
     const entry = entries.get(key)
     if (!entry) return
     entries.delete(key)
+    onChange?.(key.slice(0, key.indexOf(':')))
     for (const index of entry.indexes)
       if (indexes.get(index) === key) indexes.delete(index)
     if (entry.grantId !== undefined) {
@@ -120,7 +123,7 @@ export function createMemoryAdapter(
     return entry.payload
   }
 
-  return (model) => {
+  const adapterOf = (model: string): Adapter => {
     const keyOf = (id: string) => `${model}:${id}`
     const byIndex = (index: string) => {
       const key = indexes.get(index)
@@ -145,6 +148,7 @@ export function createMemoryAdapter(
         if (model === 'Session' && payload.uid)
           entry.indexes.push(`uid:${payload.uid}`)
         entries.set(key, entry)
+        onChange?.(model)
         for (const index of entry.indexes) indexes.set(index, key)
         if (entry.grantId !== undefined) {
           const members = grants.get(entry.grantId) ?? new Set()
@@ -174,4 +178,46 @@ export function createMemoryAdapter(
       },
     }
   }
+  return Object.assign(adapterOf, {
+    list(model: string) {
+      const at = now()
+      const prefix = `${model}:`
+      const found: { id: string; payload: Payload }[] = []
+      for (const [key, entry] of entries)
+        if (key.startsWith(prefix) && entry.expiresAt > at)
+          found.push({ id: key.slice(prefix.length), payload: entry.payload })
+      return found
+    },
+    endGrant(grantId: string) {
+      for (const key of grants.get(grantId) ?? []) remove(key)
+      grants.delete(grantId)
+      remove(`Grant:${grantId}`)
+      // The browser's sign-in that made the grant ends with it.
+      for (const [key, entry] of entries)
+        if (
+          key.startsWith('Session:') &&
+          Object.values(
+            (entry.payload.authorizations ?? {}) as Record<
+              string,
+              { grantId?: string }
+            >,
+          ).some((authorization) => authorization.grantId === grantId)
+        )
+          remove(key)
+    },
+  })
+}
+
+/**
+ * The store: oidc-provider's adapter factory, and what the emulator's UI
+ * reads and does to it.
+ */
+export type MemoryStore = ((model: string) => Adapter) & {
+  /** The live entries of `model`, least recently written first. */
+  list(model: string): { id: string; payload: Payload }[]
+  /**
+   * Ends a grant: its tokens, the grant itself and the sessions that hold
+   * it are removed, so its refresh token is refused from now on.
+   */
+  endGrant(grantId: string): void
 }

@@ -21,7 +21,7 @@ import {
 } from '../../../passport/wire/identity.js'
 import { isLoopbackOrigin, isLoopbackUrl } from '../../loopback.js'
 import type { Registry } from '../../registry/index.js'
-import { createMemoryAdapter } from './adapter.js'
+import { createMemoryAdapter, type MemoryStore } from './adapter.js'
 import { claimsByScope, userClaims } from './claims.js'
 import {
   deviceCodeGrantType,
@@ -62,16 +62,8 @@ export type ProviderOptions = {
   ttl: Ttl
   /** The device flow's poll interval in seconds. */
   deviceInterval: number
-  /**
-   * The clock the stored grants, sessions and refresh tokens expire by
-   * (ms since the epoch). @default Date.now
-   */
-  now?: (() => number) | undefined
-  /**
-   * Whether refresh tokens are refused (read on each grant): they read as
-   * unknown, which the token endpoint answers `invalid_grant`. @default never
-   */
-  refuseRefresh?: (() => boolean) | undefined
+  /** Its storage. @default a fresh in-memory store */
+  adapter?: MemoryStore | undefined
 }
 
 /**
@@ -83,11 +75,7 @@ export function createProvider(options: ProviderOptions): Provider {
   const { issuer, registry, clientId, ttl } = options
 
   const provider = new Provider(issuer, {
-    adapter: createMemoryAdapter({
-      now: options.now,
-      hidden: (model) =>
-        model === 'RefreshToken' && options.refuseRefresh?.() === true,
-    }),
+    adapter: options.adapter ?? createMemoryAdapter(),
     clients: [
       {
         client_id: clientId,

@@ -28,10 +28,12 @@ import {
   defaultRedirectUri,
 } from '../../constants.js'
 import type * as Mailbox from '../../dev/mailbox.js'
+import * as Inspect from '../../inspect.js'
 import { isLoopbackOrigin, isLoopbackUrl } from '../../loopback.js'
 import type { Registry } from '../../registry/index.js'
 import { createApp, startServer, toNodeHandler } from '../../server.js'
 import { defineService } from '../../service.js'
+import { createMemoryAdapter, type MemoryStore } from './adapter.js'
 import { userClaims } from './claims.js'
 import { errorPage } from './html.js'
 import { loginRoutes } from './login.js'
@@ -110,6 +112,17 @@ export async function createIdentityService(
     ...verifying
   } = signing
 
+  const { inspect } = options
+  const adapter = createMemoryAdapter({
+    now: () => now().getTime(),
+    hidden: (model) =>
+      model === 'RefreshToken' && options.refuseRefresh?.() === true,
+    onChange: (model) => {
+      if (model === 'Grant' || model === 'RefreshToken')
+        inspect?.changed(Inspect.sources.passportSessions)
+    },
+  })
+  if (inspect) inspectSessions(inspect, adapter, registry)
   const provider = createProvider({
     issuer,
     registry,
@@ -120,8 +133,7 @@ export async function createIdentityService(
     cookieKeys: [randomBytes(32).toString('base64url')],
     ttl,
     deviceInterval,
-    now: () => now().getTime(),
-    refuseRefresh: options.refuseRefresh,
+    adapter,
   })
 
   const app = createApp<{ Bindings: HttpBindings }>()
@@ -239,6 +251,60 @@ export async function createIdentityService(
 }
 
 /**
+ * Shows the players' sessions on the hub: each grant (one sign-in of a
+ * client, which its refresh tokens renew) with its player and client; the
+ * action `end` `{ id }` ends one, so its refresh token is refused and the
+ * SDK's next refresh logs the player out.
+ */
+function inspectSessions(
+  hub: Inspect.Hub,
+  store: MemoryStore,
+  registry: Registry,
+): void {
+  hub.register(Inspect.sources.passportSessions, {
+    snapshot() {
+      const refreshed = new Map<string, number>()
+      for (const { payload } of store.list('RefreshToken'))
+        if (typeof payload.grantId === 'string')
+          refreshed.set(
+            payload.grantId,
+            (refreshed.get(payload.grantId) ?? 0) + 1,
+          )
+      return store
+        .list('Grant')
+        .reverse()
+        .slice(0, Inspect.maxRows)
+        .map(({ id, payload }) => {
+          const accountId = String(payload.accountId ?? '')
+          const user = registry.get(accountId)
+          const iat = typeof payload.iat === 'number' ? payload.iat : undefined
+          return {
+            id,
+            userId: accountId,
+            who: user?.email ?? user?.phoneNumber,
+            address: user?.passport.zkevmEthAddress,
+            clientId: payload.clientId,
+            createdAt:
+              iat === undefined
+                ? undefined
+                : new Date(iat * 1000).toISOString(),
+            refreshTokens: refreshed.get(id) ?? 0,
+          }
+        })
+    },
+    actions: {
+      end(input) {
+        const id = Inspect.stringField(input, 'id')
+        if (!store.list('Grant').some((grant) => grant.id === id))
+          throw new Inspect.ActionError('No such session.', 404)
+        store.endGrant(id)
+        return { id, ended: true }
+      },
+    },
+  })
+}
+
+/**
  * A fresh RS256 signing key (2048-bit RSA) as a private JWK, with a random
  * `kid`, `alg` and `use`: what the service signs its tokens with.
  */
@@ -345,6 +411,8 @@ export declare namespace createIdentityService {
      * @default () => new Date()
      */
     now?: (() => Date) | undefined
+    /** The observation hub its sessions (grants) are shown on. */
+    inspect?: Inspect.Hub | undefined
     /**
      * How far the services' clock has moved since a wall-clock time (see
      * clock.ts): `/userinfo` checks an access token that much later.
@@ -378,6 +446,7 @@ export const service = defineService({
       issuer: context.origin,
       registry: context.registry,
       mailbox: context.mailbox,
+      inspect: context.inspect,
       clientId: defaultClientId,
       redirectUri,
       logoutRedirectUri,

@@ -62,6 +62,7 @@ import { coSignerKey, relayerSubmitter } from '../../chain/accounts.js'
 import type { Contracts } from '../../chain/deploy.js'
 import { recoverSigner, signEthSign } from '../../chain/sequence.js'
 import { erc191Digest, type Guardian } from '../../guardian.js'
+import * as Inspect from '../../inspect.js'
 import type { Registry } from '../../registry/index.js'
 import { relayerOutcome } from '../../scenarios.js'
 import { createApp, startServer } from '../../server.js'
@@ -157,13 +158,18 @@ export function createRelayer(options: createRelayer.Options): Relayer {
       advancedSince: options.advancedSince,
     })
   const byChain = new Map(chains.map((chain) => [chain.chainId, chain]))
+  const { inspect } = options
+  const changed = () => inspect?.changed(Inspect.sources.relayer)
   const submitter = createSubmitter({
     chains,
     account: relayerSubmitter,
     holdMs: options.holdMs,
     receiptTimeoutMs: options.receiptTimeoutMs,
+    onChange: changed,
   })
   const transactions = new Map<string, Relayed>()
+  /** The calls of each relayed batch, for the UI. */
+  const calls = new WeakMap<Relayed, readonly MetaTransaction[]>()
   let fee = 0n
   type Plan = { outcome: Outcome; message?: string | undefined }
   const planned: Plan[] = []
@@ -199,12 +205,34 @@ export function createRelayer(options: createRelayer.Options): Relayer {
     },
   }
 
+  // What the UI shows: the newest transactions with their status and
+  // calls, and the outcomes planned for the next sends.
+  inspect?.register(Inspect.sources.relayer, {
+    snapshot: () => ({
+      fee: fee.toString(),
+      planned: plannedCount(),
+      transactions: [...transactions.values()]
+        .reverse()
+        // Fewer than other lists: each holds its calls' data.
+        .slice(0, 50)
+        .map((relayed) => ({
+          ...relayed,
+          calls: (calls.get(relayed) ?? []).map((call) => ({
+            ...call,
+            value: call.value.toString(),
+            gasLimit: call.gasLimit.toString(),
+          })),
+        })),
+    }),
+  })
+
   const remember = (relayed: Relayed) => {
     if (transactions.size >= maxTransactions) {
       const oldest = transactions.keys().next().value as string
       transactions.delete(oldest)
     }
     transactions.set(relayed.id, relayed)
+    changed()
   }
 
   const chainOf = (value: unknown): SubmitterChain => {
@@ -329,6 +357,7 @@ export function createRelayer(options: createRelayer.Options): Relayer {
           message: 'The relayer has too many transactions queued; retry later.',
         })
     }
+    calls.set(relayed, execute.transactions)
     remember(relayed)
     return relayed.id
   }
@@ -603,6 +632,8 @@ export declare namespace createRelayer {
      * clock.ts), for the tokens' lifetimes. @default never moved
      */
     advancedSince?: ((at: number) => number) | undefined
+    /** The observation hub its transactions are shown on. */
+    inspect?: Inspect.Hub | undefined
   }
 }
 
@@ -619,6 +650,7 @@ export const service = defineService({
       guardian: context.passport.guardian,
       standing: () => relayerOutcome(context.scenarios),
       advancedSince: context.clock.advancedSince,
+      inspect: context.inspect,
     })
     const server = await startServer({
       fetch: relayer.fetch,

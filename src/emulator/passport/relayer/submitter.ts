@@ -43,7 +43,7 @@ import {
 } from '../../../passport/wire/sequence.js'
 import { MainModule } from '../../chain/artifacts.generated.js'
 import type { Contracts } from '../../chain/deploy.js'
-import { revertMessage } from './revert.js'
+import { revertMessage } from '../../chain/revert.js'
 
 /** One relayed transaction, as `im_getTransactionByHash` reports it. */
 export type Relayed = {
@@ -86,6 +86,8 @@ export type SubmitterOptions = {
   maxPerWallet?: number | undefined
   /** Most jobs queued over all wallets. @default 2000 */
   maxQueued?: number | undefined
+  /** Called after a job's status or hash changes. */
+  onChange?: ((relayed: Relayed) => void) | undefined
 }
 
 /** The gas limit when estimation fails: the transaction is sent and reverts on chain. */
@@ -143,6 +145,7 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
     receiptTimeoutMs = 60_000,
     maxPerWallet = 100,
     maxQueued = 2000,
+    onChange,
   } = options
   const clients = new Map<number, ChainClients>()
   for (const chain of options.chains) {
@@ -187,6 +190,7 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
   const settle = (job: Job, status: Status, statusMessage?: string) => {
     job.relayed.status = status
     if (statusMessage !== undefined) job.relayed.statusMessage = statusMessage
+    onChange?.(job.relayed)
     moved(job)
   }
 
@@ -273,6 +277,7 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
       .catch(() => fallbackGas)
     const hash = await send(c, { ...request, gas })
     job.relayed.hash = hash
+    onChange?.(job.relayed)
     // A revert a test asked for stays PENDING until it is mined, then is
     // REVERTED: a client stops polling at SUBMITTED (it has a hash), so a
     // short SUBMITTED window would let it race past the failure it tests.

@@ -6,6 +6,7 @@ import * as Clock from '../../clock.js'
 import { custodyApiKey, passportOidcProviderId } from '../../constants.js'
 import * as Mailbox from '../../dev/mailbox.js'
 import { createGuardian } from '../../guardian.js'
+import * as Inspect from '../../inspect.js'
 import { decodeDidToken } from '../../magic/provider/didToken.js'
 import { defaultApiKey } from '../../magic/provider/protocol.js'
 import * as MagicProvider from '../../magic/provider/service.js'
@@ -40,6 +41,7 @@ async function contextFor(name: 'tee' | 'magic'): Promise<Context> {
     mailbox: Mailbox.create(),
     clock: Clock.create(),
     scenarios: Scenarios.create(),
+    inspect: Inspect.create(),
     passport: {
       redirectUri: 'http://127.0.0.1:1/redirect',
       logoutRedirectUri: 'http://127.0.0.1:1/logout',

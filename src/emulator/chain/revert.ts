@@ -2,7 +2,8 @@
  * Why a relayed transaction reverted, in words a developer can act on: the
  * revert data decoded as Solidity's `Error(string)` or `Panic(uint256)`, or
  * as a custom error of a contract the emulator deployed (by its ABI), else
- * the raw data. The relayer's status answer carries it as `statusMessage`.
+ * the raw data. The relayer's status answer carries it as `statusMessage`,
+ * and the emulator's UI shows it beside a reverted transaction.
  *
  * @packageDocumentation
  */
@@ -13,7 +14,7 @@ import {
   type Hex,
   isAddress,
 } from 'viem'
-import * as Artifacts from '../../chain/artifacts.generated.js'
+import * as Artifacts from './artifacts.generated.js'
 
 /** One error of an ABI. */
 type AbiError = Extract<Abi[number], { type: 'error' }>

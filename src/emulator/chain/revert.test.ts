@@ -1,6 +1,6 @@
 import { encodeErrorResult, parseAbi } from 'viem'
 import { describe, expect, test } from 'vitest'
-import { TestERC20 } from '../../chain/artifacts.generated.js'
+import { TestERC20 } from './artifacts.generated.js'
 import { deployedErrors, revertMessage, revertReason } from './revert.js'
 
 const solidity = parseAbi(['error Error(string)', 'error Panic(uint256)'])
