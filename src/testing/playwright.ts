@@ -30,7 +30,7 @@
  */
 import { test as base } from '@playwright/test'
 import type { Info } from '../emulator/index.js'
-import { type TestKit, TestKitError } from './kit.js'
+import type { TestKit } from './kit.js'
 import { createWallets, type Wallets } from './wallets.js'
 import { startWorkerEmulator } from './worker.js'
 
@@ -144,7 +144,7 @@ export const test = base.extend<TestScoped, WorkerScoped>({
           await Promise.all([
             kit.guardian.setRules({}),
             kit.relayer.reset(),
-            resetScenarios(kit.info),
+            kit.scenarios.reset(),
           ])
         if (snapshot !== undefined) await kit.revert(snapshot)
       }
@@ -156,15 +156,3 @@ export const test = base.extend<TestScoped, WorkerScoped>({
     await use(createWallets({ kit, worker: testInfo.parallelIndex }))
   },
 })
-
-/**
- * Switches every scenario off (`POST /scenarios/reset` on the dev origin).
- * An emulator without scenarios answers 404: nothing to reset.
- */
-async function resetScenarios(info: Info): Promise<void> {
-  const url = `${info.mailbox.replace(/\/mailbox$/, '')}/scenarios/reset`
-  const response = await fetch(url, { method: 'POST' })
-  await response.body?.cancel()
-  if (!response.ok && response.status !== 404)
-    throw new TestKitError(`POST ${url} answered ${response.status}.`)
-}

@@ -73,10 +73,16 @@ test.describe('resetServices (the default)', () => {
     defaults = await kit.guardian.getRules()
     await kit.guardian.setRules({ confirmErc191: true, unavailable: true })
     await kit.relayer.next('fail', { count: 3 })
+    await kit.scenarios.set('node-down')
     expect(await kit.guardian.getRules()).not.toEqual(defaults)
   })
 
-  test('behavior: the next test finds the default rules', async ({ kit }) => {
+  test('behavior: the next test finds the default rules and every scenario off', async ({
+    kit,
+  }) => {
     expect(await kit.guardian.getRules()).toEqual(defaults)
+    expect(
+      (await kit.scenarios.list()).filter((scenario) => scenario.on),
+    ).toEqual([])
   })
 })
