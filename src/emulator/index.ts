@@ -258,6 +258,9 @@ export async function startEmulator(
       down: () => scenarios.isOn('guardian-unavailable'),
       onChange: () => inspect.changed(Inspect.sources.verdicts),
     })
+    // The UI reads the switches from `GET /scenarios` again whenever this
+    // snapshot changes.
+    inspect.register(Inspect.sources.scenarios, { snapshot: scenarios.list })
     scenarios.subscribe(() => inspect.changed(Inspect.sources.scenarios))
     Sources.registerShared(inspect, { registry, mailbox, guardian })
     const origins: { [slot in Slot]?: string } = {}

@@ -38,8 +38,8 @@ export const sources = {
   /** The main chain's latest blocks (the dev service's own). */
   chain: 'chain',
   /**
-   * The scenario switches: announced on change (the UI reads them from
-   * `GET /scenarios` again); nothing need be registered under it.
+   * The scenario switches (their list): announced on change, when the UI
+   * reads them from `GET /scenarios` again.
    */
   scenarios: 'scenarios',
 } as const

@@ -93,10 +93,8 @@ describe('npm start: the emulator UI', () => {
     await ui.evaluate(() => {
       ;(window as { mark?: number }).mark = 1
     })
-    // This emulator has no scenario routes (yet): the panel says so.
-    await expect
-      .poll(() => ui.getByTestId('ui-empty-scenarios').textContent(), poll)
-      .toBe('Not available in this emulator.')
+    // Every scenario is listed, off.
+    await expect.poll(() => ui.getByTestId('ui-scenario').count(), poll).toBe(8)
 
     // The iframe wallet: a headless email login in the playground.
     await page.goto(`${playground}/`)
@@ -301,6 +299,51 @@ describe('npm start: the emulator UI', () => {
     await passportSession.getByTestId('ui-session-end').click()
     await passportSession.waitFor({ state: 'detached', ...poll })
 
+    expect(await ui.evaluate(() => (window as { mark?: number }).mark)).toBe(1)
+    expect(errors).toEqual([])
+  })
+
+  test('behavior: a scenario switched on in the UI is on for the services, and one a test switches shows live in the UI', async () => {
+    const dev = info.mailbox.replace(/\/mailbox$/, '')
+    const scenarios = async () =>
+      (
+        (await (await fetch(`${dev}/scenarios`)).json()) as {
+          name: string
+          on: boolean
+        }[]
+      )
+        .filter((scenario) => scenario.on)
+        .map((scenario) => scenario.name)
+    const guardian = ui.getByTestId('ui-scenario-guardian-unavailable')
+    const node = ui.getByTestId('ui-scenario-node-down')
+    expect(await guardian.isChecked()).toBe(false)
+
+    await guardian.click()
+    await expect.poll(scenarios, poll).toEqual(['guardian-unavailable'])
+    expect(await guardian.isChecked()).toBe(true)
+
+    // As a test's kit does, from outside the page.
+    const put = await fetch(`${dev}/scenarios/node-down`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ on: true }),
+    })
+    expect(put.status).toBe(200)
+    await expect.poll(() => node.isChecked(), poll).toBe(true)
+    await ui.screenshot({
+      path: new URL('emulator-ui-scenarios.png', artifacts).pathname,
+      fullPage: true,
+    })
+
+    const reset = await fetch(`${dev}/scenarios/reset`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    })
+    expect(reset.status).toBe(200)
+    await expect.poll(() => guardian.isChecked(), poll).toBe(false)
+    await expect.poll(() => node.isChecked(), poll).toBe(false)
+    expect(await scenarios()).toEqual([])
     expect(await ui.evaluate(() => (window as { mark?: number }).mark)).toBe(1)
     expect(errors).toEqual([])
   })
