@@ -203,6 +203,20 @@ function Users(props: { users: readonly UserView[]; links: LinkedView }) {
   )
 }
 
+/** A session's End control, the same for both wallets. */
+function EndButton(props: { onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      className="end"
+      data-testid="ui-session-end"
+      onClick={props.onClick}
+    >
+      End
+    </button>
+  )
+}
+
 function Sessions(props: {
   magic: readonly MagicSessionView[]
   passport: readonly PassportSessionView[]
@@ -227,14 +241,9 @@ function Sessions(props: {
                 <td className="mono">{session.apiKey}</td>
                 <td>until {time(session.expiresAt)}</td>
                 <td>
-                  <button
-                    type="button"
-                    className="end"
-                    data-testid="ui-session-end"
+                  <EndButton
                     onClick={() => end('magic.sessions', session.id)}
-                  >
-                    End
-                  </button>
+                  />
                 </td>
               </tr>
             ))}
@@ -260,14 +269,9 @@ function Sessions(props: {
                   {session.refreshTokens === 1 ? '' : 's'}
                 </td>
                 <td>
-                  <button
-                    type="button"
-                    className="end"
-                    data-testid="ui-session-end"
+                  <EndButton
                     onClick={() => end('passport.sessions', session.id)}
-                  >
-                    End
-                  </button>
+                  />
                 </td>
               </tr>
             ))}
