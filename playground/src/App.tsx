@@ -1,9 +1,11 @@
 import type { Magic } from 'embedded-wallets/magic'
+import type { ZkEvmProvider } from 'embedded-wallets/passport'
 import { useCallback, useState } from 'react'
 import type { Address } from 'viem'
 import { useConnection } from 'wagmi'
+import { AccountChip } from './components/AccountChip.js'
 import { AccountPanel } from './components/AccountPanel.js'
-import { ConnectPanel } from './components/ConnectPanel.js'
+import { ConnectButton } from './components/ConnectPanel.js'
 import { EmulatorPanel } from './components/EmulatorPanel.js'
 import { EventLog } from './components/EventLog.js'
 import { Intro } from './components/Intro.js'
@@ -18,6 +20,7 @@ import {
   Transactions,
 } from './components/Transactions.js'
 import type { Info } from './emulator.js'
+import type { Passports } from './passport/config.js'
 import { ErrorBanner } from './ui/errors.js'
 import type { EmailLogin } from './wallet/emailLogin.js'
 import { useWalletLog } from './wallet/log.js'
@@ -25,8 +28,9 @@ import { useConnectionLog } from './wallet/useConnectionLog.js'
 import { useSessionWatch } from './wallet/useSessionWatch.js'
 
 /**
- * The playground page. It follows wagmi's connection: without an account it
- * offers the ways to connect; with one, the account's panels, which are
+ * The playground page. It follows wagmi's connection: without an account
+ * its bar offers the one Connect button; with one, the account chip and
+ * the account's panels, which are
  * keyed by the connection so that nothing they showed (transactions,
  * signatures) outlives the account they describe.
  */
@@ -34,8 +38,10 @@ export function App(props: {
   info: Info
   pageMagic: Magic
   emailLogin: EmailLogin
+  passports: Passports
+  gameProvider: Promise<ZkEvmProvider>
 }) {
-  const { info, pageMagic, emailLogin } = props
+  const { info, pageMagic, emailLogin, passports, gameProvider } = props
   useConnectionLog(emailLogin)
   useSessionWatch()
   const { status, address, connector } = useConnection()
@@ -44,6 +50,13 @@ export function App(props: {
 
   return (
     <main className="page">
+      <div className="connect-bar" data-testid="connect-bar">
+        {connected ? (
+          <AccountChip />
+        ) : (
+          <ConnectButton emailLogin={emailLogin} mailbox={info.mailbox} />
+        )}
+      </div>
       <Intro />
       <ErrorBanner />
       <div className="panels">
@@ -55,14 +68,9 @@ export function App(props: {
             pageMagic={pageMagic}
           />
         ) : (
-          <>
-            <Panel id="connect" title="Connect a wallet">
-              <ConnectPanel emailLogin={emailLogin} mailbox={info.mailbox} />
-            </Panel>
-            <Panel id="mailbox" title="Dev mailbox">
-              <Mailbox mailbox={info.mailbox} />
-            </Panel>
-          </>
+          <Panel id="mailbox" title="Dev mailbox">
+            <Mailbox mailbox={info.mailbox} />
+          </Panel>
         )}
         <Panel id="events" title="Wallet events" wide={!connected}>
           <EventLog entries={log.entries} onClear={log.clear} />
@@ -77,7 +85,11 @@ export function App(props: {
           title="Game wallet sign-in (@imtbl/passport protocol)"
           wide
         >
-          <PassportPanel info={info} />
+          <PassportPanel
+            info={info}
+            passports={passports}
+            gameProvider={gameProvider}
+          />
         </Panel>
         <Panel
           id="emulator"

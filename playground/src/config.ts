@@ -1,8 +1,9 @@
-import { magic } from 'embedded-wallets/connectors'
+import { magic, passport } from 'embedded-wallets/connectors'
 import { Magic } from 'embedded-wallets/magic'
 import { defineChain } from 'viem'
 import { createConfig, http } from 'wagmi'
 import type { Info } from './emulator.js'
+import type { Passports } from './passport/config.js'
 import type { EmailLogin } from './wallet/emailLogin.js'
 
 /**
@@ -24,14 +25,20 @@ export function emulatorChain(info: Info) {
 /**
  * The playground's wagmi config: the emulator's chain, the iframe wallet's
  * connector (logging in with the page's email-code form or the wallet's own
- * screens, see `emailLogin`), and every wallet that announces itself through
- * EIP-6963.
+ * screens, see `emailLogin`), the game wallet's connector on the page's
+ * silent-logout Passport (so that its sign-in is the one the game-wallet
+ * panel shows), and every wallet that announces itself through EIP-6963.
  *
  * @param info - The emulator info.
  * @param emailLogin - The page's login, the connector's `login` option.
+ * @param passports - The page's game wallets.
  * @returns The config.
  */
-export function createWagmiConfig(info: Info, emailLogin: EmailLogin) {
+export function createWagmiConfig(
+  info: Info,
+  emailLogin: EmailLogin,
+  passports: Passports,
+) {
   const chain = emulatorChain(info)
   return createConfig({
     chains: [chain],
@@ -42,6 +49,7 @@ export function createWagmiConfig(info: Info, emailLogin: EmailLogin) {
         options: { endpoint: info.magic.endpoint },
         login: (instance) => emailLogin.login(instance),
       }),
+      passport({ passport: passports.silent }),
     ],
     multiInjectedProviderDiscovery: true,
     // Anvil is local: poll often so that new blocks show at once.

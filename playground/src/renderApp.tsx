@@ -5,19 +5,24 @@ import { WagmiProvider } from 'wagmi'
 import { App } from './App.js'
 import { createPageMagic, createWagmiConfig } from './config.js'
 import type { Info } from './emulator.js'
+import { createPassports } from './passport/config.js'
 import { FailuresProvider } from './ui/errors.js'
 import { createEmailLogin } from './wallet/emailLogin.js'
 import { WalletLogProvider } from './wallet/log.js'
 
 /**
  * Renders the playground app into `root`. The wallets are made once, outside
- * React: the wagmi config with its connectors, and the iframe wallet the
- * page embeds (which announces itself through EIP-6963).
+ * React (StrictMode would make and announce them twice): the game wallets,
+ * the wagmi config with both connectors, the iframe wallet the page embeds
+ * and the game wallet's zkEVM provider, each of which announces itself
+ * through EIP-6963 as the package does by default.
  */
 export function renderApp(root: HTMLElement, info: Info): void {
   const emailLogin = createEmailLogin()
-  const config = createWagmiConfig(info, emailLogin)
+  const passports = createPassports(info.passport)
+  const config = createWagmiConfig(info, emailLogin, passports)
   const pageMagic = createPageMagic(info)
+  const gameProvider = passports.silent.connectEvm()
   const queryClient = new QueryClient()
   createRoot(root).render(
     <StrictMode>
@@ -25,7 +30,13 @@ export function renderApp(root: HTMLElement, info: Info): void {
         <QueryClientProvider client={queryClient}>
           <FailuresProvider>
             <WalletLogProvider>
-              <App info={info} pageMagic={pageMagic} emailLogin={emailLogin} />
+              <App
+                info={info}
+                pageMagic={pageMagic}
+                emailLogin={emailLogin}
+                passports={passports}
+                gameProvider={gameProvider}
+              />
             </WalletLogProvider>
           </FailuresProvider>
         </QueryClientProvider>

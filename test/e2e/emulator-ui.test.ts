@@ -99,6 +99,7 @@ describe('npm start: the emulator UI', () => {
     // The iframe wallet: a headless email login in the playground.
     await page.goto(`${playground}/`)
     const magicEmail = `ui-magic-${Date.now()}@example.com`
+    await page.getByTestId('connect-open').click()
     await page.getByTestId('magic-email').fill(magicEmail)
     await page.getByTestId('magic-login-headless').click()
     await page.getByTestId('magic-code').waitFor()

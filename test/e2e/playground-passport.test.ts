@@ -27,6 +27,10 @@ const walletScreenshot = new URL(
   '../artifacts/playground-passport-wallet.png',
   import.meta.url,
 )
+const chipScreenshot = new URL(
+  '../artifacts/playground-connected-chip.png',
+  import.meta.url,
+)
 
 /** The browser's locale and time zone, so that dates read the same everywhere. */
 const locale = { locale: 'en-US', timezoneId: 'UTC' } as const
@@ -438,6 +442,127 @@ describe('npm start: the game wallet panel', () => {
     expect(errors).toEqual([])
   })
 
+  test('behavior: the game wallet connects through the one Connect modal, and the shared forms send and sign with it', async () => {
+    const chain = createPublicClient({ transport: http(info.rpcUrl) })
+    await page.goto(`${origin}/`)
+    await waitForState(page, 'signed-out')
+    const connector = page.locator(
+      '[data-testid="connector"][data-rdns="com.immutable.passport"]',
+    )
+
+    // Closing the login popup is a cancel: logged, no error shown.
+    await page.getByTestId('connect-open').click()
+    const cancelled = page.waitForEvent('popup')
+    await connector.click()
+    await (await cancelled).close()
+    await expect
+      .poll(
+        () => page.getByTestId('event-log').locator('li').allTextContents(),
+        poll,
+      )
+      .toContainEqual(expect.stringContaining(' login cancelled'))
+    expect(await page.getByTestId('wallet-error').count()).toBe(0)
+    expect(await page.getByTestId('connect-modal').count()).toBe(1)
+
+    // Connecting signs in through the popup and registers the wallet.
+    const popup = page.waitForEvent('popup')
+    await connector.click()
+    await signIn(await popup, freshEmail('connect'))
+    await page.getByTestId('account-chip').waitFor({ timeout: 20_000 })
+    const address = getAddress(
+      (await page.getByTestId('account-address').textContent())!,
+    )
+    expect(await page.getByTestId('chip-wallet').textContent()).toBe(
+      'Immutable Passport',
+    )
+    expect(
+      await page.getByTestId('chip-wallet').getAttribute('data-rdns'),
+    ).toBe('com.immutable.passport')
+    expect(await page.getByTestId('chip-address').textContent()).toBe(
+      `${address.slice(0, 6)}…${address.slice(-4)}`,
+    )
+    expect(await page.getByTestId('chip-address').getAttribute('title')).toBe(
+      address,
+    )
+    expect(await page.getByTestId('chip-chain').textContent()).toBe(
+      `Emulator (Anvil) · ${info.chainId}`,
+    )
+    expect(await page.getByTestId('account-connector').textContent()).toBe(
+      'Immutable Passport (wagmi connector passport)',
+    )
+    // Copy puts the whole address on the clipboard.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin,
+    })
+    await page.getByTestId('chip-copy').click()
+    await expectText(page, 'chip-copy', 'Copied')
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      address,
+    )
+    // The same player in the game wallet's panel: one sign-in.
+    await waitForState(page, 'signed-in')
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await page.screenshot({ path: chipScreenshot.pathname })
+    await page.setViewportSize({ width: 1100, height: 800 })
+
+    // The account panel's faucet and the shared send form, through the
+    // relayer: wagmi actions on the game wallet's connector.
+    await page.getByTestId('get-tokens').click()
+    await waitForTransactions(page, 2)
+    const recipient = getAddress(
+      toHex(crypto.getRandomValues(new Uint8Array(20))),
+    )
+    await page.getByTestId('send-to').fill(recipient)
+    await page.getByTestId('send-asset').selectOption('TEST')
+    await page.getByTestId('send-amount').fill('2.5')
+    await page.getByTestId('send-submit').click()
+    await waitForTransactions(page, 3)
+    expect(
+      await page
+        .getByTestId('transaction')
+        .getByTestId('transaction-label')
+        .allTextContents(),
+    ).toEqual([
+      `Send 2.5 TEST to ${recipient.slice(0, 6)}…${recipient.slice(-4)}`,
+      'Mint 1 test NFT',
+      'Mint 100 TEST',
+    ])
+    const balanceOf = (account: Hex) =>
+      chain.readContract({
+        address: info.contracts.erc20 as Hex,
+        abi: [
+          {
+            type: 'function',
+            name: 'balanceOf',
+            stateMutability: 'view',
+            inputs: [{ name: 'account', type: 'address' }],
+            outputs: [{ name: '', type: 'uint256' }],
+          },
+        ],
+        functionName: 'balanceOf',
+        args: [account],
+      })
+    expect(await balanceOf(recipient)).toBe(parseEther('2.5'))
+    expect(await balanceOf(address)).toBe(parseEther('97.5'))
+    await expect
+      .poll(() => page.getByTestId('balance-erc20').textContent(), poll)
+      .toBe('97.5')
+
+    // The shared sign form: the smart-contract wallet's signature is
+    // checked on chain (ERC-1271) as the account's.
+    await page.getByTestId('sign-message-submit').click()
+    await page.getByTestId('sign-message-result').waitFor()
+    expect(await page.getByTestId('sign-message-signer').textContent()).toBe(
+      address,
+    )
+
+    await page.getByTestId('chip-disconnect').click()
+    await page.getByTestId('connect-open').waitFor()
+    expect(await page.getByTestId('wallet-error').count()).toBe(0)
+    expect(errors).toEqual([])
+  })
+
   /** Signs in on the provider's login page shown in `target`. */
   async function signIn(target: Page, email: string) {
     await target.getByTestId('login-email').fill(email)
@@ -577,4 +702,19 @@ async function setRule(page: Page, testId: string, on: boolean) {
 /** `0x1234…abcd`, as the page shortens addresses. */
 function shortHex(value: string): string {
   return `${value.slice(0, 6)}…${value.slice(-4)}`
+}
+
+/** Waits for `count` rows in the transactions list, each confirmed. */
+async function waitForTransactions(page: Page, count: number) {
+  const rows = page.getByTestId('transaction')
+  await expect.poll(() => rows.count(), poll).toBe(count)
+  await expect
+    .poll(
+      () =>
+        rows.evaluateAll((items) =>
+          items.every((item) => item.getAttribute('data-status') === 'success'),
+        ),
+      poll,
+    )
+    .toBe(true)
 }

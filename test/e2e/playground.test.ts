@@ -129,23 +129,64 @@ describe('npm start', () => {
     )
     expect(after).toBe(before + 1)
 
-    // The iframe wallet's connector, and the page's own client announced
-    // through EIP-6963 (wagmi drops it from its connectors, the page lists it).
+    // One Connect button; its modal lists every way in, grouped by rdns:
+    // each wagmi connector beside its own wallet's EIP-6963 announcement.
+    expect(await page.getByTestId('connect-modal').count()).toBe(0)
+    await page.getByTestId('connect-open').click()
+    const modal = page.getByTestId('connect-modal')
     expect(
-      await page
+      await modal
         .getByRole('heading', { name: /through its wagmi connector/ })
-        .count(),
-    ).toBe(1)
-    await page.getByTestId('announced-wallet').first().waitFor()
-    expect(
-      await page
-        .getByTestId('announced-wallets')
-        .getByTestId('provider-rdns')
         .allTextContents(),
-    ).toEqual(['link.magic'])
+    ).toEqual([
+      'Magic: the iframe wallet, through its wagmi connector',
+      'Immutable Passport: the game wallet, through its wagmi connector',
+    ])
+    await expect
+      .poll(
+        () =>
+          modal
+            .getByTestId('announced-wallet')
+            .evaluateAll((buttons) =>
+              buttons.map((button) => button.getAttribute('data-rdns')),
+            ),
+        poll,
+      )
+      .toEqual(['link.magic', 'com.immutable.passport'])
     expect(
-      await page.getByTestId('announced-wallet').getAttribute('data-rdns'),
-    ).toBe('link.magic')
+      await modal
+        .getByTestId('wallet-group')
+        .evaluateAll((groups) =>
+          groups.map((group) => group.getAttribute('data-rdns')),
+        ),
+    ).toEqual(['link.magic', 'com.immutable.passport'])
+    // Each of ours once: no other wallet is listed apart from its connector.
+    expect(await modal.getByTestId('providers-empty').count()).toBe(1)
+    expect(
+      await modal
+        .getByTestId('wallet-group')
+        .filter({ hasText: 'Immutable Passport' })
+        .getByTestId('provider-name')
+        .allTextContents(),
+    ).toEqual([
+      'Connect Immutable Passport',
+      'Connect Immutable Passport (EIP-6963)',
+    ])
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.screenshot({ path: screenshot('playground-connect-modal') })
+
+    // Cancelling is not an error: the close button, Escape, the backdrop.
+    await modal.getByTestId('connect-close').click()
+    expect(await page.getByTestId('connect-modal').count()).toBe(0)
+    await page.getByTestId('connect-open').click()
+    await page.keyboard.press('Escape')
+    expect(await page.getByTestId('connect-modal').count()).toBe(0)
+    await page.getByTestId('connect-open').click()
+    await page.mouse.click(5, 5)
+    expect(await page.getByTestId('connect-modal').count()).toBe(0)
+    expect(await page.getByTestId('wallet-error').count()).toBe(0)
+    await page.setViewportSize({ width: 1100, height: 800 })
+    await page.getByTestId('connect-open').click()
 
     // Every link into the dev mailbox opens a new tab.
     const mailboxLinks = page.locator(`a[href^="${info.mailbox}"]`)
@@ -389,11 +430,11 @@ describe('npm start', () => {
       await textOf(other, 'account-address', (text) => text === address),
     ).toBe(address)
     await other.getByTestId('disconnect').click()
-    await other.getByTestId('magic-email').waitFor()
+    await other.getByTestId('connect-open').waitFor()
     await other.close()
 
     // This tab was not told: it notices by asking the wallet again.
-    await page.getByTestId('magic-email').waitFor({ timeout: 15_000 })
+    await page.getByTestId('connect-open').waitFor({ timeout: 15_000 })
     expect(await page.getByTestId('panel-account').count()).toBe(0)
     expect(await page.getByTestId('panel-transactions').count()).toBe(0)
     const lines = await page
@@ -415,7 +456,10 @@ describe('npm start', () => {
 
   test('behavior: the announced wallet connects through its own login screens', async () => {
     const other = freshEmail('announced')
-    await page.getByTestId('announced-wallet').click()
+    await page.getByTestId('connect-open').click()
+    await page
+      .locator('[data-testid="announced-wallet"][data-rdns="link.magic"]')
+      .click()
     const screens = await walletScreens(page)
     await screens.getByTestId('login-email-input').fill(other)
     await page.evaluate(() => window.scrollTo(0, 0))
@@ -438,29 +482,40 @@ describe('npm start', () => {
     expect(await page.getByTestId('transactions-empty').count()).toBe(1)
     expect(await page.getByTestId('sign-message-result').count()).toBe(0)
 
-    await page.getByTestId('disconnect').click()
-    await page.getByTestId('magic-email').waitFor()
+    // The chip names the wallet the page connected: its announcement.
+    expect(await page.getByTestId('chip-wallet').textContent()).toBe('Magic')
+    expect(await page.getByTestId('chip-address').getAttribute('title')).toBe(
+      otherAddress,
+    )
+    await page.getByTestId('chip-disconnect').click()
+    await page.getByTestId('connect-open').waitFor()
+    expect(await page.getByTestId('account-chip').count()).toBe(0)
     expect(errors).toEqual([])
   })
 
-  test("behavior: closing the wallet's screens shows the rejection in the banner", async () => {
+  test("behavior: closing the wallet's login screens is a cancel, not an error", async () => {
     // The announced wallet's disconnect kept the wallet's session (only the
     // page forgot it): connecting through the connector needs no login.
+    await page.getByTestId('connect-open').click()
     await page.getByTestId('magic-login-ui').click()
     await page.getByTestId('account-address').waitFor()
     await page.getByTestId('disconnect').click()
-    await page.getByTestId('magic-email').waitFor()
+    await page.getByTestId('connect-open').waitFor()
 
     // Logged out now: the connector opens the wallet's screens; close them.
+    await page.getByTestId('connect-open').click()
     await page.getByTestId('magic-login-ui').click()
     const screens = await walletScreens(page)
     await screens.getByTestId('login-email-input').hover()
     await screens.getByTestId('close').click()
-    await page.getByTestId('wallet-error').waitFor()
-    expect(await page.getByTestId('wallet-error').textContent()).toBe(
-      'Logging in with the wallet’s screens failed: User rejected the request. Magic RPC Error: [-10012] User denied account access.',
-    )
+    await expect
+      .poll(
+        () => page.getByTestId('event-log').locator('li').allTextContents(),
+        poll,
+      )
+      .toContainEqual(expect.stringContaining(' login cancelled'))
     expect(await page.getByTestId('magic-email').isEnabled()).toBe(true)
+    expect(await page.getByTestId('wallet-error').count()).toBe(0)
     expect(errors).toEqual([])
   })
 

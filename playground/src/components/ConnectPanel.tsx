@@ -1,5 +1,11 @@
 import type { EIP6963ProviderDetail } from 'mipd'
-import { type FormEvent, useState, useSyncExternalStore } from 'react'
+import {
+  type FormEvent,
+  useCallback,
+  useEffect,
+  useState,
+  useSyncExternalStore,
+} from 'react'
 import type { EIP1193Provider } from 'viem'
 import {
   type Connector,
@@ -19,26 +25,136 @@ import { useWalletLog } from '../wallet/log.js'
 import { useAnnouncedWallets } from '../wallet/useAnnouncedWallets.js'
 
 /**
- * How to connect while no account is connected: the iframe wallet's wagmi
- * connector (with the page's email-code form, or the wallet's own login
- * screens), any other connector wagmi has, and every wallet announced on
- * the page through EIP-6963.
+ * The one way in: a Connect button opening a modal that lists every wallet,
+ * grouped by rdns: each configured wagmi connector (the iframe wallet's with
+ * its email-code form and screens, the game wallet's), with beside it the
+ * same wallet's EIP-6963 announcement when it made one, then every other
+ * wallet announced on the page. Cancelling (closing the modal, or the
+ * wallet's own login) is not an error: it is logged, nothing is shown.
  */
-export function ConnectPanel(props: {
+export function ConnectButton(props: {
   emailLogin: EmailLogin
   /** The dev mailbox's URL. */
   mailbox: string
 }) {
+  const { emailLogin, mailbox } = props
+  const [open, setOpen] = useState(false)
+  const { status } = useConnection()
+  const close = useCallback(() => {
+    // A code login under way is given up with the modal.
+    emailLogin.cancel()
+    setOpen(false)
+  }, [emailLogin])
+  useEffect(() => {
+    if (!open) return
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') close()
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [open, close])
+  return (
+    <>
+      <button
+        type="button"
+        className="primary"
+        data-testid="connect-open"
+        disabled={status === 'reconnecting'}
+        onClick={() => setOpen(true)}
+      >
+        {status === 'reconnecting' ? 'Reconnecting…' : 'Connect'}
+      </button>
+      {status === 'reconnecting' && (
+        <span className="muted" data-testid="connect-reconnecting">
+          Looking for the session of your last visit…
+        </span>
+      )}
+      {open && (
+        // Not a modal <dialog>: its top layer would put the wallets' own
+        // overlays (the iframe wallet's screens, the blocked-popup prompt)
+        // under it and make them inert. Escape closes it (listener above).
+        // biome-ignore lint/a11y/noStaticElementInteractions: the backdrop
+        // biome-ignore lint/a11y/useKeyWithClickEvents: Escape, see above
+        <div
+          className="modal-backdrop"
+          onClick={(event) => {
+            if (event.target === event.currentTarget) close()
+          }}
+        >
+          <div
+            role="dialog"
+            aria-modal="true"
+            aria-labelledby="connect-modal-title"
+            className="connect-modal"
+            data-testid="connect-modal"
+          >
+            <header className="row">
+              <h2 id="connect-modal-title">Connect a wallet</h2>
+              <button
+                type="button"
+                className="close"
+                aria-label="Close"
+                data-testid="connect-close"
+                onClick={close}
+              >
+                ×
+              </button>
+            </header>
+            <ConnectPanel emailLogin={emailLogin} mailbox={mailbox} />
+          </div>
+        </div>
+      )}
+    </>
+  )
+}
+
+/**
+ * Whether `error` (or one of its causes) is the user giving up: the page's
+ * email form cancelled, a wallet's EIP-1193 4001 (user rejected), or the
+ * game wallet's login popup closed.
+ */
+export function isCancel(error: unknown): boolean {
+  for (let at = error, depth = 0; at && depth < 8; depth++) {
+    if (at instanceof LoginCancelled) return true
+    const { code, name, cause } = at as {
+      code?: unknown
+      name?: unknown
+      cause?: unknown
+    }
+    if (code === 4001 || name === 'PopupClosedError') return true
+    at = cause
+  }
+  return false
+}
+
+/** The modal's contents: every wallet, grouped by rdns. */
+function ConnectPanel(props: { emailLogin: EmailLogin; mailbox: string }) {
   const { emailLogin, mailbox } = props
   const connectors = useConnectors()
   const { status } = useConnection()
   const connect = useConnect()
   const failures = useFailures('wallet')
   const { record } = useWalletLog()
-  const magicConnector = connectors.find(
+  const announced = useAnnouncedWallets()
+  // wagmi's own discovery adds connectors for announced wallets; the modal
+  // lists those with the announcements, so only the configured ones here.
+  const configured = connectors.filter(
+    (connector) => connector.type !== 'injected',
+  )
+  const magicConnector = configured.find(
     (connector) => connector.type === 'magic',
   )
-  const others = connectors.filter((connector) => connector !== magicConnector)
+  const others = configured.filter((connector) => connector !== magicConnector)
+  const rdnsOfConnectors = new Set(
+    configured.flatMap((connector) => rdnsList(connector.rdns)),
+  )
+  const announcementOf = (connector: Connector) =>
+    announced.find((wallet) =>
+      rdnsList(connector.rdns).includes(wallet.info.rdns),
+    )
+  const unmatched = announced.filter(
+    (wallet) => !rdnsOfConnectors.has(wallet.info.rdns),
+  )
 
   const start = async (
     what: string,
@@ -50,59 +166,112 @@ export function ConnectPanel(props: {
     try {
       await connect.mutateAsync({ connector })
     } catch (error) {
-      if (error instanceof LoginCancelled) record('login', 'cancelled')
+      if (isCancel(error)) record('login', 'cancelled')
       else failures.report(what, error)
     }
   }
   const busy = connect.isPending || status === 'reconnecting'
-
-  return (
-    <div className="connect">
-      {status === 'reconnecting' && (
-        <p className="muted" data-testid="connect-reconnecting">
-          Looking for the session of your last visit…
-        </p>
-      )}
-      {magicConnector && (
-        <MagicConnect
-          connector={magicConnector}
-          emailLogin={emailLogin}
-          busy={busy}
-          mailbox={mailbox}
-          onConnect={(what, choice) => start(what, magicConnector, choice)}
-        />
-      )}
-      {others.length > 0 && (
-        <section aria-labelledby="other-connectors">
-          <h3 id="other-connectors">Other connectors</h3>
-          <ul className="wallets">
-            {others.map((connector) => (
-              <li key={connector.uid}>
-                <WalletButton
-                  name={connector.name}
-                  icon={connector.icon}
-                  detail={rdnsOf(connector.rdns)}
-                  disabled={busy}
-                  testId="connector"
-                  onClick={() =>
-                    start(`Connecting ${connector.name}`, connector)
-                  }
-                />
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
-      <AnnouncedWallets
+  const viaAnnouncement = (wallet: EIP6963ProviderDetail | undefined) =>
+    wallet && (
+      <AnnouncedButton
+        wallet={wallet}
         disabled={busy}
-        onConnect={(wallet) =>
+        onConnect={() =>
           start(
             `Connecting ${wallet.info.name} (EIP-6963)`,
             connectorOf(wallet),
           )
         }
       />
+    )
+
+  return (
+    <div className="connect" data-testid="connect-wallets">
+      {magicConnector && (
+        <section
+          className="wallet-group"
+          data-testid="wallet-group"
+          data-rdns={rdnsOf(magicConnector.rdns)}
+        >
+          <MagicConnect
+            connector={magicConnector}
+            emailLogin={emailLogin}
+            busy={busy}
+            mailbox={mailbox}
+            onConnect={(what, choice) => start(what, magicConnector, choice)}
+          />
+          {viaAnnouncement(announcementOf(magicConnector))}
+        </section>
+      )}
+      {others.map((connector) => (
+        <section
+          key={connector.uid}
+          className="wallet-group"
+          data-testid="wallet-group"
+          data-rdns={rdnsOf(connector.rdns)}
+        >
+          <h3 className="with-icon">
+            {isImage(connector.icon) && <img src={connector.icon} alt="" />}
+            {connector.name}
+            {connector.type === 'passport' && ': the game wallet'}, through its
+            wagmi connector
+          </h3>
+          <WalletButton
+            name={connector.name}
+            icon={connector.icon}
+            detail={rdnsOf(connector.rdns)}
+            disabled={busy}
+            testId="connector"
+            onClick={() => start(`Connecting ${connector.name}`, connector)}
+          />
+          {connector.type === 'passport' && (
+            <p className="hint">
+              Signs in with the provider’s login popup (the code lands in the
+              dev mailbox), then registers a new player’s wallet.
+            </p>
+          )}
+          {viaAnnouncement(announcementOf(connector))}
+        </section>
+      ))}
+      <section aria-labelledby="announced-title">
+        <h3 id="announced-title">Other wallets announced on this page</h3>
+        <p className="hint">
+          Each wallet that announces itself through EIP-6963, connected as
+          wagmi’s <code>injected</code> wallet. Ours announce themselves too:
+          they are listed with their connectors above.
+        </p>
+        {unmatched.length === 0 ? (
+          <p className="muted" data-testid="providers-empty">
+            No other wallet announced.
+          </p>
+        ) : (
+          <ul className="wallets" data-testid="announced-wallets">
+            {unmatched.map((wallet) => (
+              <li key={wallet.info.uuid}>{viaAnnouncement(wallet)}</li>
+            ))}
+          </ul>
+        )}
+      </section>
     </div>
+  )
+}
+
+/** One announced wallet's connect button, labelled with its channel. */
+function AnnouncedButton(props: {
+  wallet: EIP6963ProviderDetail
+  disabled: boolean
+  onConnect: () => void
+}) {
+  const { wallet, disabled, onConnect } = props
+  return (
+    <WalletButton
+      name={`${wallet.info.name} (EIP-6963)`}
+      icon={wallet.info.icon}
+      detail={wallet.info.rdns}
+      disabled={disabled}
+      testId="announced-wallet"
+      onClick={onConnect}
+    />
   )
 }
 
@@ -243,44 +412,6 @@ function MagicConnect(props: {
   )
 }
 
-/** Every wallet announced through EIP-6963, each a button that connects. */
-function AnnouncedWallets(props: {
-  disabled: boolean
-  onConnect: (wallet: EIP6963ProviderDetail) => void
-}) {
-  const wallets = useAnnouncedWallets()
-  return (
-    <section aria-labelledby="announced-title">
-      <h3 id="announced-title">Wallets announced on this page (EIP-6963)</h3>
-      <p className="hint">
-        Every wallet that announces itself, connected as wagmi’s{' '}
-        <code>injected</code> wallet. The iframe wallet embedded on this page
-        announces its provider; connecting opens its own login screens.
-      </p>
-      {wallets.length === 0 ? (
-        <p className="muted" data-testid="providers-empty">
-          None announced yet.
-        </p>
-      ) : (
-        <ul className="wallets" data-testid="announced-wallets">
-          {wallets.map((wallet) => (
-            <li key={wallet.info.uuid}>
-              <WalletButton
-                name={wallet.info.name}
-                icon={wallet.info.icon}
-                detail={wallet.info.rdns}
-                disabled={props.disabled}
-                testId="announced-wallet"
-                onClick={() => props.onConnect(wallet)}
-              />
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
-  )
-}
-
 /** A wallet to connect: its icon, name and rdns on one button. */
 function WalletButton(props: {
   name: string
@@ -329,9 +460,13 @@ function connectorOf(wallet: EIP6963ProviderDetail): CreateConnectorFn {
   })
 }
 
+function rdnsList(rdns: string | readonly string[] | undefined) {
+  if (rdns === undefined) return []
+  return typeof rdns === 'string' ? [rdns] : rdns
+}
+
 function rdnsOf(rdns: string | readonly string[] | undefined): string {
-  if (rdns === undefined) return '—'
-  return typeof rdns === 'string' ? rdns : rdns.join(', ')
+  return rdnsList(rdns).join(', ') || '—'
 }
 
 /** Only data-URI images (as EIP-6963 requires) or http(s) URLs are shown. */

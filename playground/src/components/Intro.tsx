@@ -18,9 +18,10 @@ export function Intro() {
         <h2 id="try-title">Try this first</h2>
         <ol>
           <li>
-            Connect the iframe wallet: type any email address and press{' '}
-            <strong>Email me a code</strong>. The code arrives in the dev
-            mailbox next to the form; type it in.
+            Press <strong>Connect</strong> (top right): it lists both wallets
+            and every wallet announced on the page. For the iframe wallet, type
+            any email address and press <strong>Email me a code</strong>. The
+            code arrives in the dev mailbox below; type it in.
           </li>
           <li>
             Your new wallet holds 100 test ETH. Press{' '}
@@ -40,9 +41,10 @@ export function Intro() {
           </li>
         </ol>
         <p>
-          Further down, the game wallet signs in with a popup, a redirect, a
-          device code or PKCE. Anything that fails shows in a red banner at the
-          top, with the wallet’s own message.
+          The game wallet connects from the same button; further down, its panel
+          signs in with a popup, a redirect, a device code or PKCE. Anything
+          that fails shows in a red banner at the top, with the wallet’s own
+          message.
         </p>
       </section>
     </header>

@@ -1,7 +1,10 @@
-import type { DeviceConnectResponse } from 'embedded-wallets/passport'
-import { useMemo, useRef, useState } from 'react'
+import type {
+  DeviceConnectResponse,
+  ZkEvmProvider,
+} from 'embedded-wallets/passport'
+import { useRef, useState } from 'react'
 import type { Info } from '../emulator.js'
-import { createPassports, type LogoutMode } from '../passport/config.js'
+import type { LogoutMode, Passports } from '../passport/config.js'
 import { useGameWallet } from '../passport/useGameWallet.js'
 import { usePassportSession } from '../passport/usePassportSession.js'
 import { EventLog } from './EventLog.js'
@@ -23,10 +26,14 @@ const deviceTimeoutMs = 10 * 60_000
  * the profile and decoded token claims, and a log of the session's events;
  * once signed in, the player's zkEVM wallet (see GameWalletSection).
  */
-export function PassportPanel(props: { info: Info }) {
-  const { info } = props
+export function PassportPanel(props: {
+  info: Info
+  passports: Passports
+  /** The silent instance's zkEVM provider, made once with the page. */
+  gameProvider: Promise<ZkEvmProvider>
+}) {
+  const { info, passports, gameProvider } = props
   const passportInfo = info.passport
-  const passports = useMemo(() => createPassports(passportInfo), [passportInfo])
   const { session, busy, output, log, clearLog, run } =
     usePassportSession(passports)
   const [device, setDevice] = useState<DeviceConnectResponse>()
@@ -37,7 +44,7 @@ export function PassportPanel(props: { info: Info }) {
   // keeps the page, so the provider's `disconnect` shows in the log (a
   // redirect logout leaves the page as it happens).
   const wallet = useGameWallet(
-    passports.silent,
+    gameProvider,
     info,
     session.status === 'signed-in' ? session.user.profile.sub : undefined,
   )

@@ -7,13 +7,31 @@ import {
   recoverMessageAddress,
   recoverTypedDataAddress,
 } from 'viem'
-import { useSignMessage, useSignTypedData } from 'wagmi'
+import { usePublicClient, useSignMessage, useSignTypedData } from 'wagmi'
 import { useFailures } from '../ui/errors.js'
 import { shortHex, toJson } from '../ui/format.js'
 import { useWalletLog } from '../wallet/log.js'
 
-/** A signature, what was signed and who the signature says signed it. */
-type Signed = { signed: string; signature: Hex; signer: Address }
+/**
+ * A signature, what was signed and who signed it: the connected account
+ * when the chain says the signature is valid for it (an EOA's by ecrecover,
+ * a smart-contract wallet's by ERC-1271, or ERC-6492 before it is
+ * deployed), otherwise the key an EOA signature recovers to, if any.
+ */
+type Signed = { signed: string; signature: Hex; signer: Address | undefined }
+
+/**
+ * Who signed: `address` when the chain accepts the signature for it, else
+ * the recovered key (`undefined` when the signature is not an EOA's).
+ */
+async function signerOf(
+  valid: Promise<boolean>,
+  address: Address,
+  recover: () => Promise<Address>,
+): Promise<Address | undefined> {
+  if (await valid) return address
+  return recover().catch(() => undefined)
+}
 
 /**
  * Signs a text message (EIP-191 `personal_sign`): the text is what the
@@ -25,6 +43,7 @@ export function SignMessageForm(props: { address: Address }) {
   const [message, setMessage] = useState('Hello from the playground')
   const [result, setResult] = useState<Signed>()
   const sign = useSignMessage()
+  const client = usePublicClient()
   const failures = useFailures('wallet')
   const { record } = useWalletLog()
 
@@ -34,7 +53,13 @@ export function SignMessageForm(props: { address: Address }) {
     setResult(undefined)
     try {
       const signature = await sign.mutateAsync({ message })
-      const signer = await recoverMessageAddress({ message, signature })
+      const signer = await signerOf(
+        client
+          ? client.verifyMessage({ address, message, signature })
+          : Promise.resolve(false),
+        address,
+        () => recoverMessageAddress({ message, signature }),
+      )
       setResult({ signed: message, signature, signer })
       record('dapp', 'signed message', `“${message}”`, { message, signature })
     } catch (error) {
@@ -92,6 +117,7 @@ export function SignTypedDataForm(props: {
   const [contents, setContents] = useState('Meet at the bridge at noon.')
   const [result, setResult] = useState<Signed>()
   const sign = useSignTypedData()
+  const client = usePublicClient()
   const failures = useFailures('wallet')
   const { record } = useWalletLog()
 
@@ -121,7 +147,13 @@ export function SignTypedDataForm(props: {
     setResult(undefined)
     try {
       const signature = await sign.mutateAsync(typedData)
-      const signer = await recoverTypedDataAddress({ ...typedData, signature })
+      const signer = await signerOf(
+        client
+          ? client.verifyTypedData({ ...typedData, address, signature })
+          : Promise.resolve(false),
+        address,
+        () => recoverTypedDataAddress({ ...typedData, signature }),
+      )
       setResult({ signed: toJson(typedData), signature, signer })
       record('dapp', 'signed typed data', `Mail to ${shortHex(to)}`, {
         typedData,
@@ -192,7 +224,8 @@ function SignedResult(props: {
   children: ReactNode
 }) {
   const { result, address, testId, children } = props
-  const mine = isAddressEqual(result.signer, address)
+  const mine =
+    result.signer !== undefined && isAddressEqual(result.signer, address)
   return (
     <div className="result" data-testid={`${testId}-result`}>
       {children}
@@ -203,7 +236,9 @@ function SignedResult(props: {
         </dd>
         <dt>Signer</dt>
         <dd>
-          <code data-testid={`${testId}-signer`}>{result.signer}</code>{' '}
+          <code data-testid={`${testId}-signer`}>
+            {result.signer ?? 'not an account of this chain'}
+          </code>{' '}
           <span className={mine ? 'ok' : 'error'}>
             {mine ? '✓ your account' : '✗ not your account'}
           </span>

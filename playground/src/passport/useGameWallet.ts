@@ -1,4 +1,4 @@
-import type { Passport, ZkEvmProvider } from 'embedded-wallets/passport'
+import type { ZkEvmProvider } from 'embedded-wallets/passport'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { type Address, createPublicClient, http, type PublicClient } from 'viem'
 import type { LogEntry } from '../components/EventLog.js'
@@ -38,15 +38,15 @@ export type GameWallet = {
 }
 
 /**
- * Loads the game wallet's zkEVM provider (`passport.connectEvm()`, not
- * announced through EIP-6963: this panel uses it directly, without wagmi)
- * with the page, and follows it: its events (`accountsChanged`,
+ * Waits for the game wallet's zkEVM provider (`passport.connectEvm()`, made
+ * once with the page and announced through EIP-6963; this panel uses it
+ * directly, without wagmi), and follows it: its events (`accountsChanged`,
  * `chainChanged`, `connect`, `disconnect`) go to a log that outlives the
  * sessions (so a logout's `disconnect` shows), the account follows
  * `accountsChanged`, and the balances are read from the chain on demand.
  */
 export function useGameWallet(
-  passport: Passport,
+  gameProvider: Promise<ZkEvmProvider>,
   info: Info,
   /** The signed-in player's subject; `undefined` while signed out. */
   player: string | undefined,
@@ -88,7 +88,7 @@ export function useGameWallet(
   useEffect(() => {
     let active = true
     let detach = () => {}
-    passport.connectEvm({ announceProvider: false }).then(
+    gameProvider.then(
       (loaded) => {
         if (!active) return
         const accountsChanged = (accounts: readonly Address[]) => {
@@ -127,7 +127,7 @@ export function useGameWallet(
       active = false
       detach()
     }
-  }, [passport, record, report])
+  }, [gameProvider, record, report])
 
   // Signed out (in any of the page's instances): the account is gone. The
   // provider says so too (`accountsChanged []`) when its own instance
