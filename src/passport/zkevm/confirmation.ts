@@ -9,8 +9,11 @@
  * Confirmation.open} opens it on the loading page synchronously (so that it
  * can still count as part of the click that started the request, before any
  * await), and the returned {@link Handle} then navigates it to the page of
- * what needs confirming, or closes it when nothing does. Nothing here
- * touches `window` before `open`.
+ * what needs confirming, or closes it when nothing does. With `popup:
+ * 'on-demand'` nothing opens until the guardian asks: the popup then opens
+ * on the page to confirm while the click's activation is still live, and
+ * the blocked overlay's Try again opens it from a new click otherwise.
+ * Nothing here touches `window` before `open`.
  */
 import { BaseError } from '../../core/Errors.js'
 import { PopupOverlay, type PopupOverlayOptions } from '../auth/overlay.js'
@@ -118,6 +121,7 @@ export function create(options: create.Options): Confirmation {
     overlay: overlayOptions = {},
     crossSdkBridgeEnabled = false,
     closedPollInterval = Wire.closedPollInterval,
+    popup: mode = 'eager',
   } = options
   // The origin the pages must come from: 'https://a.example/' means
   // 'https://a.example'. The published SDK compares the configured string
@@ -143,6 +147,11 @@ export function create(options: create.Options): Confirmation {
   /** The requests waiting for the player, in turn; the first is shown. */
   const queue: Pending[] = []
   let timer: ReturnType<typeof setInterval> | undefined
+  /**
+   * A window opened on demand right on its request's page: the first
+   * `navigate` to that page leaves it alone instead of loading it twice.
+   */
+  let openedOnPage: Window | null = null
 
   const openWindow = (): boolean => {
     try {
@@ -171,6 +180,7 @@ export function create(options: create.Options): Confirmation {
     navigation = undefined
     overlay?.remove()
     overlay = undefined
+    openedOnPage = null
     const closing = popup
     popup = null
     if (closing && !closing.closed) closeWindow(closing)
@@ -181,6 +191,34 @@ export function create(options: create.Options): Confirmation {
       holders.delete(entry.holder)
       entry.resolve({ value: false })
     }
+  }
+
+  /**
+   * Shows a new window on `href` with its overlay: the window opens when
+   * `canOpen` (otherwise, or when blocked, the blocked overlay offers Try
+   * again); nothing at all can show when the overlay is turned off too.
+   * Says whether a new window opened on `href`, or a closing one was taken
+   * up as it is.
+   */
+  function launch(
+    openOptions: OpenOptions,
+    canOpen: boolean,
+  ): 'opened' | 'taken' | undefined {
+    size = {
+      width: openOptions.width ?? Wire.sizes.default.width,
+      height: openOptions.height ?? Wire.sizes.default.height,
+    }
+    const taken = canOpen && takeUpClosing()
+    const opened = taken || (canOpen && openWindow())
+    overlay = new PopupOverlay(overlayOptions, !opened)
+    const shown = overlay.append(() => {
+      // Re-launch: a popup lost behind the game (or never opened) is
+      // replaced by a new one on the page now due, from this click.
+      if (isOpen()) popup?.close()
+      openWindow()
+    }, closeAll)
+    unopenable = !opened && !shown
+    return taken ? 'taken' : opened ? 'opened' : undefined
   }
 
   const release = (holder: Holder) => {
@@ -308,6 +346,10 @@ export function create(options: create.Options): Confirmation {
     navigation = undefined
     const target = popup
     if (!target || target.closed) return
+    if (openedOnPage === target) {
+      openedOnPage = null
+      return
+    }
     const started = Date.now()
     const go = () => {
       navigation = undefined
@@ -344,6 +386,15 @@ export function create(options: create.Options): Confirmation {
       const previous = queue.find((entry) => entry.holder === holder)
       if (previous) finish(previous, { value: false })
       if (holder.released) return resolve({ value: false })
+      if (holder.deferred && !popup && !overlay && !unopenable) {
+        // On demand: the window opens now, right on this page, if the
+        // request's click still counts; if not, the blocked overlay's Try
+        // again opens it from a new click.
+        href = origin + path
+        if (launch(holder.deferred, userActivationLive()) === 'opened')
+          openedOnPage = popup
+      }
+      holder.deferred = undefined
       if (unopenable)
         return resolve({ error: new ConfirmationError('openFailed') })
       if (popup?.closed) closeAll()
@@ -367,28 +418,20 @@ export function create(options: create.Options): Confirmation {
   return {
     open(openOptions = {}) {
       if (crossSdkBridgeEnabled) return bridgeHandle
-      const holder: Holder = { released: false }
+      const holder: Holder = { released: false, deferred: undefined }
       // Closed by the player since, or blocked with no overlay to retry
       // from: a new window opens from this click.
       if (popup?.closed || unopenable) closeAll()
-      if (!popup && !overlay) {
+      if (mode === 'on-demand') {
+        // Nothing shows until the guardian asks (see `show`); a window
+        // another request holds open is reused as it is.
+        if (!popup && !overlay) holder.deferred = openOptions
+      } else if (!popup && !overlay) {
         // The first request of a new window: it sets the size, and opens
         // from its click. Later ones reuse the window as it is, so that a
         // page the player is reading is never replaced by the loading page.
-        size = {
-          width: openOptions.width ?? Wire.sizes.default.width,
-          height: openOptions.height ?? Wire.sizes.default.height,
-        }
         href = loading
-        const opened = takeUpClosing() || openWindow()
-        overlay = new PopupOverlay(overlayOptions, !opened)
-        const shown = overlay.append(() => {
-          // Re-launch: a popup lost behind the game (or never opened) is
-          // replaced by a new one on the page now due, from this click.
-          if (isOpen()) popup?.close()
-          openWindow()
-        }, closeAll)
-        unopenable = !opened && !shown
+        launch(openOptions, true)
       }
       holders.add(holder)
       return {
@@ -457,6 +500,12 @@ export declare namespace create {
     crossSdkBridgeEnabled?: boolean | undefined
     /** How often to check whether the popup was closed, ms; @default 1000 */
     closedPollInterval?: number | undefined
+    /**
+     * When the popup opens (`confirmationPopup`): `'eager'` at `open`, on
+     * the loading page, as the published SDK does; `'on-demand'` only when
+     * a request is shown, on its page. @default 'eager'
+     */
+    popup?: ConfirmationPopupMode | undefined
   }
 }
 
@@ -489,8 +538,34 @@ function committed(target: Window): boolean {
   }
 }
 
+/**
+ * When the confirmation popup opens: `'eager'` at the start of every
+ * signing request (on the loading page, closed again when the guardian
+ * asks nothing), as the published SDK does; `'on-demand'` only once the
+ * guardian asks the player to confirm.
+ */
+export type ConfirmationPopupMode = 'eager' | 'on-demand'
+
+/**
+ * Whether a popup opened now would count as part of the person's click:
+ * browsers block `window.open` once the click's transient activation
+ * (HTML's `navigator.userActivation`) has expired or been used. Where the
+ * API is missing, the attempt is made and a blocked popup still shows the
+ * blocked overlay.
+ */
+function userActivationLive(): boolean {
+  const activation = (
+    navigator as { userActivation?: { isActive: boolean } | undefined }
+  ).userActivation
+  return activation === undefined || activation.isActive
+}
+
 /** One request's claim on the shared window. */
-type Holder = { released: boolean }
+type Holder = {
+  released: boolean
+  /** On demand: the window's options, until the request is shown. */
+  deferred: OpenOptions | undefined
+}
 
 type Outcome = { value: boolean } | { error: Error }
 
