@@ -249,7 +249,8 @@ export type PassportConfiguration = Omit<
   forceScwDeployBeforeMessageSignature: boolean
   jsonRpcReferrer: string | undefined
   popupOverlayOptions: PopupOverlayOptions
-  confirmationPopup: ConfirmationPopupMode
+  /** @default 'eager' (the popup module's) */
+  confirmationPopup: ConfirmationPopupMode | undefined
   extraQueryParams: Record<string, string>
   errorMonitor: ((error: SessionActivityError) => void) | undefined
 }
@@ -367,7 +368,7 @@ export function resolve(
       disableGenericPopupOverlay: false,
       disableBlockedPopupOverlay: false,
     },
-    confirmationPopup: confirmationPopup ?? 'eager',
+    confirmationPopup,
     extraQueryParams: extraQueryParams ?? {},
     errorMonitor,
   }

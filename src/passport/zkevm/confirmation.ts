@@ -147,11 +147,6 @@ export function create(options: create.Options): Confirmation {
   /** The requests waiting for the player, in turn; the first is shown. */
   const queue: Pending[] = []
   let timer: ReturnType<typeof setInterval> | undefined
-  /**
-   * A window opened on demand right on its request's page: the first
-   * `navigate` to that page leaves it alone instead of loading it twice.
-   */
-  let openedOnPage: Window | null = null
 
   const openWindow = (): boolean => {
     try {
@@ -180,7 +175,6 @@ export function create(options: create.Options): Confirmation {
     navigation = undefined
     overlay?.remove()
     overlay = undefined
-    openedOnPage = null
     const closing = popup
     popup = null
     if (closing && !closing.closed) closeWindow(closing)
@@ -197,13 +191,10 @@ export function create(options: create.Options): Confirmation {
    * Shows a new window on `href` with its overlay: the window opens when
    * `canOpen` (otherwise, or when blocked, the blocked overlay offers Try
    * again); nothing at all can show when the overlay is turned off too.
-   * Says whether a new window opened on `href`, or a closing one was taken
-   * up as it is.
+   * Says whether a new window opened on `href` (not a closing one taken up
+   * as it is).
    */
-  function launch(
-    openOptions: OpenOptions,
-    canOpen: boolean,
-  ): 'opened' | 'taken' | undefined {
+  function launch(openOptions: OpenOptions, canOpen: boolean): boolean {
     size = {
       width: openOptions.width ?? Wire.sizes.default.width,
       height: openOptions.height ?? Wire.sizes.default.height,
@@ -218,7 +209,7 @@ export function create(options: create.Options): Confirmation {
       openWindow()
     }, closeAll)
     unopenable = !opened && !shown
-    return taken ? 'taken' : opened ? 'opened' : undefined
+    return opened && !taken
   }
 
   const release = (holder: Holder) => {
@@ -346,10 +337,6 @@ export function create(options: create.Options): Confirmation {
     navigation = undefined
     const target = popup
     if (!target || target.closed) return
-    if (openedOnPage === target) {
-      openedOnPage = null
-      return
-    }
     const started = Date.now()
     const go = () => {
       navigation = undefined
@@ -386,15 +373,21 @@ export function create(options: create.Options): Confirmation {
       const previous = queue.find((entry) => entry.holder === holder)
       if (previous) finish(previous, { value: false })
       if (holder.released) return resolve({ value: false })
+      let opened = false
       if (holder.deferred && !popup && !overlay && !unopenable) {
         // On demand: the window opens now, right on this page, if the
         // request's click still counts; if not, the blocked overlay's Try
         // again opens it from a new click.
         href = origin + path
-        if (launch(holder.deferred, userActivationLive()) === 'opened')
-          openedOnPage = popup
+        // Browsers block `window.open` once the click's transient
+        // activation (HTML's `navigator.userActivation`) has expired or been
+        // used; where the API is missing, the attempt is made.
+        opened = launch(
+          holder.deferred,
+          (navigator.userActivation as UserActivation | undefined)?.isActive !==
+            false,
+        )
       }
-      holder.deferred = undefined
       if (unopenable)
         return resolve({ error: new ConfirmationError('openFailed') })
       if (popup?.closed) closeAll()
@@ -402,7 +395,8 @@ export function create(options: create.Options): Confirmation {
       // asked: nothing shows it, and nothing is confirmed unseen.
       if (!popup && !overlay) return resolve({ value: false })
       queue.push({ holder, path, prefix, resolve })
-      if (queue.length === 1) showNext()
+      // A window just opened on this page needs no second load of it.
+      if (queue.length === 1) opened ? listen() : showNext()
     })
 
   const answer = async (
@@ -418,20 +412,17 @@ export function create(options: create.Options): Confirmation {
   return {
     open(openOptions = {}) {
       if (crossSdkBridgeEnabled) return bridgeHandle
-      const holder: Holder = { released: false, deferred: undefined }
+      const holder: Holder = { released: false }
       // Closed by the player since, or blocked with no overlay to retry
       // from: a new window opens from this click.
       if (popup?.closed || unopenable) closeAll()
-      if (mode === 'on-demand') {
-        // Nothing shows until the guardian asks (see `show`); a window
-        // another request holds open is reused as it is.
-        if (!popup && !overlay) holder.deferred = openOptions
-      } else if (!popup && !overlay) {
-        // The first request of a new window: it sets the size, and opens
-        // from its click. Later ones reuse the window as it is, so that a
-        // page the player is reading is never replaced by the loading page.
-        href = loading
-        launch(openOptions, true)
+      // The first request of a new window sets its size, and opens it from
+      // its click (on demand: once the guardian asks, see `show`). Later
+      // ones reuse the window as it is, so that a page the player is
+      // reading is never replaced by the loading page.
+      if (!popup && !overlay) {
+        if (mode === 'on-demand') holder.deferred = openOptions
+        else launch(openOptions, true)
       }
       holders.add(holder)
       return {
@@ -546,25 +537,11 @@ function committed(target: Window): boolean {
  */
 export type ConfirmationPopupMode = 'eager' | 'on-demand'
 
-/**
- * Whether a popup opened now would count as part of the person's click:
- * browsers block `window.open` once the click's transient activation
- * (HTML's `navigator.userActivation`) has expired or been used. Where the
- * API is missing, the attempt is made and a blocked popup still shows the
- * blocked overlay.
- */
-function userActivationLive(): boolean {
-  const activation = (
-    navigator as { userActivation?: { isActive: boolean } | undefined }
-  ).userActivation
-  return activation === undefined || activation.isActive
-}
-
 /** One request's claim on the shared window. */
 type Holder = {
   released: boolean
   /** On demand: the window's options, until the request is shown. */
-  deferred: OpenOptions | undefined
+  deferred?: OpenOptions | undefined
 }
 
 type Outcome = { value: boolean } | { error: Error }
