@@ -96,7 +96,10 @@ async function connect(
   site: Site,
   emulator: Emulator,
   subject: DappPage,
-  options: { bridge?: boolean | undefined } = {},
+  options: {
+    bridge?: boolean | undefined
+    onDemand?: boolean | undefined
+  } = {},
 ): Promise<Player> {
   const { info } = emulator
   const context = await browser.newContext()
@@ -125,6 +128,7 @@ async function connect(
       chainId: info.chainId,
       eoaKey,
       bridge: options.bridge,
+      onDemand: options.onDemand,
     }
     await page.evaluate((config) => window.game.start(config), config)
     const email = `bench-${subject}-${crypto.randomUUID().slice(0, 8)}@example.com`
@@ -292,12 +296,18 @@ export async function gameWalletRows(options: {
 
   const ours = await connect(browser, site, emulator, 'gameOurs')
   let theirs: Player | undefined
+  let onDemand: Player | undefined
   try {
     theirs = await connect(browser, site, emulator, 'gameTheirs')
-    const players = { ours, theirs }
+    // Ours with `confirmationPopup: 'on-demand'`: no window for a send the
+    // guardian lets through.
+    onDemand = await connect(browser, site, emulator, 'gameOurs', {
+      onDemand: true,
+    })
+    const players = { ours, theirs, onDemand }
 
     // Warm-up: the first send deploys each wallet; the EOA's warms viem.
-    for (const player of [ours, theirs])
+    for (const player of [ours, theirs, onDemand])
       await player.page.evaluate(
         ([count, to, value]) => window.game.send(count, to, value),
         [iterations.sendWarmup, to, value] as const,
@@ -308,11 +318,15 @@ export async function gameWalletRows(options: {
     )
     const marks = { ours: ours.popups.length, theirs: theirs.popups.length }
 
-    const sends = { ours: [] as number[], theirs: [] as number[] }
+    const sends = {
+      ours: [] as number[],
+      theirs: [] as number[],
+      onDemand: [] as number[],
+    }
     const eoa: number[] = []
     for (let done = 0; done < iterations.sends; done += slice) {
       const count = Math.min(slice, iterations.sends - done)
-      for (const key of ['ours', 'theirs'] as const)
+      for (const key of ['ours', 'theirs', 'onDemand'] as const)
         sends[key].push(
           ...(await players[key].page.evaluate(
             ([count, to, value]) => window.game.send(count, to, value),
@@ -376,8 +390,12 @@ export async function gameWalletRows(options: {
             [iterations.reads, via] as const,
           )),
         )
-    for (const player of [ours, theirs])
+    for (const player of [ours, theirs, onDemand])
       if (player.errors.length > 0) throw player.errors[0]
+    if (onDemand.popups.length > 0)
+      throw new Error(
+        'The on-demand popup opened for a send with nothing to confirm.',
+      )
 
     // The game bridge mode (`crossSdkBridgeEnabled`, as game engines embed
     // the wallet) never opens the confirmation popup: what a send costs
@@ -424,7 +442,7 @@ export async function gameWalletRows(options: {
         {
           group: 'game-wallet',
           id: 'game.send.eoa',
-          title: `${sendTitle}: ours vs a plain EOA send`,
+          title: `${sendTitle}, eager confirmation popup (the default): ours vs a plain EOA send`,
           unit: 'ms',
           sides: [
             latencySide(names.ours, 'ours', sends.ours, traced.ours),
@@ -436,6 +454,32 @@ export async function gameWalletRows(options: {
           pass: ours.value <= 5 * eoa.value,
         }),
       ),
+      row(
+        {
+          group: 'game-wallet',
+          id: 'game.send.on-demand',
+          title: `${sendTitle}, \`confirmationPopup: 'on-demand'\` (no popup unless the guardian asks): ours vs a plain EOA send`,
+          unit: 'ms',
+          sides: [
+            latencySide(`${names.ours}, on demand`, 'ours', sends.onDemand),
+            latencySide(eoaName, 'theirs', eoa),
+          ],
+        },
+        (ours, eoa) => ({
+          text: `on demand ${(ours.value / eoa.value).toFixed(2)}× the EOA send ≤ 3×`,
+          pass: ours.value <= 3 * eoa.value,
+        }),
+      ),
+      row({
+        group: 'game-wallet',
+        id: 'game.send.on-demand-published',
+        title: `${sendTitle}: ours on demand vs the published SDK (eager)`,
+        unit: 'ms',
+        sides: [
+          latencySide(`${names.ours}, on demand`, 'ours', sends.onDemand),
+          latencySide(names.theirs, 'theirs', sends.theirs, traced.theirs),
+        ],
+      }),
       row({
         group: 'game-wallet',
         id: 'game.send.bridge',
@@ -515,5 +559,6 @@ export async function gameWalletRows(options: {
   } finally {
     await ours.context.close()
     await theirs?.context.close()
+    await onDemand?.context.close()
   }
 }

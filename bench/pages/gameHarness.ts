@@ -38,6 +38,11 @@ export type GameConfig = {
    * confirmation popup ever opens.
    */
   bridge?: boolean | undefined
+  /**
+   * The confirmation popup only when the guardian asks
+   * (`confirmationPopup: 'on-demand'`, our SDK's option).
+   */
+  onDemand?: boolean | undefined
 }
 
 /** The published `Passport`'s surface the bench uses (ours has the same). */
@@ -115,9 +120,11 @@ function configuration(
   client: string,
   overrides: Record<string, unknown>,
   bridge = false,
+  onDemand = false,
 ) {
   return {
     ...(bridge ? { crossSdkBridgeEnabled: true } : {}),
+    ...(onDemand ? { confirmationPopup: 'on-demand' } : {}),
     baseConfig: { environment: 'sandbox' },
     clientId: client,
     redirectUri: redirectUri({ auth, client }),
@@ -213,6 +220,7 @@ export function installGame(Passport: PassportClass): void {
             config.clientId,
             config.overrides,
             config.bridge,
+            config.onDemand,
           ) as never,
         ),
         chain: createPublicClient({

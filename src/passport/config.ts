@@ -5,6 +5,7 @@
  */
 import { cannotBeNull, PassportError, PassportErrorType } from './errors.js'
 import { defaultAudience, defaultScope } from './wire/identity.js'
+import type { ConfirmationPopupMode } from './zkevm/confirmation.js'
 import type { SessionActivityError } from './zkevm/sessionActivity.js'
 
 /** The published environments (`@imtbl/config` `Environment`). */
@@ -184,6 +185,21 @@ export type PassportModuleConfiguration = OidcConfiguration & {
   /** Referrer sent with JSON-RPC requests. */
   jsonRpcReferrer?: string | undefined
   popupOverlayOptions?: PopupOverlayOptions | undefined
+  /**
+   * When the guardian's confirmation popup opens for a signing request.
+   * `'eager'` opens it on its loading page at the start of every request
+   * and closes it when the guardian asks nothing, as the published SDK
+   * does. `'on-demand'` opens it only when the guardian asks the player to
+   * confirm: from the request's click while that click's activation is
+   * still live, otherwise through the blocked-popup overlay's Try again.
+   * @default 'eager'
+   *
+   * @example
+   * ```ts
+   * new Passport({ ...config, confirmationPopup: 'on-demand' })
+   * ```
+   */
+  confirmationPopup?: ConfirmationPopupMode | undefined
   /** Deploy the wallet before an ERC-191 signature. @default false */
   forceScwDeployBeforeMessageSignature?: boolean | undefined
   /** Extra query parameters for the authorization request. */
@@ -233,6 +249,8 @@ export type PassportConfiguration = Omit<
   forceScwDeployBeforeMessageSignature: boolean
   jsonRpcReferrer: string | undefined
   popupOverlayOptions: PopupOverlayOptions
+  /** @default 'eager' (the popup module's) */
+  confirmationPopup: ConfirmationPopupMode | undefined
   extraQueryParams: Record<string, string>
   errorMonitor: ((error: SessionActivityError) => void) | undefined
 }
@@ -287,6 +305,7 @@ export function resolve(
     jsonRpcReferrer,
     forceScwDeployBeforeMessageSignature,
     popupOverlayOptions,
+    confirmationPopup,
     extraQueryParams,
     errorMonitor,
     ...oidc
@@ -349,6 +368,7 @@ export function resolve(
       disableGenericPopupOverlay: false,
       disableBlockedPopupOverlay: false,
     },
+    confirmationPopup,
     extraQueryParams: extraQueryParams ?? {},
     errorMonitor,
   }

@@ -66,7 +66,10 @@ export async function readNonce(wallet: Address, space = 0n): Promise<bigint> {
 
 /** Our Passport on this page against the emulator. */
 export function createWallet(
-  options: { forceScwDeployBeforeMessageSignature?: boolean } = {},
+  options: {
+    forceScwDeployBeforeMessageSignature?: boolean
+    confirmationPopup?: 'eager' | 'on-demand'
+  } = {},
 ): Passport {
   // Silent logout (an iframe): a redirect would take the test page away.
   const base = appConfig(location.origin, { ...appOptions, mode: 'silent' })

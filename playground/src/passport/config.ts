@@ -33,6 +33,9 @@ export function passportConfig(
     logoutRedirectUri: passport.logoutRedirectUri,
     logoutMode,
     overrides: passport.overrides,
+    // No popup flash on sends and signatures the guardian lets through: the
+    // popup opens only when it asks the player to confirm.
+    confirmationPopup: 'on-demand',
   }
 }
 

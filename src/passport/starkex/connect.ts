@@ -118,6 +118,7 @@ function create(passport: object, user: User | null, parts: Parts) {
       ConfirmationPopup.create({
         passportDomain: config.passportDomain,
         overlay: config.popupOverlayOptions,
+        popup: config.confirmationPopup,
         crossSdkBridgeEnabled: config.crossSdkBridgeEnabled,
       }),
     registrationRetries: parts.registrationRetries,

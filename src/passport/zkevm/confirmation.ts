@@ -9,8 +9,11 @@
  * Confirmation.open} opens it on the loading page synchronously (so that it
  * can still count as part of the click that started the request, before any
  * await), and the returned {@link Handle} then navigates it to the page of
- * what needs confirming, or closes it when nothing does. Nothing here
- * touches `window` before `open`.
+ * what needs confirming, or closes it when nothing does. With `popup:
+ * 'on-demand'` nothing opens until the guardian asks: the popup then opens
+ * on the page to confirm while the click's activation is still live, and
+ * the blocked overlay's Try again opens it from a new click otherwise.
+ * Nothing here touches `window` before `open`.
  */
 import { BaseError } from '../../core/Errors.js'
 import { PopupOverlay, type PopupOverlayOptions } from '../auth/overlay.js'
@@ -118,6 +121,7 @@ export function create(options: create.Options): Confirmation {
     overlay: overlayOptions = {},
     crossSdkBridgeEnabled = false,
     closedPollInterval = Wire.closedPollInterval,
+    popup: mode = 'eager',
   } = options
   // The origin the pages must come from: 'https://a.example/' means
   // 'https://a.example'. The published SDK compares the configured string
@@ -181,6 +185,31 @@ export function create(options: create.Options): Confirmation {
       holders.delete(entry.holder)
       entry.resolve({ value: false })
     }
+  }
+
+  /**
+   * Shows a new window on `href` with its overlay: the window opens when
+   * `canOpen` (otherwise, or when blocked, the blocked overlay offers Try
+   * again); nothing at all can show when the overlay is turned off too.
+   * Says whether a new window opened on `href` (not a closing one taken up
+   * as it is).
+   */
+  function launch(openOptions: OpenOptions, canOpen: boolean): boolean {
+    size = {
+      width: openOptions.width ?? Wire.sizes.default.width,
+      height: openOptions.height ?? Wire.sizes.default.height,
+    }
+    const taken = canOpen && takeUpClosing()
+    const opened = taken || (canOpen && openWindow())
+    overlay = new PopupOverlay(overlayOptions, !opened)
+    const shown = overlay.append(() => {
+      // Re-launch: a popup lost behind the game (or never opened) is
+      // replaced by a new one on the page now due, from this click.
+      if (isOpen()) popup?.close()
+      openWindow()
+    }, closeAll)
+    unopenable = !opened && !shown
+    return opened && !taken
   }
 
   const release = (holder: Holder) => {
@@ -344,6 +373,21 @@ export function create(options: create.Options): Confirmation {
       const previous = queue.find((entry) => entry.holder === holder)
       if (previous) finish(previous, { value: false })
       if (holder.released) return resolve({ value: false })
+      let opened = false
+      if (holder.deferred && !popup && !overlay && !unopenable) {
+        // On demand: the window opens now, right on this page, if the
+        // request's click still counts; if not, the blocked overlay's Try
+        // again opens it from a new click.
+        href = origin + path
+        // Browsers block `window.open` once the click's transient
+        // activation (HTML's `navigator.userActivation`) has expired or been
+        // used; where the API is missing, the attempt is made.
+        opened = launch(
+          holder.deferred,
+          (navigator.userActivation as UserActivation | undefined)?.isActive !==
+            false,
+        )
+      }
       if (unopenable)
         return resolve({ error: new ConfirmationError('openFailed') })
       if (popup?.closed) closeAll()
@@ -351,7 +395,8 @@ export function create(options: create.Options): Confirmation {
       // asked: nothing shows it, and nothing is confirmed unseen.
       if (!popup && !overlay) return resolve({ value: false })
       queue.push({ holder, path, prefix, resolve })
-      if (queue.length === 1) showNext()
+      // A window just opened on this page needs no second load of it.
+      if (queue.length === 1) opened ? listen() : showNext()
     })
 
   const answer = async (
@@ -371,24 +416,13 @@ export function create(options: create.Options): Confirmation {
       // Closed by the player since, or blocked with no overlay to retry
       // from: a new window opens from this click.
       if (popup?.closed || unopenable) closeAll()
+      // The first request of a new window sets its size, and opens it from
+      // its click (on demand: once the guardian asks, see `show`). Later
+      // ones reuse the window as it is, so that a page the player is
+      // reading is never replaced by the loading page.
       if (!popup && !overlay) {
-        // The first request of a new window: it sets the size, and opens
-        // from its click. Later ones reuse the window as it is, so that a
-        // page the player is reading is never replaced by the loading page.
-        size = {
-          width: openOptions.width ?? Wire.sizes.default.width,
-          height: openOptions.height ?? Wire.sizes.default.height,
-        }
-        href = loading
-        const opened = takeUpClosing() || openWindow()
-        overlay = new PopupOverlay(overlayOptions, !opened)
-        const shown = overlay.append(() => {
-          // Re-launch: a popup lost behind the game (or never opened) is
-          // replaced by a new one on the page now due, from this click.
-          if (isOpen()) popup?.close()
-          openWindow()
-        }, closeAll)
-        unopenable = !opened && !shown
+        if (mode === 'on-demand') holder.deferred = openOptions
+        else launch(openOptions, true)
       }
       holders.add(holder)
       return {
@@ -457,6 +491,12 @@ export declare namespace create {
     crossSdkBridgeEnabled?: boolean | undefined
     /** How often to check whether the popup was closed, ms; @default 1000 */
     closedPollInterval?: number | undefined
+    /**
+     * When the popup opens (`confirmationPopup`): `'eager'` at `open`, on
+     * the loading page, as the published SDK does; `'on-demand'` only when
+     * a request is shown, on its page. @default 'eager'
+     */
+    popup?: ConfirmationPopupMode | undefined
   }
 }
 
@@ -489,8 +529,20 @@ function committed(target: Window): boolean {
   }
 }
 
+/**
+ * When the confirmation popup opens: `'eager'` at the start of every
+ * signing request (on the loading page, closed again when the guardian
+ * asks nothing), as the published SDK does; `'on-demand'` only once the
+ * guardian asks the player to confirm.
+ */
+export type ConfirmationPopupMode = 'eager' | 'on-demand'
+
 /** One request's claim on the shared window. */
-type Holder = { released: boolean }
+type Holder = {
+  released: boolean
+  /** On demand: the window's options, until the request is shown. */
+  deferred?: OpenOptions | undefined
+}
 
 type Outcome = { value: boolean } | { error: Error }
 

@@ -92,6 +92,7 @@ export async function connectEvm(
       ConfirmationPopup.create({
         passportDomain: config.passportDomain,
         overlay: config.popupOverlayOptions,
+        popup: config.confirmationPopup,
         crossSdkBridgeEnabled: config.crossSdkBridgeEnabled,
       }),
     sessionActivity:
