@@ -23,6 +23,8 @@ describe('npm run bench --smoke', () => {
       'ready.warm',
       'memory.instant.heap',
       'game.send.eoa',
+      'game.send.on-demand',
+      'game.send.on-demand-published',
       'game.send.bridge',
       'game.send.published',
       'game.personalSign',
@@ -39,6 +41,8 @@ describe('npm run bench --smoke', () => {
     // The game wallet's rows compare with the published SDK or a baseline.
     const theirs: Record<string, RegExp> = {
       'game.send.eoa': /^EOA send \(viem wallet client, local key\)$/,
+      'game.send.on-demand': /^EOA send \(viem wallet client, local key\)$/,
+      'game.send.on-demand-published': /^@imtbl\/passport 2\.24\.8$/,
       'game.send.bridge': /^EOA send \(viem wallet client, local key\)$/,
       'game.send.published': /^@imtbl\/passport 2\.24\.8$/,
       'game.personalSign': /^@imtbl\/passport 2\.24\.8$/,
@@ -49,6 +53,8 @@ describe('npm run bench --smoke', () => {
     }
     const samples: Record<string, number | undefined> = {
       'game.send.eoa': report.iterations.sends,
+      'game.send.on-demand': report.iterations.sends,
+      'game.send.on-demand-published': report.iterations.sends,
       'game.send.bridge': report.iterations.sends,
       'game.send.published': report.iterations.sends,
       'game.personalSign': report.iterations.signs,
