@@ -20,7 +20,9 @@ import {
   Transactions,
 } from './components/Transactions.js'
 import type { Info } from './emulator.js'
+import { MarketplaceView } from './market/MarketplaceView.js'
 import type { Passports } from './passport/config.js'
+import { StarkExView } from './starkex/StarkExView.js'
 import { ErrorBanner } from './ui/errors.js'
 import type { EmailLogin } from './wallet/emailLogin.js'
 import { useWalletLog } from './wallet/log.js'
@@ -80,6 +82,12 @@ export function App(props: {
             <Mailbox mailbox={info.mailbox} />
           </Panel>
         )}
+        <Panel id="market" title="Marketplace" wide>
+          <MarketplaceView info={info} />
+        </Panel>
+        <Panel id="starkex" title="StarkEx" wide>
+          <StarkExView info={info} passport={passports.silent} />
+        </Panel>
         <Panel
           id="passport"
           title="Game wallet sign-in (@imtbl/passport protocol)"

@@ -7,6 +7,7 @@ import { createPageMagic, createWagmiConfig } from './config.js'
 import type { Info } from './emulator.js'
 import { createPassports } from './passport/config.js'
 import { FailuresProvider } from './ui/errors.js'
+import { ActivityProvider } from './wallet/activity.js'
 import { createEmailLogin } from './wallet/emailLogin.js'
 import { WalletLogProvider } from './wallet/log.js'
 
@@ -30,13 +31,15 @@ export function renderApp(root: HTMLElement, info: Info): void {
         <QueryClientProvider client={queryClient}>
           <FailuresProvider>
             <WalletLogProvider>
-              <App
-                info={info}
-                pageMagic={pageMagic}
-                emailLogin={emailLogin}
-                passports={passports}
-                gameProvider={gameProvider}
-              />
+              <ActivityProvider>
+                <App
+                  info={info}
+                  pageMagic={pageMagic}
+                  emailLogin={emailLogin}
+                  passports={passports}
+                  gameProvider={gameProvider}
+                />
+              </ActivityProvider>
             </WalletLogProvider>
           </FailuresProvider>
         </QueryClientProvider>

@@ -13,7 +13,7 @@ import { formatDateTime, messageOf } from './format.js'
  * in the banner; starting something new in the area clears it, so that the
  * banner never describes an attempt that has been replaced.
  */
-export type Area = 'wallet' | 'passport'
+export type Area = 'wallet' | 'passport' | 'market' | 'starkex'
 
 /** One failure the banner shows. */
 export type Failure = { what: string; message: string; at: Date }
@@ -21,6 +21,8 @@ export type Failure = { what: string; message: string; at: Date }
 const areaNames: Record<Area, string> = {
   wallet: 'Iframe wallet',
   passport: 'Game wallet',
+  market: 'Marketplace',
+  starkex: 'StarkEx',
 }
 
 type Failures = Readonly<Partial<Record<Area, Failure>>>
