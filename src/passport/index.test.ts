@@ -1,6 +1,6 @@
 import * as Published from '@imtbl/passport'
 import * as Published2140 from 'imtbl-passport-2.14.0'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, expectTypeOf, test } from 'vitest'
 import * as Entry from './index.js'
 
 describe('embedded-wallets/passport', () => {
@@ -20,6 +20,15 @@ describe('embedded-wallets/passport', () => {
         "withPassportError",
       ]
     `)
+  })
+
+  test('types: the confirmation popup option names its modes', () => {
+    expectTypeOf<Entry.ConfirmationPopupMode>().toEqualTypeOf<
+      'eager' | 'on-demand'
+    >()
+    expectTypeOf<
+      NonNullable<Entry.PassportModuleConfiguration['confirmationPopup']>
+    >().toEqualTypeOf<Entry.ConfirmationPopupMode>()
   })
 
   test('behavior: every value the published @imtbl/passport exports is exported, with its members', () => {

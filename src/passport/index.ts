@@ -63,6 +63,7 @@ export type {
   UnsignedTransferRequest,
 } from './starkex/types.js'
 export { linkWalletTypedData } from './wire/api.js'
+export type { ConfirmationPopupMode } from './zkevm/confirmation.js'
 export {
   JsonRpcError,
   ProviderErrorCode,

@@ -37,9 +37,11 @@ export async function checkTransaction(
     transactions: readonly MetaTransaction[]
     /** The popup; absent for background transactions. */
     handle: ConfirmationHandle | undefined
+    /** Custody work in flight the popup waits for (see {@link confirmWhenAsked}). */
+    inFlight?: Promise<unknown> | undefined
   },
 ): Promise<void> {
-  const { wallet, chainId, nonce, transactions, handle } = parameters
+  const { wallet, chainId, nonce, transactions, handle, inFlight } = parameters
   let evaluation: TransactionEvaluationResponse
   try {
     // The route's `{id}` is the kind of transaction: `evm` for zkEVM.
@@ -85,6 +87,7 @@ export async function checkTransaction(
   const { transactionId } = evaluation
   await confirmWhenAsked(context, {
     handle,
+    inFlight,
     required: evaluation.confirmationRequired,
     confirm:
       transactionId === undefined
@@ -101,12 +104,14 @@ export async function checkMessage(
     wallet: Address
     chainId: number
     handle: ConfirmationHandle | undefined
+    /** Custody work in flight the popup waits for (see {@link confirmWhenAsked}). */
+    inFlight?: Promise<unknown> | undefined
   } & (
     | { messageType: 'erc191'; payload: string }
     | { messageType: 'eip712'; payload: unknown }
   ),
 ): Promise<void> {
-  const { wallet, chainId, handle, messageType } = parameters
+  const { wallet, chainId, handle, messageType, inFlight } = parameters
   let evaluation: MessageEvaluationResponse
   try {
     const { guardian } = context.api
@@ -139,6 +144,7 @@ export async function checkMessage(
   const { messageId } = evaluation
   await confirmWhenAsked(context, {
     handle,
+    inFlight,
     required: evaluation.confirmationRequired,
     confirm:
       messageId === undefined
@@ -264,17 +270,26 @@ function verdictOf<evaluation extends { confirmationRequired: boolean }>(
  * asked closes the popup; in the game bridge (no popup possible) a request
  * the guardian asks about is refused; otherwise the player answers in the
  * popup, and anything but a confirmation is a rejection (-32003).
+ *
+ * The page to confirm is shown only once the custody key's signature, made
+ * side by side with the evaluation, is back (`inFlight`): that signature is
+ * the iframe wallet's answer by `postMessage`, and headless Chromium was
+ * seen never to deliver one that reached the page while it was inside the
+ * `window.open` of an on-demand popup, leaving the request waiting for good.
+ * The signature takes milliseconds, far inside the click's activation.
  */
 async function confirmWhenAsked<handle extends { close(): void }>(
   context: { config: { crossSdkBridgeEnabled: boolean } },
   parameters: {
     handle: handle | undefined
+    /** Settles when no custody answer is still on its way. */
+    inFlight?: Promise<unknown> | undefined
     required: boolean
     confirm: ((handle: handle) => Promise<boolean>) | undefined
     rejected: string
   },
 ): Promise<void> {
-  const { handle, required, confirm, rejected } = parameters
+  const { handle, inFlight, required, confirm, rejected } = parameters
   if (!required) {
     handle?.close()
     return
@@ -283,6 +298,8 @@ async function confirmWhenAsked<handle extends { close(): void }>(
     throw new RpcErrors.TransactionRejectedError({
       message: messages.notSupportedInBridge,
     })
+  // Its failure is the caller's to report, where it is awaited too.
+  await inFlight?.catch(() => {})
   const confirmed = handle && confirm ? await confirm(handle) : false
   if (!confirmed)
     throw new RpcErrors.TransactionRejectedError({ message: rejected })

@@ -70,6 +70,7 @@ export async function personalSign(
   const deployed = await ensureDeployed(context, wallet)
   const digest = subDigest({ chainId, wallet, digest: hashMessage(text) })
   const signer = context.signer()
+  const custodySignature = signer.signMessage({ raw: digest })
   const [, userSignature, custody] = await Promise.all([
     checkMessage(context, {
       wallet,
@@ -77,8 +78,9 @@ export async function personalSign(
       handle,
       messageType: 'erc191',
       payload: text,
+      inFlight: custodySignature,
     }),
-    signer.signMessage({ raw: digest }),
+    custodySignature,
     signer.getAddress(),
   ])
   const coSigner = await context.relayer.sign(wallet, text, chainId)
@@ -169,6 +171,7 @@ export async function signTypedData(
     digest: typedDataDigest(payload),
   })
   const signer = context.signer()
+  const custodySignature = signer.signMessage({ raw: digest })
   const [, userSignature, custody] = await Promise.all([
     checkMessage(context, {
       wallet,
@@ -176,8 +179,9 @@ export async function signTypedData(
       handle,
       messageType: 'eip712',
       payload,
+      inFlight: custodySignature,
     }),
-    signer.signMessage({ raw: digest }),
+    custodySignature,
     signer.getAddress(),
   ])
   const coSigner = await context.relayer.signTypedData(wallet, payload, chainId)

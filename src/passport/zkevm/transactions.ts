@@ -172,7 +172,7 @@ export async function relayTransactions(
       wallet,
       digest: transactionsDigest(encodedNonce, withFees),
     })
-    const signer = context.signer()
+    const signature = context.signer().signMessage({ raw: digest })
     const [, userSignature] = await Promise.all([
       checkTransaction(context, {
         wallet,
@@ -180,8 +180,9 @@ export async function relayTransactions(
         nonce: encodedNonce,
         transactions: withFees,
         handle: options.background ? undefined : options.handle,
+        inFlight: signature,
       }),
-      signer.signMessage({ raw: digest }),
+      signature,
     ])
     const data = encodeExecute({
       transactions: withFees,
