@@ -1,0 +1,197 @@
+import type { IMXProvider, Passport } from 'embedded-wallets/passport'
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { useFailures } from '../ui/errors.js'
+import {
+  type Balance,
+  type Exchange,
+  type ImxAsset,
+  type OrderV3,
+  pageSize,
+  type Trade,
+} from './exchange.js'
+
+/** The game wallet's StarkEx account, as far as the view knows it. */
+export type Layer =
+  | { state: 'loading' }
+  /** No cached session: the game wallet is connected but signed out. */
+  | { state: 'signed-out' }
+  | { state: 'failed'; retry(): void }
+  | { state: 'unregistered'; imx: IMXProvider }
+  | {
+      state: 'registered'
+      imx: IMXProvider
+      /** The player's StarkEx Ethereum address (`imx_eth_address`). */
+      address: string
+      /** The Stark key the exchange holds for it, once read. */
+      starkKey: string | undefined
+    }
+
+/**
+ * The StarkEx provider of the page's game wallet (`connectImxSilent`: the
+ * session the wagmi connector signed in), and whether its player is
+ * registered. `register()` registers them and moves on.
+ */
+export function useStarkExLayer(passport: Passport, exchange: Exchange) {
+  const [layer, setLayer] = useState<Layer>({ state: 'loading' })
+  const [attempt, setAttempt] = useState(0)
+  const [registering, setRegistering] = useState(false)
+  const { report, clear } = useFailures('starkex')
+
+  const enter = useCallback(
+    async (imx: IMXProvider, alive: () => boolean) => {
+      if (!(await imx.isRegisteredOffchain())) {
+        if (alive()) setLayer({ state: 'unregistered', imx })
+        return
+      }
+      const address = await imx.getAddress()
+      if (!alive()) return
+      setLayer({ state: 'registered', imx, address, starkKey: undefined })
+      const { data } = await exchange.users.getUsers({ user: address })
+      if (alive())
+        setLayer({
+          state: 'registered',
+          imx,
+          address,
+          starkKey: data.accounts[0],
+        })
+    },
+    [exchange],
+  )
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: attempt reruns it on Try again
+  useEffect(() => {
+    let alive = true
+    setLayer({ state: 'loading' })
+    ;(async () => {
+      try {
+        const imx = await passport.connectImxSilent()
+        if (!alive) return
+        if (!imx) {
+          setLayer({ state: 'signed-out' })
+          return
+        }
+        await enter(imx, () => alive)
+      } catch (error) {
+        if (!alive) return
+        report('Opening the StarkEx account', error)
+        setLayer({ state: 'failed', retry: () => setAttempt((n) => n + 1) })
+      }
+    })()
+    return () => {
+      alive = false
+    }
+  }, [passport, enter, report, attempt])
+
+  const register = useCallback(async () => {
+    if (layer.state !== 'unregistered') return
+    clear()
+    setRegistering(true)
+    try {
+      await layer.imx.registerOffchain()
+      await enter(layer.imx, () => true)
+    } catch (error) {
+      report('Registering with StarkEx', error)
+    } finally {
+      setRegistering(false)
+    }
+  }, [layer, enter, report, clear])
+
+  return { layer, register, registering }
+}
+
+/** What the view reads from the exchange for one player. */
+export type Reads = {
+  balances: readonly Balance[]
+  /** The NFTs the player holds on StarkEx. */
+  assets: readonly ImxAsset[]
+  /** Every active order (the player's and the others'). */
+  active: readonly OrderV3[]
+  /** The ids of every order of the player (any status): their trades' sides. */
+  mine: ReadonlySet<number>
+  trades: readonly Trade[]
+  /** The owner (`user`) of each order a trade of the player names. */
+  orderUsers: ReadonlyMap<number, string>
+}
+
+/** How often the view reads the exchange again while shown, ms. */
+const pollInterval = 2_000
+
+/**
+ * Reads the player's balances, NFTs, the active orders and the trades, and
+ * reads them again every {@link pollInterval} while the page is visible,
+ * so that what others do shows without a reload. `refresh()` reads at once
+ * (after the player's own actions).
+ */
+export function useExchangeReads(exchange: Exchange, address: string) {
+  const [reads, setReads] = useState<Reads>()
+  const { report } = useFailures('starkex')
+  const orderUsers = useRef(new Map<number, string>())
+  // A read that keeps failing is reported once, not every poll.
+  const failing = useRef(false)
+  const running = useRef<Promise<void> | undefined>(undefined)
+
+  const read = useCallback(async () => {
+    const [balances, assets, active, mineList, trades] = await Promise.all([
+      exchange.balances.listBalances({ owner: address }),
+      exchange.assets.listAssets({ user: address, pageSize }),
+      exchange.orders.listOrdersV3({ status: 'active', pageSize }),
+      exchange.orders.listOrdersV3({ user: address, pageSize }),
+      exchange.trades.listTradesV3({ pageSize }),
+    ])
+    const mine = new Set(mineList.data.result.map((order) => order.order_id))
+    const known = orderUsers.current
+    for (const order of [...active.data.result, ...mineList.data.result])
+      known.set(order.order_id, order.user)
+    const unknown = trades.data.result
+      .filter(
+        (trade) => mine.has(trade.a.order_id) || mine.has(trade.b.order_id),
+      )
+      .flatMap((trade) => [trade.a.order_id, trade.b.order_id])
+      .filter((id) => !known.has(id))
+    for (const id of new Set(unknown)) {
+      const { data } = await exchange.orders.getOrderV3({ id: String(id) })
+      known.set(id, data.user)
+    }
+    return {
+      balances: balances.data.result,
+      assets: assets.data.result,
+      active: active.data.result,
+      mine,
+      trades: trades.data.result,
+      orderUsers: new Map(known),
+    }
+  }, [exchange, address])
+
+  const refresh = useCallback(() => {
+    // One read at a time; a refresh during a poll waits for a fresh one.
+    const start = async () => {
+      try {
+        const next = await read()
+        setReads(next)
+        failing.current = false
+      } catch (error) {
+        if (!failing.current) report('Reading the StarkEx account', error)
+        failing.current = true
+      }
+    }
+    const next = (running.current ?? Promise.resolve()).then(start)
+    running.current = next
+    return next
+  }, [read, report])
+
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let stopped = false
+    const tick = async () => {
+      if (document.visibilityState === 'visible') await refresh()
+      if (!stopped) timer = setTimeout(tick, pollInterval)
+    }
+    void tick()
+    return () => {
+      stopped = true
+      clearTimeout(timer)
+    }
+  }, [refresh])
+
+  return { reads, refresh }
+}
