@@ -1,13 +1,13 @@
 import type { IMXProvider, Passport } from 'embedded-wallets/passport'
-import { useMemo, useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import { useConnection } from 'wagmi'
 import type { Info } from '../emulator.js'
 import { useFailures } from '../ui/errors.js'
 import { LongValue } from '../ui/LongValue.js'
 import { createExchange, type Exchange, mintTestAssets } from './exchange.js'
 import { SellForm, TransferForm } from './forms.js'
-import { Holdings, Orders, Trades } from './lists.js'
-import { useExchangeReads, useStarkExLayer } from './useStarkEx.js'
+import { Holdings, Orders, Trades, Transfers } from './lists.js'
+import { useExchangeReads, useShown, useStarkExLayer } from './useStarkEx.js'
 import './starkex.css'
 
 /**
@@ -117,7 +117,8 @@ function RegisteredAccount(props: {
   starkKey: string | undefined
 }) {
   const { info, exchange, imx, address, starkKey } = props
-  const { reads, refresh } = useExchangeReads(exchange, address)
+  const root = useRef<HTMLDivElement>(null)
+  const { reads, refresh } = useExchangeReads(exchange, address, useShown(root))
   const { report, clear } = useFailures('starkex')
   const [minting, setMinting] = useState(false)
   const [minted, setMinted] = useState<string>()
@@ -138,7 +139,7 @@ function RegisteredAccount(props: {
   }
 
   return (
-    <div className="starkex" data-testid="starkex-account">
+    <div className="starkex" data-testid="starkex-account" ref={root}>
       <div className="starkex-cards">
         <section className="starkex-card">
           <h3>Account</h3>
@@ -201,6 +202,7 @@ function RegisteredAccount(props: {
         onDone={refresh}
       />
       <Trades info={info} reads={reads} />
+      <Transfers info={info} address={address} reads={reads} />
     </div>
   )
 }

@@ -13,12 +13,14 @@ import {
   type OrderV3,
   type Trade,
   TradesApi,
+  type Transfer,
+  TransfersApi,
   UsersApi,
 } from 'embedded-wallets/api/imx'
 import { formatEther, parseEther } from 'viem'
 import type { Info } from '../emulator.js'
 
-export type { Balance, ImxAsset, OrderV3, Trade }
+export type { Balance, ImxAsset, OrderV3, Trade, Transfer }
 
 /** The exchange's read clients, one configuration at `imxPublicApiDomain`. */
 export type Exchange = {
@@ -26,6 +28,7 @@ export type Exchange = {
   assets: AssetsApi
   orders: OrdersApi
   trades: TradesApi
+  transfers: TransfersApi
   users: UsersApi
 }
 
@@ -39,6 +42,7 @@ export function createExchange(info: Info): Exchange {
     assets: new AssetsApi(config),
     orders: new OrdersApi(config),
     trades: new TradesApi(config),
+    transfers: new TransfersApi(config),
     users: new UsersApi(config),
   }
 }

@@ -248,7 +248,9 @@ export function SellForm(props: {
       <h3>Sell an NFT</h3>
       {reads && nfts.length === 0 ? (
         <p className="muted" data-testid="starkex-sell-none">
-          You hold no NFT that is not listed already.
+          {reads.assets.length === 0
+            ? 'You hold no NFT to sell: mint test assets to get one.'
+            : 'Every NFT you hold is listed already.'}
         </p>
       ) : (
         <>

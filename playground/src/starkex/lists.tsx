@@ -67,7 +67,7 @@ export function Holdings(props: { info: Info; reads: Reads | undefined }) {
       <h3>NFTs</h3>
       {reads && reads.assets.length === 0 && (
         <p className="muted" data-testid="starkex-no-nfts">
-          No NFTs on StarkEx yet: mint test assets to get one.
+          You hold no NFTs on StarkEx: mint test assets to get one.
         </p>
       )}
       {reads && reads.assets.length > 0 && (
@@ -306,6 +306,77 @@ export function Trades(props: { info: Info; reads: Reads | undefined }) {
                     </td>
                     <td>
                       {trade.at ? formatDateTime(new Date(trade.at)) : ''}
+                    </td>
+                  </tr>
+                )
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  )
+}
+
+/** The transfers the player sent and received, newest first. */
+export function Transfers(props: {
+  info: Info
+  address: string
+  reads: Reads | undefined
+}) {
+  const { info, address, reads } = props
+  const transfers = reads?.transfers ?? []
+  return (
+    <section className="starkex-card" data-testid="starkex-transfers">
+      <h3>Your transfers</h3>
+      {reads && transfers.length === 0 && (
+        <p className="muted" data-testid="starkex-no-transfers">
+          No transfers yet.
+        </p>
+      )}
+      {transfers.length > 0 && (
+        <div className="starkex-table-wrap">
+          <table className="starkex-table">
+            <thead>
+              <tr>
+                <th>Transfer</th>
+                <th>What</th>
+                <th>From / to</th>
+                <th>When</th>
+              </tr>
+            </thead>
+            <tbody>
+              {transfers.map((transfer) => {
+                const sent =
+                  transfer.user.toLowerCase() === address.toLowerCase()
+                const { token } = transfer
+                const what =
+                  token.type === 'ERC721'
+                    ? nftName(info, token.data)
+                    : token.type === 'ETH'
+                      ? ethText(token.data.quantity)
+                      : `${token.data.quantity} (base units)`
+                return (
+                  <tr
+                    key={transfer.transaction_id}
+                    data-testid="starkex-transfer-row"
+                    data-transfer-id={transfer.transaction_id}
+                    data-direction={sent ? 'sent' : 'received'}
+                  >
+                    <td>{transfer.transaction_id}</td>
+                    <td data-testid="starkex-transfer-what">{what}</td>
+                    <td>
+                      {sent ? 'to' : 'from'}{' '}
+                      <LongValue
+                        value={sent ? transfer.receiver : transfer.user}
+                        keep={4}
+                        testId="starkex-transfer-party"
+                      />
+                    </td>
+                    <td>
+                      {transfer.timestamp
+                        ? formatDateTime(new Date(transfer.timestamp))
+                        : ''}
                     </td>
                   </tr>
                 )

@@ -1,5 +1,5 @@
 import type { IMXProvider, Passport } from 'embedded-wallets/passport'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react'
 import { useFailures } from '../ui/errors.js'
 import {
   type Balance,
@@ -8,6 +8,7 @@ import {
   type OrderV3,
   pageSize,
   type Trade,
+  type Transfer,
 } from './exchange.js'
 
 /** The game wallet's StarkEx account, as far as the view knows it. */
@@ -109,6 +110,8 @@ export type Reads = {
   /** The ids of every order of the player (any status): their trades' sides. */
   mine: ReadonlySet<number>
   trades: readonly Trade[]
+  /** The transfers the player sent or received, newest first. */
+  transfers: readonly Transfer[]
   /** The owner (`user`) of each order a trade of the player names. */
   orderUsers: ReadonlyMap<number, string>
 }
@@ -117,12 +120,17 @@ export type Reads = {
 const pollInterval = 2_000
 
 /**
- * Reads the player's balances, NFTs, the active orders and the trades, and
- * reads them again every {@link pollInterval} while the page is visible,
- * so that what others do shows without a reload. `refresh()` reads at once
- * (after the player's own actions).
+ * Reads the player's balances, NFTs, the active orders, the trades and
+ * the transfers, and reads them again every {@link pollInterval} while the
+ * view is `shown` (on screen, in a visible tab), so that what others do
+ * shows without a reload. `refresh()` reads at once (after the player's
+ * own actions).
  */
-export function useExchangeReads(exchange: Exchange, address: string) {
+export function useExchangeReads(
+  exchange: Exchange,
+  address: string,
+  shown: boolean,
+) {
   const [reads, setReads] = useState<Reads>()
   const { report } = useFailures('starkex')
   const orderUsers = useRef(new Map<number, string>())
@@ -131,13 +139,19 @@ export function useExchangeReads(exchange: Exchange, address: string) {
   const running = useRef<Promise<void> | undefined>(undefined)
 
   const read = useCallback(async () => {
-    const [balances, assets, active, mineList, trades] = await Promise.all([
-      exchange.balances.listBalances({ owner: address }),
-      exchange.assets.listAssets({ user: address, pageSize }),
-      exchange.orders.listOrdersV3({ status: 'active', pageSize }),
-      exchange.orders.listOrdersV3({ user: address, pageSize }),
-      exchange.trades.listTradesV3({ pageSize }),
-    ])
+    const [balances, assets, active, mineList, trades, sent, received] =
+      await Promise.all([
+        exchange.balances.listBalances({ owner: address }),
+        exchange.assets.listAssets({ user: address, pageSize }),
+        exchange.orders.listOrdersV3({ status: 'active', pageSize }),
+        exchange.orders.listOrdersV3({ user: address, pageSize }),
+        exchange.trades.listTradesV3({ pageSize }),
+        exchange.transfers.listTransfers({ user: address, pageSize }),
+        exchange.transfers.listTransfers({ receiver: address, pageSize }),
+      ])
+    const transfers = new Map<number, Transfer>()
+    for (const transfer of [...sent.data.result, ...received.data.result])
+      transfers.set(transfer.transaction_id, transfer)
     const mine = new Set(mineList.data.result.map((order) => order.order_id))
     const known = orderUsers.current
     for (const order of [...active.data.result, ...mineList.data.result])
@@ -158,6 +172,9 @@ export function useExchangeReads(exchange: Exchange, address: string) {
       active: active.data.result,
       mine,
       trades: trades.data.result,
+      transfers: [...transfers.values()].sort(
+        (a, b) => b.transaction_id - a.transaction_id,
+      ),
       orderUsers: new Map(known),
     }
   }, [exchange, address])
@@ -180,6 +197,7 @@ export function useExchangeReads(exchange: Exchange, address: string) {
   }, [read, report])
 
   useEffect(() => {
+    if (!shown) return
     let timer: ReturnType<typeof setTimeout> | undefined
     let stopped = false
     const tick = async () => {
@@ -191,7 +209,29 @@ export function useExchangeReads(exchange: Exchange, address: string) {
       stopped = true
       clearTimeout(timer)
     }
-  }, [refresh])
+  }, [refresh, shown])
 
   return { reads, refresh }
+}
+
+/**
+ * Whether the element `ref` holds is on screen (any part of it), through an
+ * `IntersectionObserver`; `true` where the page has none.
+ */
+export function useShown(ref: RefObject<Element | null>): boolean {
+  const [shown, setShown] = useState(false)
+  useEffect(() => {
+    const element = ref.current
+    if (!element || typeof IntersectionObserver === 'undefined') {
+      setShown(true)
+      return
+    }
+    const observer = new IntersectionObserver((entries) => {
+      const entry = entries[entries.length - 1]
+      if (entry) setShown(entry.isIntersecting)
+    })
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [ref])
+  return shown
 }
