@@ -189,12 +189,28 @@ describe('npm start: the StarkEx view', () => {
       .toBe(parseEther('1.25').toString())
     expect(await text(buyer.page, 'starkex-balance-eth')).toBe('1.25 ETH')
 
+    // A transfer the exchange refuses (the receiver is no StarkEx player)
+    // is reported in the page's banner, and moves nothing.
+    const stranger = '0x000000000000000000000000000000000000dEaD'
+    await transfer.getByTestId('starkex-transfer-receiver').fill(stranger)
+    await transfer.getByTestId('starkex-transfer-amount').fill('0.1')
+    await transfer.getByTestId('starkex-transfer-submit').click()
+    const banner = seller.page.getByTestId('starkex-error')
+    await banner.waitFor({ timeout: 20_000 })
+    expect(await banner.textContent()).toMatch(/^Transferring failed: /)
+    expect(await banner.textContent()).toContain(
+      `The receiver ${stranger} is not registered with StarkEx.`,
+    )
+    expect(await ethOf(seller.address)).toBe(parseEther('0.75'))
+    await seller.page.getByTestId('starkex-error-dismiss').click()
+    await transfer.getByTestId('starkex-transfer-receiver').fill(buyer.address)
+
     // A sell order, cancelled, then listed again at another price.
     const sell = view(seller.page).getByTestId('starkex-sell')
-    const listFor = async (price: string) => {
+    const listFor = async (price: string, tokenId = seller.tokenId) => {
       await sell
         .getByTestId('starkex-sell-nft')
-        .selectOption(`${testErc721()}:${seller.tokenId}`)
+        .selectOption(`${testErc721()}:${tokenId}`)
       await sell.getByTestId('starkex-sell-price').fill(price)
       await sell.getByTestId('starkex-sell-submit').click()
       const listed = sell.getByTestId('starkex-sell-result')
@@ -202,7 +218,7 @@ describe('npm start: the StarkEx view', () => {
         .poll(() => listed.textContent(), poll)
         .toMatch(
           new RegExp(
-            `^Listed TestERC721 #${seller.tokenId} for ${price.replace('.', '\\.')} ETH \\(order \\d+\\)\\.$`,
+            `^Listed TestERC721 #${tokenId} for ${price.replace('.', '\\.')} ETH \\(order \\d+\\)\\.$`,
           ),
         )
       return Number(/order (\d+)/.exec(String(await listed.textContent()))?.[1])
@@ -435,6 +451,20 @@ describe('npm start: the StarkEx view', () => {
         party: seller.address.toLowerCase(),
       },
     ])
+
+    // An order the buyer's ETH does not cover: the view says by how much
+    // and offers no Buy.
+    await look(seller.page)
+    const dearOrder = await listFor('1', buyer.tokenId)
+    await look(buyer.page)
+    const dear = view(buyer.page).locator(
+      `[data-testid="starkex-order"][data-order-id="${dearOrder}"]`,
+    )
+    await dear.waitFor({ timeout: 20_000 })
+    expect(await dear.getByTestId('starkex-order-buy').isDisabled()).toBe(true)
+    expect(await dear.getByTestId('starkex-order-short').textContent()).toBe(
+      'needs 0.25 ETH more',
+    )
 
     // Nothing failed on either page, and the layout holds at both widths.
     for (const player of [seller, buyer]) {

@@ -3,7 +3,7 @@
  * `imxPublicApiDomain`, through the package's generated clients) and how it
  * writes amounts and tokens.
  */
-import { createConfig } from 'embedded-wallets/api'
+import { ApiErrors, createConfig } from 'embedded-wallets/api'
 import {
   AssetsApi,
   type Balance,
@@ -211,18 +211,6 @@ type DevMintBody = {
   quantity: string
 }
 
-/** An error answer of the exchange, with its `{ code, message }`. */
-export class ExchangeAnswerError extends Error {
-  override name = 'ExchangeAnswerError'
-  constructor(
-    readonly status: number,
-    readonly code: string | undefined,
-    message: string,
-  ) {
-    super(message)
-  }
-}
-
 async function devMint(
   info: Info,
   body: DevMintBody,
@@ -237,22 +225,27 @@ async function devMint(
     },
   )
   if (response.ok || tolerated.includes(response.status)) return response
-  const answer = (await response.json().catch(() => ({}))) as {
-    code?: unknown
-    message?: unknown
-    error?: unknown
+  const text = await response.text()
+  let data: unknown = text
+  try {
+    data = JSON.parse(text)
+  } catch {
+    // Not JSON: the text is the answer.
   }
-  const message =
-    typeof answer.message === 'string'
-      ? answer.message
-      : typeof answer.error === 'string'
-        ? answer.error
-        : `The exchange answered ${response.status}.`
-  throw new ExchangeAnswerError(
-    response.status,
-    typeof answer.code === 'string' ? answer.code : undefined,
-    message,
-  )
+  // The emulator's server refuses a request with `{ error }` (a page not on
+  // a loopback origin, a body too large); the exchange with `{ code, message }`.
+  if (isRecord(data) && typeof data.error === 'string' && !data.message)
+    data = { ...data, message: data.error }
+  throw ApiErrors.fromResponse({
+    data,
+    status: response.status,
+    statusText: response.statusText,
+    headers: Object.fromEntries(response.headers),
+  })
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** The highest token id of `collection` anyone holds on the exchange (0 if none). */

@@ -184,55 +184,57 @@ export function Orders(props: {
                     <td>
                       {mine ? 'you' : <LongValue value={order.user} keep={4} />}
                     </td>
-                    <td className="starkex-actions">
-                      {mine ? (
-                        <button
-                          type="button"
-                          disabled={busy !== undefined}
-                          data-testid="starkex-order-cancel"
-                          onClick={() =>
-                            act(
-                              order.order_id,
-                              'Cancelling the order',
-                              async () => {
-                                await imx.cancelOrder({
-                                  order_id: order.order_id,
-                                })
-                                return `Order ${order.order_id} (${name}) cancelled.`
-                              },
-                            )
-                          }
-                        >
-                          {busy === order.order_id ? 'Cancelling…' : 'Cancel'}
-                        </button>
-                      ) : (
-                        <>
+                    <td>
+                      <div className="starkex-actions">
+                        {mine ? (
                           <button
-                            type="submit"
-                            disabled={busy !== undefined || short}
-                            data-testid="starkex-order-buy"
+                            type="button"
+                            disabled={busy !== undefined}
+                            data-testid="starkex-order-cancel"
                             onClick={() =>
-                              act(order.order_id, 'Buying', async () => {
-                                const trade = await imx.createTrade({
-                                  order_id: order.order_id,
-                                  user: address,
-                                })
-                                return `Bought ${name} for ${ethText(listing.price)} (trade ${trade.trade_id}).`
-                              })
+                              act(
+                                order.order_id,
+                                'Cancelling the order',
+                                async () => {
+                                  await imx.cancelOrder({
+                                    order_id: order.order_id,
+                                  })
+                                  return `Order ${order.order_id} (${name}) cancelled.`
+                                },
+                              )
                             }
                           >
-                            {busy === order.order_id ? 'Buying…' : 'Buy'}
+                            {busy === order.order_id ? 'Cancelling…' : 'Cancel'}
                           </button>
-                          {short && (
-                            <span
-                              className="hint"
-                              data-testid="starkex-order-short"
+                        ) : (
+                          <>
+                            <button
+                              type="submit"
+                              disabled={busy !== undefined || short}
+                              data-testid="starkex-order-buy"
+                              onClick={() =>
+                                act(order.order_id, 'Buying', async () => {
+                                  const trade = await imx.createTrade({
+                                    order_id: order.order_id,
+                                    user: address,
+                                  })
+                                  return `Bought ${name} for ${ethText(listing.price)} (trade ${trade.trade_id}).`
+                                })
+                              }
                             >
-                              needs {ethText(price - (eth ?? 0n))} more
-                            </span>
-                          )}
-                        </>
-                      )}
+                              {busy === order.order_id ? 'Buying…' : 'Buy'}
+                            </button>
+                            {short && (
+                              <span
+                                className="hint"
+                                data-testid="starkex-order-short"
+                              >
+                                needs {ethText(price - (eth ?? 0n))} more
+                              </span>
+                            )}
+                          </>
+                        )}
+                      </div>
                     </td>
                   </tr>
                 )
