@@ -74,6 +74,7 @@ describe('npm start: the StarkEx view', () => {
   ): Promise<Player & { tokenId: string }> {
     const page = await pg.open(viewport)
     await connectGameWallet(pg, page, freshEmail(label))
+    await look(page)
     const status = view(page).getByTestId('starkex-registered')
     await expect
       .poll(() => status.getAttribute('data-registered'), poll)
