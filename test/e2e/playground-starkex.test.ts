@@ -279,12 +279,28 @@ describe('npm start: the StarkEx view', () => {
     )
     await setGuardianRules(buyer.address, { confirmStarkEx: ['trade'] })
     try {
+      const bought = view(buyer.page).getByTestId('starkex-order-result')
+      // Rejected in the popup: no failure, nothing moved.
+      const rejecting = buyer.page.waitForEvent('popup')
+      await offer.getByTestId('starkex-order-buy').click()
+      await (await rejecting).getByTestId('confirmation-reject').click()
+      await expect
+        .poll(() => bought.getAttribute('data-declined'), poll)
+        .toBe('true')
+      expect(await bought.textContent()).toBe(
+        `You declined it in the wallet: order ${orderId} is as it was.`,
+      )
+      expect(await buyer.page.getByTestId('starkex-error').count()).toBe(0)
+      expect(await ownerOf(seller.tokenId)).toBe(seller.address.toLowerCase())
+      expect(await ethOf(buyer.address)).toBe(parseEther('1.25'))
+      // Confirmed in the popup: the trade goes through.
       const popup = buyer.page.waitForEvent('popup')
       await offer.getByTestId('starkex-order-buy').click()
       const confirmation = await popup
       await confirmation.getByTestId('confirmation-approve').click()
-      const bought = view(buyer.page).getByTestId('starkex-order-result')
-      await bought.waitFor({ timeout: 20_000 })
+      await expect
+        .poll(() => bought.getAttribute('data-declined'), poll)
+        .toBe('false')
       expect(await bought.textContent()).toMatch(
         new RegExp(
           `^Bought TestERC721 #${seller.tokenId} for 0\\.5 ETH \\(trade \\d+\\)\\.$`,

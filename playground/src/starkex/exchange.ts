@@ -17,7 +17,9 @@ import {
   TransfersApi,
   UsersApi,
 } from 'embedded-wallets/api/imx'
+import { RpcErrors } from 'embedded-wallets/core'
 import { formatEther, parseEther } from 'viem'
+import { isCancel } from '../components/ConnectPanel.js'
 import type { Info } from '../emulator.js'
 
 export type { Balance, ImxAsset, OrderV3, Trade, Transfer }
@@ -269,4 +271,26 @@ async function highestTokenId(
     cursor = data.cursor
   }
   return highest
+}
+
+/** What an action of the view came to, in one sentence. */
+export type Outcome = { text: string; declined: boolean }
+
+/**
+ * Whether the player declined a request: closed a popup, rejected in the
+ * wallet (EIP-1193 4001), or rejected the guardian's confirmation (the
+ * wallet's -32003 'Transaction rejected by user', under the StarkEx call's
+ * own error). Not a failure: the view says nothing moved.
+ */
+export function declined(error: unknown): boolean {
+  if (isCancel(error)) return true
+  for (let at = error, depth = 0; at && depth < 8; depth++) {
+    if (
+      at instanceof RpcErrors.TransactionRejectedError &&
+      at.shortMessage === 'Transaction rejected by user'
+    )
+      return true
+    at = (at as { cause?: unknown }).cause
+  }
+  return false
 }

@@ -1,16 +1,17 @@
 import type { IMXProvider } from 'embedded-wallets/passport'
 import { type FormEvent, useState } from 'react'
 import { isAddress } from 'viem'
-import { isCancel } from '../components/ConnectPanel.js'
 import type { Info } from '../emulator.js'
 import { useFailures } from '../ui/errors.js'
 import { shortHex } from '../ui/format.js'
 import {
   checkEthAmount,
+  declined,
   ethBalance,
   ethText,
   listingOf,
   nftName,
+  type Outcome,
 } from './exchange.js'
 import type { Reads } from './useStarkEx.js'
 
@@ -48,7 +49,7 @@ export function TransferForm(props: {
   const [amount, setAmount] = useState('0.1')
   const [receiver, setReceiver] = useState('')
   const [sending, setSending] = useState(false)
-  const [done, setDone] = useState<string>()
+  const [done, setDone] = useState<Outcome>()
   const nfts = unlistedNfts(reads)
   const nft = nfts.find(
     (item) => nftKey(item.token_address, item.token_id) === asset,
@@ -88,9 +89,10 @@ export function TransferForm(props: {
           amount: amountCheck.wei.toString(),
           receiver: to,
         })
-        setDone(
-          `Sent ${ethText(amountCheck.wei)} to ${shortHex(to)} (transfer ${result.transfer_id}).`,
-        )
+        setDone({
+          text: `Sent ${ethText(amountCheck.wei)} to ${shortHex(to)} (transfer ${result.transfer_id}).`,
+          declined: false,
+        })
       } else if (nft) {
         const result = await imx.transfer({
           type: 'ERC721',
@@ -99,13 +101,19 @@ export function TransferForm(props: {
           receiver: to,
         })
         setAsset('ETH')
-        setDone(
-          `Sent ${nftName(info, nft)} to ${shortHex(to)} (transfer ${result.transfer_id}).`,
-        )
+        setDone({
+          text: `Sent ${nftName(info, nft)} to ${shortHex(to)} (transfer ${result.transfer_id}).`,
+          declined: false,
+        })
       }
       await onDone()
     } catch (error) {
-      if (!isCancel(error)) report('Transferring', error)
+      if (declined(error))
+        setDone({
+          text: 'You declined the transfer in the wallet: nothing was sent.',
+          declined: true,
+        })
+      else report('Transferring', error)
     } finally {
       setSending(false)
     }
@@ -181,8 +189,12 @@ export function TransferForm(props: {
         </button>
       </div>
       {done && (
-        <p className="ok" data-testid="starkex-transfer-result">
-          {done}
+        <p
+          className={done.declined ? 'muted' : 'ok'}
+          data-testid="starkex-transfer-result"
+          data-declined={done.declined}
+        >
+          {done.text}
         </p>
       )}
     </form>
@@ -201,7 +213,7 @@ export function SellForm(props: {
   const [chosen, setChosen] = useState('')
   const [price, setPrice] = useState('0.5')
   const [listing, setListing] = useState(false)
-  const [done, setDone] = useState<string>()
+  const [done, setDone] = useState<Outcome>()
   const nfts = unlistedNfts(reads)
   const nft =
     nfts.find((item) => nftKey(item.token_address, item.token_id) === chosen) ??
@@ -228,12 +240,18 @@ export function SellForm(props: {
         buy: { type: 'ETH', amount: priceCheck.wei.toString() },
       })
       setChosen('')
-      setDone(
-        `Listed ${nftName(info, nft)} for ${ethText(priceCheck.wei)} (order ${order.order_id}).`,
-      )
+      setDone({
+        text: `Listed ${nftName(info, nft)} for ${ethText(priceCheck.wei)} (order ${order.order_id}).`,
+        declined: false,
+      })
       await onDone()
     } catch (error) {
-      if (!isCancel(error)) report('Listing the NFT', error)
+      if (declined(error))
+        setDone({
+          text: 'You declined the order in the wallet: nothing was listed.',
+          declined: true,
+        })
+      else report('Listing the NFT', error)
     } finally {
       setListing(false)
     }
@@ -300,8 +318,12 @@ export function SellForm(props: {
         </>
       )}
       {done && (
-        <p className="ok" data-testid="starkex-sell-result">
-          {done}
+        <p
+          className={done.declined ? 'muted' : 'ok'}
+          data-testid="starkex-sell-result"
+          data-declined={done.declined}
+        >
+          {done.text}
         </p>
       )}
     </form>

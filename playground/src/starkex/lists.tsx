@@ -1,15 +1,16 @@
 import type { IMXProvider } from 'embedded-wallets/passport'
 import { useState } from 'react'
-import { isCancel } from '../components/ConnectPanel.js'
 import type { Info } from '../emulator.js'
 import { useFailures } from '../ui/errors.js'
 import { formatDateTime } from '../ui/format.js'
 import { LongValue } from '../ui/LongValue.js'
 import {
+  declined,
   ethBalance,
   ethText,
   listingOf,
   nftName,
+  type Outcome,
   tradeFor,
 } from './exchange.js'
 import type { Reads } from './useStarkEx.js'
@@ -110,7 +111,7 @@ export function Orders(props: {
   const { info, imx, address, reads, onDone } = props
   const { report, clear } = useFailures('starkex')
   const [busy, setBusy] = useState<number>()
-  const [done, setDone] = useState<string>()
+  const [done, setDone] = useState<Outcome>()
   const eth = reads ? ethBalance(reads.balances) : undefined
   const orders = (reads?.active ?? []).flatMap((order) => {
     const listing = listingOf(order)
@@ -126,10 +127,15 @@ export function Orders(props: {
     setDone(undefined)
     setBusy(orderId)
     try {
-      setDone(await task())
+      setDone({ text: await task(), declined: false })
       await onDone()
     } catch (error) {
-      if (!isCancel(error)) report(what, error)
+      if (declined(error))
+        setDone({
+          text: `You declined it in the wallet: order ${orderId} is as it was.`,
+          declined: true,
+        })
+      else report(what, error)
     } finally {
       setBusy(undefined)
     }
@@ -139,8 +145,12 @@ export function Orders(props: {
     <section className="starkex-card" data-testid="starkex-orders">
       <h3>Orders</h3>
       {done && (
-        <p className="ok" data-testid="starkex-order-result">
-          {done}
+        <p
+          className={done.declined ? 'muted' : 'ok'}
+          data-testid="starkex-order-result"
+          data-declined={done.declined}
+        >
+          {done.text}
         </p>
       )}
       {reads && orders.length === 0 && (
