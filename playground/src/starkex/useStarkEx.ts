@@ -47,16 +47,21 @@ export function useStarkExLayer(passport: Passport, exchange: Exchange) {
       const address = await imx.getAddress()
       if (!alive()) return
       setLayer({ state: 'registered', imx, address, starkKey: undefined })
-      const { data } = await exchange.users.getUsers({ user: address })
-      if (alive())
-        setLayer({
-          state: 'registered',
-          imx,
-          address,
-          starkKey: data.accounts[0],
-        })
+      // The account works without it: a failed read is reported, not fatal.
+      try {
+        const { data } = await exchange.users.getUsers({ user: address })
+        if (alive())
+          setLayer({
+            state: 'registered',
+            imx,
+            address,
+            starkKey: data.accounts[0],
+          })
+      } catch (error) {
+        if (alive()) report('Reading the Stark key', error)
+      }
     },
-    [exchange],
+    [exchange, report],
   )
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: attempt reruns it on Try again
