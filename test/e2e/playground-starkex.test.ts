@@ -80,6 +80,9 @@ describe('npm start: the StarkEx view', () => {
       .poll(() => status.getAttribute('data-registered'), poll)
       .toBe('false')
     expect(await status.textContent()).toBe('Not registered')
+    await view(page).screenshot({
+      path: screenshot('playground-starkex-unregistered'),
+    })
     await view(page).getByTestId('starkex-register').click()
     await expect
       .poll(() => status.getAttribute('data-registered'), poll)
