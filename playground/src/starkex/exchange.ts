@@ -19,7 +19,6 @@ import {
 } from 'embedded-wallets/api/imx'
 import { RpcErrors } from 'embedded-wallets/core'
 import { formatEther, parseEther } from 'viem'
-import { isCancel } from '../components/ConnectPanel.js'
 import type { Info } from '../emulator.js'
 
 export type { Balance, ImxAsset, OrderV3, Trade, Transfer }
@@ -283,14 +282,19 @@ export type Outcome = { text: string; declined: boolean }
  * own error). Not a failure: the view says nothing moved.
  */
 export function declined(error: unknown): boolean {
-  if (isCancel(error)) return true
   for (let at = error, depth = 0; at && depth < 8; depth++) {
+    const { code, name, cause } = at as {
+      code?: unknown
+      name?: unknown
+      cause?: unknown
+    }
+    if (code === 4001 || name === 'PopupClosedError') return true
     if (
       at instanceof RpcErrors.TransactionRejectedError &&
       at.shortMessage === 'Transaction rejected by user'
     )
       return true
-    at = (at as { cause?: unknown }).cause
+    at = cause
   }
   return false
 }
