@@ -26,6 +26,7 @@ import {
 } from '../wallet/emailLogin.js'
 import { useWalletLog } from '../wallet/log.js'
 import { useAnnouncedWallets } from '../wallet/useAnnouncedWallets.js'
+import { LatestCode } from './Mailbox.js'
 
 /** Opens the Connect modal, from anywhere on the page. */
 const OpenConnectContext = createContext<(() => void) | undefined>(undefined)
@@ -394,6 +395,9 @@ function MagicConnect(props: {
       )}
       {login.step === 'sending' && (
         <p data-testid="magic-working">Sending a code to {login.email}…</p>
+      )}
+      {(login.step === 'code' || login.step === 'checking') && (
+        <LatestCode mailbox={mailbox} to={login.email} />
       )}
       {(login.step === 'code' || login.step === 'checking') && (
         <form className="row" onSubmit={verify}>

@@ -12,7 +12,9 @@ export function Intro() {
       </p>
       <details className="try" data-testid="intro-help">
         <summary>
-          <h2 id="try-title">Try this first</h2>
+          <h2 id="try-title" className="try-title">
+            Try this first
+          </h2>
         </summary>
         <ol>
           <li>
