@@ -1,4 +1,5 @@
 import type { FrameLocator, Page } from 'playwright-core'
+import { createPublicClient, erc721Abi, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
   connectGameWallet,
@@ -175,6 +176,47 @@ describe('npm start: the playground layout', () => {
     await page.getByTestId('magic-screen-nft-checkout').click()
     await closeScreen(page, await walletScreens(page))
     await expectOutcome(page, 'nft-checkout', 'cancelled')
+    // Confirmed, it mints the test NFT to the account.
+    await page.getByTestId('magic-screen-nft-checkout').click()
+    const checkout = await walletScreens(page)
+    expect(await checkout.getByTestId('nft-contract').textContent()).toContain(
+      pg.info.contracts.testErc721,
+    )
+    await checkout.getByTestId('nft-checkout-confirm').click()
+    await expectOutcome(page, 'nft-checkout', 'done')
+    const chain = createPublicClient({ transport: http(pg.info.rpcUrl) })
+    expect(
+      await chain.readContract({
+        address: pg.info.contracts.testErc721,
+        abi: erc721Abi,
+        functionName: 'balanceOf',
+        args: [address],
+      }),
+    ).toBe(1n)
+
+    // Every other screen opens over the page and closes with its ×.
+    for (const [id, state] of [
+      ['show-address', 'done'],
+      ['show-balances', 'done'],
+      ['show-send', 'done'],
+      ['show-nfts', 'done'],
+      ['settings', 'done'],
+      ['nft-purchase', 'cancelled'],
+    ] as const) {
+      await page.getByTestId(`magic-screen-${id}`).click()
+      await closeScreen(page, await walletScreens(page))
+      await expectOutcome(page, id, state)
+    }
+    // Changing the email starts with the wallet's check of the user;
+    // closing it is a cancel.
+    await page.getByTestId('magic-new-email').fill(freshEmail('layout-new'))
+    await page.getByTestId('magic-screen-update-email').click()
+    await closeScreen(page, await walletScreens(page))
+    await expectOutcome(page, 'update-email', 'cancelled')
+    // Recovery needs a recovery phone, which a new account has not.
+    expect(await page.getByTestId('magic-screen-recover').isDisabled()).toBe(
+      true,
+    )
 
     expect(await page.getByTestId('wallet-error').count()).toBe(0)
     await page.close()

@@ -72,6 +72,9 @@ function Screens(props: { info: Info; magic: Magic; address: string }) {
   })
   const email = user.data?.email ?? undefined
   const mfa = user.data?.isMfaEnabled
+  const recoveryPhone = user.data?.recoveryFactors.find(
+    (factor) => factor.type === 'phone_number',
+  )?.value
 
   const run = async (screen: Screen) => {
     clear()
@@ -190,10 +193,11 @@ function Screens(props: { info: Info; magic: Magic; address: string }) {
         {
           id: 'recover',
           label: 'Recover account',
-          sentence:
-            'An SMS code to the recovery phone (add one in Settings first).',
+          sentence: recoveryPhone
+            ? `An SMS code to the recovery phone ${recoveryPhone} (in the dev mailbox).`
+            : 'Needs a recovery phone: add one in Settings first.',
           open: () => magic.user.recoverAccount({ email: email ?? '' }),
-          disabled: email === undefined,
+          disabled: email === undefined || recoveryPhone === undefined,
         },
       ],
       extra: (
