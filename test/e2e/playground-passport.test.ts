@@ -279,6 +279,11 @@ describe('npm start: the game wallet panel', () => {
       await page.getByTestId('game-address').getAttribute('data-value'),
     ).toBe(address)
     expect(await page.getByTestId('game-needs-wallet').count()).toBe(0)
+    await expectText(
+      page,
+      'game-deployed',
+      'not yet (the first transaction deploys it)',
+    )
 
     // The contract's own ETH, from the dev faucet.
     await page.getByTestId('game-fund').click()

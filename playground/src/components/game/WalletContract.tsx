@@ -43,7 +43,8 @@ export function WalletContract(props: { info: Info; address: Address }) {
     }
   }
 
-  const deployed = code.data !== undefined && code.data !== '0x'
+  // wagmi answers `null` for an address without code.
+  const deployed = typeof code.data === 'string' && code.data !== '0x'
   return (
     <div className="stack">
       <dl className="facts" data-testid="game-account">
