@@ -20,8 +20,9 @@ export function Intro() {
           <li>
             Press <strong>Connect</strong>: it lists both wallets and every
             wallet announced on the page. For the iframe wallet, type any email
-            address and press <strong>Email me a code</strong>; the code arrives
-            in the dev mailbox (the <strong>Dev</strong> button, top right).
+            address and press <strong>Email me a code</strong>; the code shows
+            under the form, from the dev mailbox (also in the{' '}
+            <strong>Dev</strong> drawer, top right).
           </li>
           <li>
             A new iframe wallet holds 100 test ETH. Press{' '}

@@ -106,6 +106,9 @@ export function RelayerOutcomes(props: {
           <option value="revert">reverts on chain (REVERTED)</option>
           <option value="cancel">is cancelled (CANCELLED)</option>
         </select>
+        <span className="hint">
+          Applies once, to the wallet’s next send from any form.
+        </span>
         {nextProblem && (
           <span className="error" data-testid="game-relayer-next-error">
             {nextProblem}
