@@ -113,13 +113,28 @@ describe('npm start: the game wallet panel', () => {
     expect(await page.getByTestId('passport-profile-email').textContent()).toBe(
       email,
     )
+    // The claims in words, every one in the JSON folded under them.
     const claims = JSON.parse(
-      (await page.getByTestId('passport-id-token-claims').textContent()) ?? '',
+      (await page.getByTestId('passport-id-token-claims-json').textContent()) ??
+        '',
     )
     expect(claims).toMatchObject({
       email,
       iss: info.passport.authenticationDomain,
     })
+    expect(
+      await page.getByTestId('passport-id-token-claims-email').textContent(),
+    ).toBe(email)
+    expect(
+      await page.getByTestId('passport-id-token-claims-iss').textContent(),
+    ).toBe(info.passport.authenticationDomain)
+    expect(
+      await page.getByTestId('passport-id-token-claims-json').isVisible(),
+    ).toBe(false)
+    // The token itself, shortened, whole in its title.
+    const idToken = page.getByTestId('passport-id-token-claims-token')
+    expect((await idToken.getAttribute('title'))?.split('.')).toHaveLength(3)
+    expect((await idToken.textContent())?.length).toBeLessThan(30)
     // Issue and expiry as date and time, in the browser's zone.
     expect(
       await page.getByTestId('passport-id-token-claims-expiry').textContent(),
@@ -239,122 +254,76 @@ describe('npm start: the game wallet panel', () => {
     expect(errors).toEqual([])
   })
 
-  test("behavior: the signed-in player's wallet connects, sends, signs, confirms through the guardian's popup and links a wallet", async () => {
+  test("behavior: the game wallet's panels, with the wallet connected through the Connect modal: its contract, the guardian's confirmations, the relayer's outcomes, session activity and linked wallets", async () => {
     const chain = createPublicClient({ transport: http(info.rpcUrl) })
     await page.goto(`${origin}/`)
     await waitForState(page, 'signed-out')
+    // Before connecting, each panel that needs the wallet says so.
+    expect(await page.getByTestId('game-needs-wallet').count()).toBe(3)
+    await page.getByTestId('connect-open').click()
     const popup = page.waitForEvent('popup')
-    await page.getByTestId('passport-login-popup').click()
+    await page
+      .locator('[data-testid="connector"][data-rdns="com.immutable.passport"]')
+      .click()
     await signIn(await popup, freshEmail('wallet'))
+    await page.getByTestId('account-chip').waitFor({ timeout: 20_000 })
     await waitForState(page, 'signed-in')
-
-    // Connect: eth_requestAccounts registers the player's wallet.
-    await page.getByTestId('game-connect').click()
     const address = getAddress(
-      (await page.getByTestId('game-address').textContent())!,
+      (await page.getByTestId('chip-address').getAttribute('title'))!,
     )
+    // The game wallet's own send and sign forms and account box are gone:
+    // the wallet section's serve it.
+    for (const gone of ['game-send-submit', 'game-sign-message-submit'])
+      expect(await page.getByTestId(gone).count()).toBe(0)
+    expect(
+      await page.getByTestId('game-address').getAttribute('data-value'),
+    ).toBe(address)
+    expect(await page.getByTestId('game-needs-wallet').count()).toBe(0)
     await expectText(
       page,
       'game-deployed',
       'not yet (the first transaction deploys it)',
     )
-    // The provider's events, newest first: connect when it was loaded,
-    // then the account eth_requestAccounts gave.
-    await expect
-      .poll(
-        () =>
-          page.getByTestId('game-event-log').locator('li').allTextContents(),
-        poll,
-      )
-      .toEqual([
-        expect.stringContaining(` provider accountsChanged — ${address}`),
-        expect.stringContaining(` provider connect — chain ${info.chainId}`),
-      ])
 
-    // Signed before deployment: an ERC-6492 signature the chain accepts.
-    await page.getByTestId('game-sign-message-submit').click()
-    await expectText(page, 'game-sign-message-verified', '✓ valid')
-    expect(
-      await page.getByTestId('game-sign-message-deployed').textContent(),
-    ).toBe('not yet (an ERC-6492 signature)')
-
-    // A send: the wallet's first transaction, which deploys it.
+    // The contract's own ETH, from the dev faucet.
     await page.getByTestId('game-fund').click()
     await expectText(page, 'game-eth', '1')
+    expect(await chain.getBalance({ address })).toBe(parseEther('1'))
+
+    // A guardian rule: a send above 0.01 ETH from the shared form waits for
+    // the player's approval in the wallet's popup.
     const recipient = getAddress(
       toHex(crypto.getRandomValues(new Uint8Array(20))),
     )
-    await page.getByTestId('game-send-to').fill(recipient)
-    await page.getByTestId('game-send-value').fill('0.001')
-    await page.getByTestId('game-send-submit').click()
-    await expectState(page, 'game-send-status', 'success')
-    const hash = (await page.getByTestId('game-send-hash').textContent()) as Hex
-    expect((await chain.waitForTransactionReceipt({ hash })).status).toBe(
-      'success',
-    )
-    expect(await chain.getBalance({ address: recipient })).toBe(
-      parseEther('0.001'),
-    )
-    await expectText(page, 'game-deployed', 'yes')
-    await page.getByTestId('game-mint').click()
-    await expectText(page, 'game-token', '100')
-
-    // The relayer's next send fails: the wallet says so.
-    await page.getByTestId('game-relayer-next').selectOption('fail')
-    await page.getByTestId('game-send-submit').click()
-    await expectState(page, 'game-send-status', 'failed')
-    expect(await page.getByTestId('game-send-error').textContent()).toBe(
-      'Transaction failed to submit with status FAILED. Error message: The relayer failed to submit the transaction.',
-    )
-
-    // The relayer's next send reverts on chain: the relayer reports it
-    // REVERTED, which the wallet answers as a failure (as published); the
-    // sends after it still go through (their nonce is the chain's).
-    await page.getByTestId('game-relayer-next').selectOption('revert')
-    await page.getByTestId('game-send-submit').click()
-    await expectState(page, 'game-send-status', 'failed')
-    expect(await page.getByTestId('game-send-error').textContent()).toBe(
-      'Transaction failed to submit with status REVERTED. Error message: The transaction reverted on chain without a reason.',
-    )
-
-    // A guardian rule: a send above 0.01 ETH waits for the player's
-    // approval in the wallet's popup.
     await setRule(page, 'game-rule-value', true)
-    await page.getByTestId('game-send-value').fill('0.02')
+    await page.getByTestId('send-to').fill(recipient)
+    await page.getByTestId('send-amount').fill('0.02')
     const confirmation = page.waitForEvent('popup')
-    await page.getByTestId('game-send-submit').click()
+    await page.getByTestId('send-submit').click()
     const confirm = await confirmation
     await confirm.getByTestId('confirmation-approve').click()
-    await expectState(page, 'game-send-status', 'success')
-    expect(await chain.getBalance({ address: recipient })).toBe(
-      parseEther('0.021'),
-    )
+    await expect
+      .poll(() => chain.getBalance({ address: recipient }), poll)
+      .toBe(parseEther('0.02'))
+    await expectText(page, 'game-deployed', 'yes')
     await setRule(page, 'game-rule-value', false)
 
-    // Signed after deployment: checked with ERC-1271.
-    await page.getByTestId('game-sign-message-submit').click()
-    await expectText(page, 'game-sign-message-verified', '✓ valid')
-    expect(
-      await page.getByTestId('game-sign-message-deployed').textContent(),
-    ).toBe('yes (checked with ERC-1271)')
-
-    await page.getByTestId('game-sign-typed-submit').click()
-    await expectText(page, 'game-sign-typed-verified', '✓ valid')
-
     // Typed data under the rule "confirm typed data": approved in the
-    // popup, then checked on chain.
+    // popup, then checked on chain by the shared form.
     await setRule(page, 'game-rule-typedData', true)
     const typedConfirmation = page.waitForEvent('popup')
-    await page.getByTestId('game-sign-typed-submit').click()
+    await page.getByTestId('typed-submit').click()
     const typedPopup = await typedConfirmation
     await typedPopup.getByTestId('confirmation-approve').click()
-    await expectText(page, 'game-sign-typed-verified', '✓ valid')
+    await page.getByTestId('typed-result').waitFor(poll)
+    expect(await page.getByTestId('typed-signer').textContent()).toBe(address)
     await setRule(page, 'game-rule-typedData', false)
 
-    // The guardian unavailable: the popup says so and the player closes it.
+    // The guardian unavailable: the popup says so and the player closes it;
+    // the banner says it in words, not as the guardian's JSON.
     await setRule(page, 'game-rule-unavailable', true)
     const unavailable = page.waitForEvent('popup')
-    await page.getByTestId('game-sign-message-submit').click()
+    await page.getByTestId('sign-message-submit').click()
     const unavailablePopup = await unavailable
     // Close shuts the window in the click's own turn: Playwright may see
     // the page go while it finishes the click.
@@ -364,22 +333,40 @@ describe('npm start: the game wallet panel', () => {
       .catch((error: unknown) => {
         if (!unavailablePopup.isClosed()) throw error
       })
-    await expect
-      .poll(() => page.getByTestId('game-sign-message-error').count(), poll)
-      .toBe(1)
-    // Its own type and the published text, then what the wallet's error
-    // carries: the guardian's own words, not its raw JSON answer.
-    expect(
-      (await page.getByTestId('game-sign-message-error').textContent())
-        // The details start on a line of their own.
-        ?.replace(/\s+/g, ' '),
-    ).toBe(
-      'SERVICE_UNAVAILABLE_ERROR: Service unavailable The guardian is unavailable.',
-    )
+    await page.getByTestId('wallet-error').waitFor(poll)
+    const banner = (await page.getByTestId('wallet-error').textContent()) ?? ''
+    // (How the wallet section words it is the banner's; here: unavailable,
+    // and no JSON.)
+    expect(banner).toMatch(/unavailable/i)
+    expect(banner).not.toContain('{')
     await setRule(page, 'game-rule-unavailable', false)
+    await page.getByTestId('wallet-error-dismiss').click()
+
+    // The relayer's outcomes: a batch goes through, then one the relayer
+    // fails and one it reverts on chain, each read back by its id.
+    await page.getByTestId('game-batch-send').click()
+    await expectBatch(page, 1, 'confirmed')
+    const batchHash = (await page
+      .getByTestId('game-batch')
+      .first()
+      .getByTestId('game-batch-hash')
+      .getAttribute('data-value')) as Hex
+    expect(
+      (await chain.getTransactionReceipt({ hash: batchHash })).status,
+    ).toBe('success')
+    await page.getByTestId('game-relayer-next').selectOption('fail')
+    await page.getByTestId('game-batch-send').click()
+    await expectBatch(page, 2, 'failed')
+    expect(await page.getByTestId('game-relayer-next').inputValue()).toBe(
+      'normal',
+    )
+    await page.getByTestId('game-relayer-next').selectOption('revert')
+    await page.getByTestId('game-batch-send').click()
+    await expectBatch(page, 3, 'reverted')
+    expect(await page.getByTestId('passport-error').count()).toBe(0)
 
     // Session activity: with a rule for the playground's client id, the
-    // wallet checks with the API and sends the background call.
+    // connected wallet checks with the API and sends the background call.
     await page.getByTestId('game-activity-delay').fill('1')
     await page.getByTestId('game-activity-set').click()
     await expectText(
@@ -403,41 +390,41 @@ describe('npm start: the game wallet panel', () => {
 
     // Link a wallet made in the page: it is listed.
     await page.getByTestId('game-link-new').click()
-    const linked = await page.getByTestId('game-link-address').textContent()
+    const linked = await page
+      .getByTestId('game-link-address')
+      .getAttribute('data-value')
     expect(linked).toMatch(/^0x[0-9a-fA-F]{40}$/)
-    await expect
-      .poll(
-        async () =>
-          (await page.getByTestId('game-linked-address').allTextContents()).map(
-            (address) => address.toLowerCase(),
-          ),
-        poll,
-      )
-      .toEqual([linked!.toLowerCase()])
-
-    await mkdir(new URL('.', walletScreenshot), { recursive: true })
-    await page.screenshot({ path: walletScreenshot.pathname, fullPage: true })
-
-    // Logging out: the provider says the account is gone and disconnects;
-    // its log stays.
-    await page.getByTestId('passport-logout-silent').click()
-    await waitForState(page, 'signed-out')
     await expect
       .poll(
         async () =>
           (
             await page
-              .getByTestId('game-event-log')
-              .locator('li')
-              .allTextContents()
-          ).slice(0, 2),
+              .getByTestId('game-linked-address')
+              .evaluateAll((items) =>
+                items.map((item) => item.getAttribute('data-value')),
+              )
+          ).map((value) => value?.toLowerCase()),
         poll,
       )
-      .toEqual([
-        expect.stringContaining(' provider disconnect — Logged out'),
+      .toEqual([linked!.toLowerCase()])
+
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await page.screenshot({ path: walletScreenshot.pathname, fullPage: true })
+
+    // Logging out of the game wallet's session: the connected provider says
+    // the account is gone, and the page disconnects.
+    await page.getByTestId('passport-logout-silent').click()
+    await waitForState(page, 'signed-out')
+    await page.getByTestId('connect-open').waitFor(poll)
+    await expect
+      .poll(
+        () => page.getByTestId('event-log').locator('li').allTextContents(),
+        poll,
+      )
+      .toContainEqual(
         expect.stringContaining(' provider accountsChanged — no account'),
-      ])
-    expect(await page.getByTestId('game-wallet').count()).toBe(0)
+      )
+    expect(await page.getByTestId('game-needs-wallet').count()).toBe(3)
     expect(await page.getByTestId('passport-error').count()).toBe(0)
     expect(errors).toEqual([])
   })
@@ -470,7 +457,7 @@ describe('npm start: the game wallet panel', () => {
     await signIn(await popup, freshEmail('connect'))
     await page.getByTestId('account-chip').waitFor({ timeout: 20_000 })
     const address = getAddress(
-      (await page.getByTestId('account-address').textContent())!,
+      (await page.getByTestId('chip-address').getAttribute('title'))!,
     )
     expect(await page.getByTestId('chip-wallet').textContent()).toBe(
       'Immutable Passport',
@@ -481,14 +468,8 @@ describe('npm start: the game wallet panel', () => {
     expect(await page.getByTestId('chip-address').textContent()).toBe(
       `${address.slice(0, 6)}…${address.slice(-4)}`,
     )
-    expect(await page.getByTestId('chip-address').getAttribute('title')).toBe(
-      address,
-    )
     expect(await page.getByTestId('chip-chain').textContent()).toBe(
       `Emulator (Anvil) · ${info.chainId}`,
-    )
-    expect(await page.getByTestId('account-connector').textContent()).toBe(
-      'Immutable Passport (wagmi connector passport)',
     )
     // Copy puts the whole address on the clipboard.
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
@@ -508,26 +489,6 @@ describe('npm start: the game wallet panel', () => {
 
     // The account panel's faucet and the shared send form, through the
     // relayer: wagmi actions on the game wallet's connector.
-    await page.getByTestId('get-tokens').click()
-    await waitForTransactions(page, 2)
-    const recipient = getAddress(
-      toHex(crypto.getRandomValues(new Uint8Array(20))),
-    )
-    await page.getByTestId('send-to').fill(recipient)
-    await page.getByTestId('send-asset').selectOption('TEST')
-    await page.getByTestId('send-amount').fill('2.5')
-    await page.getByTestId('send-submit').click()
-    await waitForTransactions(page, 3)
-    expect(
-      await page
-        .getByTestId('transaction')
-        .getByTestId('transaction-label')
-        .allTextContents(),
-    ).toEqual([
-      `Send 2.5 TEST to ${recipient.slice(0, 6)}…${recipient.slice(-4)}`,
-      'Mint 1 test NFT',
-      'Mint 100 TEST',
-    ])
     const balanceOf = (account: Hex) =>
       chain.readContract({
         address: info.contracts.erc20 as Hex,
@@ -543,7 +504,16 @@ describe('npm start: the game wallet panel', () => {
         functionName: 'balanceOf',
         args: [account],
       })
-    expect(await balanceOf(recipient)).toBe(parseEther('2.5'))
+    await page.getByTestId('get-tokens').click()
+    await expect.poll(() => balanceOf(address), poll).toBe(parseEther('100'))
+    const recipient = getAddress(
+      toHex(crypto.getRandomValues(new Uint8Array(20))),
+    )
+    await page.getByTestId('send-to').fill(recipient)
+    await page.getByTestId('send-asset').selectOption('TEST')
+    await page.getByTestId('send-amount').fill('2.5')
+    await page.getByTestId('send-submit').click()
+    await expect.poll(() => balanceOf(recipient), poll).toBe(parseEther('2.5'))
     expect(await balanceOf(address)).toBe(parseEther('97.5'))
     await expect
       .poll(() => page.getByTestId('balance-erc20').textContent(), poll)
@@ -676,19 +646,6 @@ async function expectText(page: Page, testId: string, text: string) {
     .toBe(text)
 }
 
-/** Waits until the element's `data-state` is `state`. */
-async function expectState(page: Page, testId: string, state: string) {
-  const read = async () => {
-    const now = await page.getByTestId(testId).getAttribute('data-state')
-    // A failure's text, so that an unexpected one says what it was.
-    const error = page.getByTestId('game-send-error')
-    return now === 'failed' && state !== 'failed' && (await error.count())
-      ? `failed: ${await error.textContent()}`
-      : now
-  }
-  await expect.poll(read, { timeout: 30_000 }).toBe(state)
-}
-
 /**
  * Turns a guardian rule on or off; the box follows the rules the emulator
  * answers, so it changes once they are saved.
@@ -704,17 +661,16 @@ function shortHex(value: string): string {
   return `${value.slice(0, 6)}…${value.slice(-4)}`
 }
 
-/** Waits for `count` rows in the transactions list, each confirmed. */
-async function waitForTransactions(page: Page, count: number) {
-  const rows = page.getByTestId('transaction')
+/**
+ * Waits until the relayer panel lists `count` batches, the newest in
+ * `state` (its EIP-5792 status in words).
+ */
+async function expectBatch(page: Page, count: number, state: string) {
+  const rows = page.getByTestId('game-batch')
   await expect.poll(() => rows.count(), poll).toBe(count)
   await expect
-    .poll(
-      () =>
-        rows.evaluateAll((items) =>
-          items.every((item) => item.getAttribute('data-status') === 'success'),
-        ),
-      poll,
-    )
-    .toBe(true)
+    .poll(() => rows.first().getAttribute('data-state'), {
+      timeout: 30_000,
+    })
+    .toBe(state)
 }

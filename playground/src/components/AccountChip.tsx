@@ -1,7 +1,6 @@
-import { useState } from 'react'
 import { useConnection, useDisconnect } from 'wagmi'
 import { useFailures } from '../ui/errors.js'
-import { shortHex } from '../ui/format.js'
+import { LongValue } from '../ui/LongValue.js'
 
 /**
  * The connected account in one line, whichever wallet it is: the wallet's
@@ -12,18 +11,8 @@ export function AccountChip() {
   const { address, connector, chain, chainId } = useConnection()
   const disconnect = useDisconnect()
   const failures = useFailures('wallet')
-  const [copied, setCopied] = useState(false)
   if (!address || !connector) return null
 
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(address)
-      setCopied(true)
-      setTimeout(() => setCopied(false), 1_500)
-    } catch (error) {
-      failures.report('Copying the address', error)
-    }
-  }
   const leave = async () => {
     failures.clear()
     try {
@@ -45,18 +34,12 @@ export function AccountChip() {
       >
         {connector.name}
       </span>
-      <code title={address} data-testid="chip-address">
-        {shortHex(address)}
-      </code>
-      <button
-        type="button"
-        className="link"
-        data-testid="chip-copy"
-        aria-label="Copy the address"
-        onClick={copy}
-      >
-        {copied ? 'Copied' : 'Copy'}
-      </button>
+      <LongValue
+        value={address}
+        testId="chip-address"
+        copyTestId="chip-copy"
+        expandable={false}
+      />
       <span className="chip-chain" data-testid="chip-chain">
         {chain ? `${chain.name} · ${chain.id}` : `Chain ${chainId}`}
       </span>

@@ -1,7 +1,10 @@
 import type { EIP6963ProviderDetail } from 'mipd'
 import {
+  createContext,
   type FormEvent,
+  type ReactNode,
   useCallback,
+  useContext,
   useEffect,
   useState,
   useSyncExternalStore,
@@ -23,21 +26,28 @@ import {
 } from '../wallet/emailLogin.js'
 import { useWalletLog } from '../wallet/log.js'
 import { useAnnouncedWallets } from '../wallet/useAnnouncedWallets.js'
+import { LatestCode } from './Mailbox.js'
+
+/** Opens the Connect modal, from anywhere on the page. */
+const OpenConnectContext = createContext<(() => void) | undefined>(undefined)
 
 /**
- * The one way in: a Connect button opening a modal that lists every wallet,
- * grouped by rdns: each configured wagmi connector (the iframe wallet's with
- * its email-code form and screens, the game wallet's), with beside it the
- * same wallet's EIP-6963 announcement when it made one, then every other
- * wallet announced on the page. Cancelling (closing the modal, or the
+ * The one way in: a modal that lists every wallet, grouped by rdns: each
+ * configured wagmi connector (the iframe wallet's with its email-code form
+ * and screens, the game wallet's), with beside it the same wallet's
+ * EIP-6963 announcement when it made one, then every other wallet
+ * announced on the page. Any part of the page opens it through
+ * {@link useOpenConnect} (the top bar's Connect button, the wallet
+ * section's call to action). Cancelling (closing the modal, or the
  * wallet's own login) is not an error: it is logged, nothing is shown.
  */
-export function ConnectButton(props: {
+export function ConnectModalProvider(props: {
   emailLogin: EmailLogin
   /** The dev mailbox's URL. */
   mailbox: string
+  children: ReactNode
 }) {
-  const { emailLogin, mailbox } = props
+  const { emailLogin, mailbox, children } = props
   const [open, setOpen] = useState(false)
   const { status } = useConnection()
   const close = useCallback(() => {
@@ -45,6 +55,10 @@ export function ConnectButton(props: {
     emailLogin.cancel()
     setOpen(false)
   }, [emailLogin])
+  // Connected: the modal has done its work.
+  useEffect(() => {
+    if (status === 'connected') setOpen(false)
+  }, [status])
   useEffect(() => {
     if (!open) return
     const onKey = (event: KeyboardEvent) => {
@@ -53,22 +67,10 @@ export function ConnectButton(props: {
     document.addEventListener('keydown', onKey)
     return () => document.removeEventListener('keydown', onKey)
   }, [open, close])
+  const openModal = useCallback(() => setOpen(true), [])
   return (
-    <>
-      <button
-        type="button"
-        className="primary"
-        data-testid="connect-open"
-        disabled={status === 'reconnecting'}
-        onClick={() => setOpen(true)}
-      >
-        {status === 'reconnecting' ? 'Reconnecting…' : 'Connect'}
-      </button>
-      {status === 'reconnecting' && (
-        <span className="muted" data-testid="connect-reconnecting">
-          Looking for the session of your last visit…
-        </span>
-      )}
+    <OpenConnectContext.Provider value={openModal}>
+      {children}
       {open && (
         // Not a modal <dialog>: its top layer would put the wallets' own
         // overlays (the iframe wallet's screens, the blocked-popup prompt)
@@ -103,6 +105,40 @@ export function ConnectButton(props: {
             <ConnectPanel emailLogin={emailLogin} mailbox={mailbox} />
           </div>
         </div>
+      )}
+    </OpenConnectContext.Provider>
+  )
+}
+
+/** Opens the Connect modal of {@link ConnectModalProvider}. */
+export function useOpenConnect(): () => void {
+  const open = useContext(OpenConnectContext)
+  if (!open) throw new Error('ConnectModalProvider is missing.')
+  return open
+}
+
+/**
+ * The top bar's Connect button (`connect-open`), or, while wagmi looks for
+ * the last visit's session, what it is doing.
+ */
+export function ConnectButton() {
+  const open = useOpenConnect()
+  const { status } = useConnection()
+  return (
+    <>
+      <button
+        type="button"
+        className="primary"
+        data-testid="connect-open"
+        disabled={status === 'reconnecting'}
+        onClick={open}
+      >
+        {status === 'reconnecting' ? 'Reconnecting…' : 'Connect'}
+      </button>
+      {status === 'reconnecting' && (
+        <span className="muted" data-testid="connect-reconnecting">
+          Looking for the session of your last visit…
+        </span>
       )}
     </>
   )
@@ -359,6 +395,9 @@ function MagicConnect(props: {
       )}
       {login.step === 'sending' && (
         <p data-testid="magic-working">Sending a code to {login.email}…</p>
+      )}
+      {(login.step === 'code' || login.step === 'checking') && (
+        <LatestCode mailbox={mailbox} to={login.email} />
       )}
       {(login.step === 'code' || login.step === 'checking') && (
         <form className="row" onSubmit={verify}>

@@ -1,9 +1,10 @@
 import type { Info } from '../emulator.js'
+import { LongValue } from '../ui/LongValue.js'
 import { ChainFacts } from './ChainFacts.js'
 
 /**
  * The emulator's chain (live) and where its pieces are: RPC, dev mailbox,
- * contracts.
+ * the emulator's UI, contracts.
  */
 export function EmulatorPanel(props: { info: Info }) {
   const { info } = props
@@ -23,23 +24,27 @@ export function EmulatorPanel(props: { info: Info }) {
             rel="noreferrer"
             data-testid="mailbox-link"
           >
-            {info.mailbox}/view
+            {info.mailbox}/view ↗
+          </a>
+        </dd>
+        <dt>Emulator UI</dt>
+        <dd>
+          <a href={info.ui} target="_blank" rel="noreferrer">
+            {info.ui} ↗
           </a>
         </dd>
       </dl>
-      <h3>Contracts</h3>
-      <table className="contracts">
-        <tbody>
-          {Object.entries(info.contracts).map(([name, address]) => (
-            <tr key={name}>
-              <th scope="row">{name}</th>
-              <td>
-                <code>{address}</code>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <h4>Contracts</h4>
+      <dl className="facts contracts" data-testid="contracts">
+        {Object.entries(info.contracts).map(([name, address]) => (
+          <div key={name} className="fact-row">
+            <dt>{name}</dt>
+            <dd>
+              <LongValue value={address} testId={`contract-${name}`} />
+            </dd>
+          </div>
+        ))}
+      </dl>
     </>
   )
 }

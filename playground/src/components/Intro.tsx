@@ -1,52 +1,44 @@
 /**
- * What the page is and what to try first, for someone who just ran
- * `npm start`.
+ * What the page is, in two lines, and the first steps folded away in a
+ * help box a visitor opens when they want it.
  */
 export function Intro() {
   return (
     <header className="intro" data-testid="intro">
-      <h1>embedded-wallets playground</h1>
       <p className="lead">
-        A small dApp, built on wagmi, that uses the two embedded wallets of this
-        package. Everything runs on your machine: a local chain (Anvil), the
-        emulated backends of an iframe wallet (the <code>magic-sdk</code>{' '}
-        protocol) and of a game wallet’s sign-in (the{' '}
-        <code>@imtbl/passport</code> protocol), and a dev mailbox that receives
-        the codes they would email. No real network, no real money.
+        A dApp on wagmi using this package’s two embedded wallets, the iframe
+        wallet and the game wallet, against a local chain and emulated backends:
+        no real network, no real money.
       </p>
-      <section className="try" aria-labelledby="try-title">
-        <h2 id="try-title">Try this first</h2>
+      <details className="try" data-testid="intro-help">
+        <summary>
+          <h2 id="try-title" className="try-title">
+            Try this first
+          </h2>
+        </summary>
         <ol>
           <li>
-            Press <strong>Connect</strong> (top right): it lists both wallets
-            and every wallet announced on the page. For the iframe wallet, type
-            any email address and press <strong>Email me a code</strong>. The
-            code arrives in the dev mailbox below; type it in.
+            Press <strong>Connect</strong>: it lists both wallets and every
+            wallet announced on the page. For the iframe wallet, type any email
+            address and press <strong>Email me a code</strong>; the code shows
+            under the form, from the dev mailbox (also in the{' '}
+            <strong>Dev</strong> drawer, top right).
           </li>
           <li>
-            Your new wallet holds 100 test ETH. Press{' '}
+            A new iframe wallet holds 100 test ETH. Press{' '}
             <strong>Get test tokens</strong> to mint 100 TEST and a test NFT.
           </li>
           <li>
-            Send ETH or TEST, then click a transaction’s hash to read its
-            receipt.
+            Send ETH or TEST, sign a message or typed data, then open a
+            transaction’s receipt from the recent transactions.
           </li>
           <li>
-            Sign a message and typed data: each form shows what is signed and
-            checks who signed it.
-          </li>
-          <li>
-            Open this page in a second tab and disconnect there: this tab
-            notices within a few seconds.
+            The game wallet connects from the same button; its own sign-in
+            methods, guardian and relayer are in the Game wallet section, the
+            iframe wallet’s screens in the Iframe wallet section.
           </li>
         </ol>
-        <p>
-          The game wallet connects from the same button; further down, its panel
-          signs in with a popup, a redirect, a device code or PKCE. Anything
-          that fails shows in a red banner at the top, with the wallet’s own
-          message.
-        </p>
-      </section>
+      </details>
     </header>
   )
 }

@@ -113,3 +113,50 @@ export function Mailbox(props: { mailbox: string }) {
     </div>
   )
 }
+
+/**
+ * The newest code the dev mailbox holds for one address, polled every
+ * second: shown beside a code form, so that a visitor signing in reads it
+ * without leaving the form. Labelled as the dev mailbox's: a real wallet
+ * would email it.
+ */
+export function LatestCode(props: { mailbox: string; to: string }) {
+  const { mailbox, to } = props
+  const [code, setCode] = useState<string>()
+  useEffect(() => {
+    let stopped = false
+    const load = async () => {
+      try {
+        const response = await fetch(`${mailbox}?to=${encodeURIComponent(to)}`)
+        const body: unknown = await response.json()
+        const latest = Array.isArray(body)
+          ? (body as Message[]).find((message) => message.code)
+          : undefined
+        if (!stopped) setCode(latest?.code)
+      } catch {
+        // The emulator may be restarting; the next tick tries again.
+      }
+    }
+    void load()
+    const timer = setInterval(load, 1_000)
+    return () => {
+      stopped = true
+      clearInterval(timer)
+    }
+  }, [mailbox, to])
+  return (
+    <p className="hint" data-testid="latest-code">
+      Dev mailbox:{' '}
+      {code ? (
+        <>
+          the newest code for {to} is{' '}
+          <code className="user-code" data-testid="latest-code-value">
+            {code}
+          </code>
+        </>
+      ) : (
+        `no code for ${to} yet…`
+      )}
+    </p>
+  )
+}

@@ -1,10 +1,15 @@
 import { decodeJwtPayload } from '../passport/config.js'
-import { formatDateTime } from '../ui/format.js'
+import { formatDateTime, toJson } from '../ui/format.js'
+import { LongValue } from '../ui/LongValue.js'
+
+/** The claims shown as facts; the others are in the JSON on demand. */
+const main = ['sub', 'email', 'iss', 'aud', 'client_id', 'scope'] as const
 
 /**
- * One token's claims, decoded for display only (the facade verified the
- * token), with when it was issued and when it expires as local date and
- * time.
+ * One token, shortened with copy and expand, and its main claims, decoded
+ * for display only (the facade verified the token): who it is for, who
+ * issued it, and when it was issued and expires, as local date and time.
+ * Every claim is in the JSON, folded away.
  */
 export function PassportClaims(props: {
   title: string
@@ -18,17 +23,37 @@ export function PassportClaims(props: {
   const expired = exp !== undefined && exp.getTime() <= Date.now()
   return (
     <div className="claims">
-      <h3>{title}</h3>
-      {(iat || exp) && (
-        <dl className="facts">
+      <h4>{title}</h4>
+      {token === undefined ? (
+        <p className="muted">No token.</p>
+      ) : (
+        <LongValue value={token} keep={12} testId={`${testId}-token`} />
+      )}
+      {token !== undefined && claims === undefined && (
+        <p className="error">Not a readable JWT.</p>
+      )}
+      {claims && (
+        <dl className="facts" data-testid={testId}>
+          {main.flatMap((name) =>
+            claims[name] === undefined
+              ? []
+              : [
+                  <div className="fact-row" key={name}>
+                    <dt>{name}</dt>
+                    <dd data-testid={`${testId}-${name}`}>
+                      {claimText(claims[name])}
+                    </dd>
+                  </div>,
+                ],
+          )}
           {iat && (
-            <>
+            <div className="fact-row">
               <dt>Issued</dt>
               <dd data-testid={`${testId}-issued`}>{formatDateTime(iat)}</dd>
-            </>
+            </div>
           )}
           {exp && (
-            <>
+            <div className="fact-row">
               <dt>{expired ? 'Expired' : 'Expires'}</dt>
               <dd
                 data-testid={`${testId}-expiry`}
@@ -36,19 +61,25 @@ export function PassportClaims(props: {
               >
                 {formatDateTime(exp)}
               </dd>
-            </>
+            </div>
           )}
         </dl>
       )}
-      <pre data-testid={testId}>
-        {token === undefined
-          ? 'No token.'
-          : claims === undefined
-            ? 'Not a readable JWT.'
-            : JSON.stringify(claims, null, 2)}
-      </pre>
+      {claims && (
+        <details>
+          <summary>All claims</summary>
+          <pre data-testid={`${testId}-json`}>{toJson(claims)}</pre>
+        </details>
+      )}
     </div>
   )
+}
+
+/** A claim in words: strings as they are, lists joined, the rest as JSON. */
+function claimText(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (Array.isArray(value)) return value.map(String).join(', ')
+  return JSON.stringify(value)
 }
 
 /** A JWT time claim (seconds since the epoch) as a date. */

@@ -1,53 +1,44 @@
-import type {
-  DeviceConnectResponse,
-  ZkEvmProvider,
-} from 'embedded-wallets/passport'
+import type { DeviceConnectResponse } from 'embedded-wallets/passport'
 import { useRef, useState } from 'react'
 import type { Info } from '../emulator.js'
 import type { LogoutMode, Passports } from '../passport/config.js'
-import { useGameWallet } from '../passport/useGameWallet.js'
+import { useConnectedGameWallet } from '../passport/useConnectedGameWallet.js'
 import { usePassportSession } from '../passport/usePassportSession.js'
 import { EventLog } from './EventLog.js'
-import {
-  GameWalletEvents,
-  GameWalletSection,
-} from './game/GameWalletSection.js'
+import { GuardianRules } from './game/GuardianRules.js'
+import { LinkedWallets } from './game/LinkedWallets.js'
+import { NeedsGameWallet } from './game/NeedsGameWallet.js'
+import { RelayerOutcomes } from './game/RelayerOutcomes.js'
+import { SessionActivity } from './game/SessionActivity.js'
+import { WalletContract } from './game/WalletContract.js'
+import { Panel } from './Panel.js'
 import { PassportDevice } from './PassportDevice.js'
 import { PassportSession } from './PassportSession.js'
 import { PassportSignIn, type SignInActions } from './PassportSignIn.js'
+import { PassportTokens } from './PassportTokens.js'
 
 /** How long the device flow polls before giving up, ms. */
 const deviceTimeoutMs = 10 * 60_000
 
 /**
- * The game wallet's sign-in against the emulated identity provider: every
- * sign-in flow of the facade (popup, redirect, device code, PKCE), a silent
- * refresh, logout in both modes (two Passport instances sharing the user),
- * the profile and decoded token claims, and a log of the session's events;
- * once signed in, the player's zkEVM wallet (see GameWalletSection).
+ * The game wallet's own features, each in a panel with one sentence: its
+ * sign-in methods against the emulated identity provider (popup, redirect,
+ * device code, PKCE, cached session; logout in both modes, from two
+ * Passport instances sharing the user), the session's tokens, the wallet
+ * contract, the guardian's rules, the relayer's outcomes, session activity
+ * and linked wallets. Sending and signing are the wallet section's, once
+ * the game wallet is connected through the Connect modal.
  */
-export function PassportPanel(props: {
-  info: Info
-  passports: Passports
-  /** The silent instance's zkEVM provider, made once with the page. */
-  gameProvider: Promise<ZkEvmProvider>
-}) {
-  const { info, passports, gameProvider } = props
+export function PassportPanel(props: { info: Info; passports: Passports }) {
+  const { info, passports } = props
   const passportInfo = info.passport
   const { session, busy, output, log, clearLog, run } =
     usePassportSession(passports)
   const [device, setDevice] = useState<DeviceConnectResponse>()
   const deviceAbort = useRef<AbortController | undefined>(undefined)
+  const wallet = useConnectedGameWallet()
 
   const passport = passports.redirect
-  // The wallet follows the silent-logout instance's session: its logout
-  // keeps the page, so the provider's `disconnect` shows in the log (a
-  // redirect logout leaves the page as it happens).
-  const wallet = useGameWallet(
-    gameProvider,
-    info,
-    session.status === 'signed-in' ? session.user.profile.sub : undefined,
-  )
   // The pending request and the user live in this origin's storage: the
   // callback pages must be on it.
   const callbackOrigin = new URL(passportInfo.redirectUri).origin
@@ -100,11 +91,12 @@ export function PassportPanel(props: {
   }
   const logout = (mode: LogoutMode) =>
     run(`Log out (${mode})`, () => passports[mode].logout())
+  const signedIn = session.status === 'signed-in' ? session.user : undefined
 
   return (
-    <div className="passport">
+    <div className="panels passport" data-testid="game-wallet">
       {callbackOrigin !== location.origin && (
-        <p className="error" data-testid="passport-origin-warning">
+        <p className="error wide" data-testid="passport-origin-warning">
           The callback pages are on {callbackOrigin}, not on this page's origin:
           sign-in state would not be found.{' '}
           <a href={`${callbackOrigin}/`} data-testid="passport-origin-link">
@@ -113,64 +105,118 @@ export function PassportPanel(props: {
           .
         </p>
       )}
-      <p className="hint">
-        The game wallet’s sign-in against the emulated identity provider. Popup
-        and redirect open its sign-in page, the device code is approved in
-        another tab, and PKCE leaves this page and comes back; the sign-in code
-        arrives in the dev mailbox.
-      </p>
-      <p data-testid="passport-status" data-state={session.status}>
-        {session.status === 'loading'
-          ? 'Reading the session…'
-          : session.status === 'signed-out'
-            ? 'Signed out.'
-            : `Signed in as ${session.user.profile.email ?? session.user.profile.sub}.`}
-      </p>
-      {session.status === 'signed-out' && (
-        <PassportSignIn actions={signIn} disabled={busy !== undefined} />
-      )}
-      {device && (
-        <PassportDevice
-          device={device}
-          onCancel={() => deviceAbort.current?.abort()}
-        />
-      )}
-      {session.status === 'signed-in' && (
-        <PassportSession
-          user={session.user}
-          disabled={busy !== undefined}
-          onRefresh={() =>
-            run(
-              'Refresh',
-              () => passport.login({ useSilentLogin: true }),
-              'refresh',
-            )
-          }
-          onLogout={logout}
-        />
-      )}
-      {session.status === 'signed-in' && (
-        <GameWalletSection
-          key={session.user.profile.sub}
-          passport={passports.silent}
-          info={info}
-          wallet={wallet}
-        />
-      )}
-      {busy && <p data-testid="passport-working">{busy}…</p>}
-      {output && (
-        <div className="output">
-          <h3 data-testid="passport-output-label">{output.label}</h3>
-          <pre data-testid="passport-output">{output.value}</pre>
-        </div>
-      )}
-      <EventLog
-        entries={log}
-        onClear={clearLog}
-        title="Events"
-        testId="passport-event-log"
-      />
-      <GameWalletEvents wallet={wallet} />
+      <Panel
+        id="game-signin"
+        title="Sign-in methods"
+        description="Signs the player in with the wallet’s identity provider by each of its flows, and out again, silently or by leaving the page; codes arrive in the dev mailbox."
+      >
+        <p data-testid="passport-status" data-state={session.status}>
+          {session.status === 'loading'
+            ? 'Reading the session…'
+            : session.status === 'signed-out'
+              ? 'Signed out.'
+              : `Signed in as ${session.user.profile.email ?? session.user.profile.sub}.`}
+        </p>
+        {session.status === 'signed-out' && (
+          <PassportSignIn actions={signIn} disabled={busy !== undefined} />
+        )}
+        {device && (
+          <PassportDevice
+            device={device}
+            onCancel={() => deviceAbort.current?.abort()}
+          />
+        )}
+        {signedIn && (
+          <PassportSession
+            user={signedIn}
+            disabled={busy !== undefined}
+            onRefresh={() =>
+              run(
+                'Refresh',
+                () => passport.login({ useSilentLogin: true }),
+                'refresh',
+              )
+            }
+            onLogout={logout}
+          />
+        )}
+        {busy && <p data-testid="passport-working">{busy}…</p>}
+        {output && (
+          <details className="output" data-testid="passport-result">
+            <summary>
+              <span data-testid="passport-output-label">{output.label}</span>
+              <span className="muted"> done: what it returned</span>
+            </summary>
+            <pre data-testid="passport-output">{output.value}</pre>
+          </details>
+        )}
+        <details className="events">
+          <summary>Session events ({log.length})</summary>
+          <EventLog
+            entries={log}
+            onClear={clearLog}
+            testId="passport-event-log"
+          />
+        </details>
+      </Panel>
+      <Panel
+        id="game-tokens"
+        title="ID and access tokens"
+        description="The session’s two tokens, which the wallet checked when it received them, with their main claims."
+      >
+        {signedIn ? (
+          <PassportTokens user={signedIn} />
+        ) : (
+          <p className="muted">Sign in (or connect the game wallet) first.</p>
+        )}
+      </Panel>
+      <Panel
+        id="game-contract"
+        title="Wallet contract"
+        description="The player’s wallet is a contract the relayer deploys with its first transaction; value it sends comes from its own ETH."
+      >
+        {wallet ? (
+          <WalletContract info={info} address={wallet.address} />
+        ) : (
+          <NeedsGameWallet what="see its contract" />
+        )}
+      </Panel>
+      <Panel
+        id="game-rules"
+        title="Guardian rules"
+        description="When the guardian asks the player to confirm a send or a signature in the wallet’s popup (switches of the emulated guardian, for every player)."
+      >
+        <GuardianRules apiUrl={info.passport.apiUrl} />
+      </Panel>
+      <Panel
+        id="game-relayer"
+        title="Relayer outcomes"
+        description="What the relayer made of each batch it relayed for the wallet (EIP-5792 wallet_sendCalls), and a dev switch for what it does with the next send."
+      >
+        <RelayerOutcomes info={info} address={wallet?.address} />
+      </Panel>
+      <Panel
+        id="game-activity"
+        title="Session activity"
+        description="The background call the game asks its players’ wallets to send now and then, the rule the platform answers, and the checks it received."
+      >
+        <SessionActivity info={info} provider={wallet?.provider} />
+      </Panel>
+      <Panel
+        id="game-linked"
+        title="Linked wallets"
+        description="The external wallets linked to the player, and linking a new one with a signature of that wallet."
+      >
+        {wallet && signedIn ? (
+          <LinkedWallets
+            key={wallet.address}
+            passport={passports.silent}
+            wallet={wallet.address}
+          />
+        ) : (
+          <NeedsGameWallet what="see and link wallets" />
+        )}
+      </Panel>
     </div>
   )
 }

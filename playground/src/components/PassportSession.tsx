@@ -1,10 +1,9 @@
 import type { LogoutMode } from '../passport/config.js'
 import type { SignedInUser } from '../passport/usePassportSession.js'
-import { PassportClaims } from './PassportClaims.js'
 
 /**
- * The signed-in user: the profile, both tokens' claims, and the session
- * actions (silent refresh, and logout in either mode).
+ * The signed-in user's profile and the session actions (silent refresh,
+ * and logout in either mode).
  */
 export function PassportSession(props: {
   user: SignedInUser
@@ -51,18 +50,6 @@ export function PassportSession(props: {
         >
           Log out (silent)
         </button>
-      </div>
-      <div className="tokens">
-        <PassportClaims
-          title="Id token claims"
-          token={user.idToken}
-          testId="passport-id-token-claims"
-        />
-        <PassportClaims
-          title="Access token claims"
-          token={user.accessToken}
-          testId="passport-access-token-claims"
-        />
       </div>
     </>
   )

@@ -12,8 +12,12 @@ export function LongValue(props: {
   /** Characters kept at each end when shortened. */
   keep?: number | undefined
   testId?: string | undefined
+  /** The copy button's `data-testid`. */
+  copyTestId?: string | undefined
+  /** Whether an "All" button expands it in place. @default true */
+  expandable?: boolean | undefined
 }) {
-  const { value, keep = 6, testId } = props
+  const { value, keep = 6, testId, copyTestId, expandable = true } = props
   const [open, setOpen] = useState(false)
   const [copied, setCopied] = useState(false)
   const { report } = useFailures('wallet')
@@ -39,11 +43,12 @@ export function LongValue(props: {
         type="button"
         className="link small"
         aria-label="Copy"
+        data-testid={copyTestId}
         onClick={copy}
       >
         {copied ? 'Copied' : 'Copy'}
       </button>
-      {long && (
+      {long && expandable && (
         <button
           type="button"
           className="link small"

@@ -85,10 +85,6 @@ export function GuardianRules(props: { apiUrl: string }) {
           {problem}
         </p>
       )}
-      <p className="hint">
-        The guardian’s rules on the emulated platform API (
-        <code>PUT /dev/guardian/rules</code>); they hold for every player.
-      </p>
     </div>
   )
 }

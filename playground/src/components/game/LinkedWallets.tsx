@@ -3,6 +3,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { type Address, toHex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { useFailures } from '../../ui/errors.js'
+import { LongValue } from '../../ui/LongValue.js'
 
 /**
  * The external wallets linked to the player (`getLinkedAddresses`), and a
@@ -76,7 +77,7 @@ export function LinkedWallets(props: { passport: Passport; wallet: Address }) {
         <ul data-testid="game-linked-list">
           {linked.map((address) => (
             <li key={address}>
-              <code data-testid="game-linked-address">{address}</code>
+              <LongValue value={address} testId="game-linked-address" />
             </li>
           ))}
         </ul>
@@ -100,7 +101,7 @@ export function LinkedWallets(props: { passport: Passport; wallet: Address }) {
       </div>
       {last && (
         <p className="ok" data-testid="game-link-result">
-          Linked <code data-testid="game-link-address">{last}</code>.
+          Linked <LongValue value={last} testId="game-link-address" />.
         </p>
       )}
     </div>

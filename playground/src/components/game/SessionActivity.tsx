@@ -1,3 +1,4 @@
+import type { ZkEvmProvider } from 'embedded-wallets/passport'
 import { type FormEvent, useCallback, useEffect, useState } from 'react'
 import type { Info } from '../../emulator.js'
 import {
@@ -5,7 +6,6 @@ import {
   putSessionActivity,
   type SessionActivityState,
 } from '../../passport/devControls.js'
-import type { GameWallet } from '../../passport/useGameWallet.js'
 import { messageOf, shortHex } from '../../ui/format.js'
 
 /**
@@ -23,11 +23,16 @@ type Target = keyof typeof targets
 /**
  * Session activity: the game (this playground's client id) asks, through
  * the platform API, that its players' wallets send a background call now
- * and then. Here: set the rule the emulated API answers, start the wallet's
- * loop (`im_addSessionActivity`), and read the checks the API received.
+ * and then. Here: set the rule the emulated API answers (a dev control),
+ * start the connected wallet's loop (`im_addSessionActivity`), and read the
+ * checks the API received.
  */
-export function SessionActivity(props: { info: Info; wallet: GameWallet }) {
-  const { info, wallet } = props
+export function SessionActivity(props: {
+  info: Info
+  /** The connected game wallet's provider, if it is connected. */
+  provider: ZkEvmProvider | undefined
+}) {
+  const { info, provider } = props
   const { apiUrl, clientId } = info.passport
   const [target, setTarget] = useState<Target>('erc20')
   const [functionName, setFunctionName] = useState<string>('totalSupply')
@@ -154,17 +159,17 @@ export function SessionActivity(props: { info: Info; wallet: GameWallet }) {
         </button>
         <button
           type="button"
-          disabled={busy !== undefined || !wallet.provider}
+          disabled={busy !== undefined || !provider}
           data-testid="game-activity-add"
           onClick={() =>
             void act('im_addSessionActivity', async () =>
-              wallet.provider?.request({
+              provider?.request({
                 method: 'im_addSessionActivity',
               } as never),
             )
           }
         >
-          im_addSessionActivity
+          Start (im_addSessionActivity)
         </button>
         <button
           type="button"
@@ -199,7 +204,7 @@ export function SessionActivity(props: { info: Info; wallet: GameWallet }) {
                 <time dateTime={check.at}>
                   {new Date(check.at).toLocaleTimeString()}
                 </time>{' '}
-                {shortHex(check.wallet)} checkCount {check.checkCount},
+                {shortHex(check.wallet)}: checkCount {check.checkCount},
                 sendCount {check.sendCount}
               </li>
             ))}
