@@ -1,0 +1,396 @@
+import type { Locator, Page } from 'playwright-core'
+import {
+  type Address,
+  createPublicClient,
+  createTestClient,
+  getAddress,
+  type Hex,
+  http,
+  parseAbi,
+  parseEther,
+} from 'viem'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import * as Seaport from '../../playground/src/market/seaport.js'
+import { createConfig, mr } from '../../src/api/index.js'
+import {
+  connectGameWallet,
+  connectIframeWallet,
+  disconnect,
+  freshEmail,
+  type Playground,
+  screenshot,
+  startPlayground,
+} from './playgroundHarness.js'
+
+/*
+ * The playground's marketplace, driven as people would: a player of the
+ * game wallet mints a test NFT and lists it, a user of the iframe wallet
+ * buys it, and the trade shows with its exact parties and price; then the
+ * other way round, and a listing cancelled by its maker. The order book,
+ * the indexer and the chain are read beside the page to check what it
+ * shows.
+ */
+
+let pg: Playground
+let chain: ReturnType<typeof createPublicClient>
+let orders: mr.OrdersApi
+let chainName: string
+
+const nftAbi = parseAbi([
+  'function ownerOf(uint256 tokenId) view returns (address)',
+])
+
+/** `expect.poll`'s options: a block, the book's and the indexer's next read. */
+const poll = { timeout: 30_000, interval: 250 }
+
+beforeAll(async () => {
+  pg = await startPlayground()
+  chain = createPublicClient({ transport: http(pg.info.rpcUrl) })
+  const config = createConfig({ basePath: pg.info.passport.apiUrl })
+  orders = new mr.OrdersApi(config)
+  const { data } = await new mr.ChainsApi(config).listChains()
+  const found = data.result.find(
+    (item) => item.id === `eip155:${pg.info.chainId}`,
+  )
+  chainName = found?.name ?? ''
+}, 120_000)
+
+afterAll(async () => {
+  await pg?.stop()
+})
+
+/**
+ * Counts the windows the page opens (the game wallet's confirmation popup)
+ * and confirms any as the player would; the count says whether the
+ * guardian asked.
+ */
+function confirmPopups(page: Page): { readonly opened: number } {
+  const seen = { opened: 0 }
+  page.on('popup', (popup) => {
+    seen.opened++
+    void popup
+      .getByTestId('confirmation-approve')
+      .click()
+      .catch(() => undefined)
+  })
+  return seen
+}
+
+/** The row of the NFT `tokenId` of the test NFT in "Your NFTs". */
+function nftRow(page: Page, tokenId: bigint): Locator {
+  return page.locator(
+    `[data-testid="market-nft"][data-contract="${getAddress(pg.info.contracts.testErc721)}"][data-token-id="${tokenId}"]`,
+  )
+}
+
+/** The row of the listing of the test NFT `tokenId` in "Listings". */
+function listingRow(page: Page, tokenId: bigint): Locator {
+  return page.locator(
+    `[data-testid="market-listing"][data-contract="${getAddress(pg.info.contracts.testErc721)}"][data-token-id="${tokenId}"]`,
+  )
+}
+
+/** Mints a test NFT with the view's dev button; answers its id. */
+async function mint(page: Page, owner: Address): Promise<bigint> {
+  const market = page.getByTestId('panel-market')
+  const before = await ownedIds(page)
+  await market.getByTestId('market-mint').click()
+  await expect
+    .poll(() => market.getByTestId('market-mint-step').textContent(), poll)
+    .toMatch(/^Minted Test NFT #\d+\.$/)
+  const text =
+    (await market.getByTestId('market-mint-step').textContent()) ?? ''
+  const tokenId = BigInt(/#(\d+)/.exec(text)?.[1] ?? '-1')
+  expect(await ownerOf(tokenId)).toBe(owner)
+  // The indexer lists it under the account's NFTs.
+  await expect.poll(() => ownedIds(page), poll).toEqual([...before, tokenId])
+  return tokenId
+}
+
+/** The test NFTs "Your NFTs" shows, by id. */
+async function ownedIds(page: Page): Promise<bigint[]> {
+  const ids = await page
+    .getByTestId('panel-market')
+    .getByTestId('market-nft')
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-token-id')))
+  return ids.map((id) => BigInt(id ?? '-1')).sort((a, b) => Number(a - b))
+}
+
+function ownerOf(tokenId: bigint): Promise<Address> {
+  return chain.readContract({
+    address: pg.info.contracts.testErc721 as Address,
+    abi: nftAbi,
+    functionName: 'ownerOf',
+    args: [tokenId],
+  })
+}
+
+/** Lists the NFT for `price` (ETH) with its List button; answers the listing. */
+async function list(
+  page: Page,
+  seller: Address,
+  tokenId: bigint,
+  price: string,
+): Promise<mr.Order> {
+  const row = nftRow(page, tokenId)
+  await row.getByTestId('market-price').fill(price)
+  const button = row.getByTestId('market-list')
+  expect(await button.textContent()).toBe(`List for ${price} ETH`)
+  await button.click()
+  await expect
+    .poll(() => row.getByTestId('market-nft-listed').textContent(), poll)
+    .toBe(`Listed for ${price} ETH, ACTIVE`)
+  const { data } = await orders.listListings({
+    chainName,
+    accountAddress: seller,
+    sellItemTokenId: String(tokenId),
+  })
+  expect(data.result).toHaveLength(1)
+  const [listing] = data.result as [mr.Order]
+  expect(listing).toMatchObject({
+    type: 'LISTING',
+    account_address: seller.toLowerCase(),
+    buy: [{ type: 'NATIVE', amount: String(parseEther(price)) }],
+    sell: [
+      {
+        type: 'ERC721',
+        contract_address: pg.info.contracts.testErc721.toLowerCase(),
+        token_id: String(tokenId),
+      },
+    ],
+    status: { name: 'ACTIVE' },
+    protocol_data: {
+      order_type: 'FULL_RESTRICTED',
+      zone_address: pg.info.contracts.signedZone.toLowerCase(),
+      seaport_address: pg.info.contracts.seaport.toLowerCase(),
+      seaport_version: '1.5',
+    },
+  })
+  // The page's Seaport module hashes the order as the seaport does.
+  const components = Seaport.fromBook(listing)
+  expect(Seaport.orderHash(components)).toBe(listing.order_hash)
+  expect(
+    await chain.readContract({
+      address: pg.info.contracts.seaport as Address,
+      abi: Seaport.abi,
+      functionName: 'getOrderHash',
+      args: [components],
+    }),
+  ).toBe(listing.order_hash)
+  // The listing as Listings shows it, to its maker: no Buy, a Cancel.
+  const shown = listingRow(page, tokenId)
+  await expect
+    .poll(() => shown.getByTestId('market-listing-status').textContent(), poll)
+    .toBe('ACTIVE')
+  expect(await shown.getAttribute('data-listing-id')).toBe(listing.id)
+  expect(await shown.getByTestId('market-listing-price').textContent()).toBe(
+    `${price} ETH`,
+  )
+  expect(
+    await shown.getByTestId('market-listing-seller').getAttribute('data-value'),
+  ).toBe(seller.toLowerCase())
+  expect(await shown.getByTestId('market-buy').count()).toBe(0)
+  expect(await shown.getByTestId('market-cancel').count()).toBe(1)
+  return listing
+}
+
+/**
+ * Buys the listing with its Buy button and checks everything a sale
+ * changes: the listing FILLED, the trade (page and book) with the exact
+ * parties, price and fee, the NFT and the ETH on chain, the buyer's NFTs.
+ */
+async function buy(
+  page: Page,
+  listing: mr.Order,
+  parties: { seller: Address; buyer: Address },
+  price: string,
+) {
+  const { seller, buyer } = parties
+  const tokenId = BigInt(
+    (listing.sell[0] as { token_id: string } | undefined)?.token_id ?? '-1',
+  )
+  const wei = parseEther(price)
+  const fee = (wei * 2n) / 100n
+  const row = listingRow(page, tokenId)
+  await expect
+    .poll(() => row.getByTestId('market-listing-status').textContent(), poll)
+    .toBe('ACTIVE')
+  expect(await row.getByTestId('market-cancel').count()).toBe(0)
+  const button = row.getByTestId('market-buy')
+  const total = (await chain.getBalance({ address: seller })) + wei
+  expect(await button.textContent()).toBe(`Buy for ${formatEth(wei + fee)} ETH`)
+  const buyerBefore = await chain.getBalance({ address: buyer })
+  await button.click()
+  await expect
+    .poll(() => row.getByTestId('market-listing-status').textContent(), poll)
+    .toBe('FILLED')
+  expect(await row.getByTestId('market-listing-step').textContent()).toBe(
+    'Bought: it is yours.',
+  )
+
+  // The trade, as the page shows it and as the book has it.
+  const trade = page.locator(
+    `[data-testid="market-trade"][data-order-id="${listing.id}"]`,
+  )
+  await trade.waitFor({ timeout: poll.timeout })
+  const value = (id: string) => trade.getByTestId(id).getAttribute('data-value')
+  expect(await value('market-trade-buyer')).toBe(buyer.toLowerCase())
+  expect(await value('market-trade-seller')).toBe(seller.toLowerCase())
+  expect(await trade.getByTestId('market-trade-price').textContent()).toBe(
+    `${price} ETH`,
+  )
+  expect(await trade.getByTestId('market-trade-fees').textContent()).toBe(
+    `+ ${formatEth(fee)} ETH fees`,
+  )
+  expect(await trade.getByTestId('market-trade-nft').textContent()).toBe(
+    `Test NFT #${tokenId}`,
+  )
+  const hash = (await value('market-trade-tx')) as Hex
+  const { data } = await orders.listTrades({ chainName, accountAddress: buyer })
+  const [booked] = data.result
+  expect(data.result).toHaveLength(1)
+  expect(booked).toMatchObject({
+    order_id: listing.id,
+    buyer_address: buyer.toLowerCase(),
+    seller_address: seller.toLowerCase(),
+    buy: [{ type: 'NATIVE', amount: String(wei) }],
+    sell: listing.sell,
+    fees: [
+      {
+        type: 'PROTOCOL',
+        amount: String(fee),
+        recipient_address: pg.info.accounts.deployer.address.toLowerCase(),
+      },
+    ],
+    blockchain_metadata: { transaction_hash: hash },
+  })
+  expect(await trade.getAttribute('data-trade-id')).toBe(booked?.id)
+
+  // On chain: the NFT is the buyer's; the seller got the price exactly,
+  // the buyer paid the price, the fee and (an account) its gas.
+  const receipt = await chain.getTransactionReceipt({ hash })
+  expect(receipt.status).toBe('success')
+  expect(await ownerOf(tokenId)).toBe(buyer)
+  expect(await chain.getBalance({ address: seller })).toBe(total)
+  const paid = buyerBefore - (await chain.getBalance({ address: buyer }))
+  const gas =
+    getAddress(receipt.from) === buyer
+      ? receipt.gasUsed * receipt.effectiveGasPrice
+      : 0n
+  expect(paid).toBe(wei + fee + gas)
+
+  // The buyer's NFTs list it; the listing offers nothing more.
+  await nftRow(page, tokenId).waitFor({ timeout: poll.timeout })
+  expect(await row.getByTestId('market-buy').count()).toBe(0)
+  expect(await row.getByTestId('market-cancel').count()).toBe(0)
+}
+
+/** What the page writes for an amount of wei: every digit, no trailing 0. */
+function formatEth(wei: bigint): string {
+  const whole = wei / 10n ** 18n
+  const fraction = (wei % 10n ** 18n)
+    .toString()
+    .padStart(18, '0')
+    .replace(/0+$/, '')
+  return fraction ? `${whole}.${fraction}` : `${whole}`
+}
+
+/** Whether nothing of the page is wider than its window. */
+async function fits(page: Page) {
+  return page.evaluate(() => {
+    const market = document.querySelector('[data-testid="panel-market"]')
+    return {
+      page: document.documentElement.scrollWidth <= window.innerWidth,
+      market: market ? market.scrollWidth <= market.clientWidth : false,
+    }
+  })
+}
+
+describe('npm start: the marketplace', () => {
+  test('behavior: the game wallet mints and lists a test NFT (ACTIVE, no popup under the default rules); the iframe wallet buys it: FILLED, the trade with its exact buyer, seller and price, the NFT the buyer’s on chain', async () => {
+    const page = await pg.open({ width: 1280, height: 900 })
+    const popups = confirmPopups(page)
+    const market = page.getByTestId('panel-market')
+    expect(await market.getByTestId('market-nfts-empty').textContent()).toBe(
+      'Connect a wallet to see and list your NFTs.',
+    )
+
+    const seller = await connectGameWallet(pg, page, freshEmail('seller'))
+    await market.getByTestId('market-nfts-empty').waitFor()
+    const tokenId = await mint(page, seller)
+    const listing = await list(page, seller, tokenId, '0.25')
+    // The guardian's default rules ask nothing: the approval, the
+    // signature and the mint went through without a window.
+    expect(popups.opened).toBe(0)
+    // A smart contract wallet, deployed by its first transaction: the
+    // book checked its signature through ERC-1271.
+    expect(await chain.getCode({ address: seller })).toMatch(/^0x[0-9a-f]+$/)
+
+    await disconnect(page)
+    const buyer = await connectIframeWallet(pg, page, freshEmail('buyer'))
+    expect(await chain.getBalance({ address: buyer })).toBe(parseEther('100'))
+    await buy(page, listing, { seller, buyer }, '0.25')
+    expect(popups.opened).toBe(0)
+
+    // The section at both widths, with a listing and a trade in it.
+    expect(await fits(page)).toEqual({ page: true, market: true })
+    await market.screenshot({ path: screenshot('playground-market-1280') })
+    await page.setViewportSize({ width: 1920, height: 1080 })
+    expect(await fits(page)).toEqual({ page: true, market: true })
+    await market.screenshot({ path: screenshot('playground-market-1920') })
+    expect(pg.errors).toEqual([])
+    await page.context().close()
+  })
+
+  test('behavior: the iframe wallet lists; a funded game wallet buys it; a listing its maker cancels is CANCELLED and offered to no one', async () => {
+    const page = await pg.open({ width: 1280, height: 900 })
+    const popups = confirmPopups(page)
+    const market = page.getByTestId('panel-market')
+    const seller = await connectIframeWallet(pg, page, freshEmail('seller'))
+    await market.getByTestId('market-nfts-empty').waitFor()
+    const sold = await mint(page, seller)
+    const kept = await mint(page, seller)
+    const listing = await list(page, seller, sold, '0.1')
+    const withdrawn = await list(page, seller, kept, '3')
+
+    // The maker cancels the second listing off chain.
+    await listingRow(page, kept).getByTestId('market-cancel').click()
+    await expect
+      .poll(
+        () =>
+          listingRow(page, kept)
+            .getByTestId('market-listing-status')
+            .textContent(),
+        poll,
+      )
+      .toBe('CANCELLED')
+    expect(
+      (await orders.getListing({ chainName, listingId: withdrawn.id })).data
+        .result.status,
+    ).toEqual({
+      name: 'CANCELLED',
+      pending: false,
+      cancellation_type: 'OFF_CHAIN',
+    })
+    // Listed no more: the NFT may be listed again.
+    await nftRow(page, kept).getByTestId('market-list').waitFor()
+
+    await disconnect(page)
+    const buyer = await connectGameWallet(pg, page, freshEmail('buyer'))
+    // The game wallet starts without ETH: the test funds it as a faucet
+    // would.
+    await createTestClient({
+      mode: 'anvil',
+      transport: http(pg.info.rpcUrl),
+    }).setBalance({ address: buyer, value: parseEther('1') })
+    // Offered to no one once cancelled.
+    expect(await listingRow(page, kept).getByTestId('market-buy').count()).toBe(
+      0,
+    )
+    await buy(page, listing, { seller, buyer }, '0.1')
+    expect(popups.opened).toBe(0)
+    expect(await ownerOf(kept)).toBe(seller)
+    expect(pg.errors).toEqual([])
+    await page.context().close()
+  })
+})
