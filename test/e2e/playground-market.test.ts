@@ -60,20 +60,74 @@ afterAll(async () => {
 })
 
 /**
- * Counts the windows the page opens (the game wallet's confirmation popup)
- * and confirms any as the player would; the count says whether the
- * guardian asked.
+ * The game wallet's confirmation windows the page opens, by address; each
+ * is answered as the player would: with the next of `answers`, approve
+ * when none is left (the login popup is not one).
  */
-function confirmPopups(page: Page): { readonly opened: number } {
-  const seen = { opened: 0 }
+function confirmPopups(page: Page): {
+  readonly urls: string[]
+  readonly answers: ('approve' | 'reject')[]
+} {
+  const seen = { urls: [] as string[], answers: [] as ('approve' | 'reject')[] }
   page.on('popup', (popup) => {
-    seen.opened++
-    void popup
-      .getByTestId('confirmation-approve')
-      .click()
-      .catch(() => undefined)
+    void (async () => {
+      await popup.waitForLoadState('domcontentloaded').catch(() => undefined)
+      if (!popup.url().includes('/transaction-confirmation/')) return
+      seen.urls.push(popup.url())
+      const answer = seen.answers.shift() ?? 'approve'
+      await popup
+        .getByTestId(`confirmation-${answer}`)
+        .click()
+        .catch(() => undefined)
+    })()
   })
   return seen
+}
+
+/**
+ * Clicks the game wallet's Try again whenever its blocked-popup overlay
+ * shows (the browser refused a window outside a click), as the player
+ * would; `stop()` ends the watch and answers how many times it did.
+ */
+function retryBlockedPopups(page: Page): { stop(): number } {
+  let clicks = 0
+  let stopped = false
+  // The blocked overlay only: the generic one, shown while the window is
+  // open, re-launches it (a person who sees the window uses it).
+  const button = page
+    .getByTestId('passport-overlay')
+    .filter({ hasText: 'Pop-up blocked.' })
+    .getByTestId('passport-overlay-try-again')
+  void (async () => {
+    while (!stopped) {
+      try {
+        await button.waitFor({ state: 'visible', timeout: 1_000 })
+        await button.click({ timeout: 1_000 })
+        clicks++
+      } catch {
+        // Not shown (or gone before the click): look again.
+      }
+    }
+  })()
+  return {
+    stop() {
+      stopped = true
+      return clicks
+    },
+  }
+}
+
+/** Sets the guardian's rules for one game wallet (its dev route). */
+async function setGuardianRules(wallet: Address, rules: object | null) {
+  const response = await fetch(
+    `${pg.info.passport.apiUrl}/dev/guardian/rules?wallet=${wallet}`,
+    {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(rules),
+    },
+  )
+  expect(response.status).toBe(200)
 }
 
 /** The row of the NFT `tokenId` of the test NFT in "Your NFTs". */
@@ -96,7 +150,7 @@ async function mint(page: Page, owner: Address): Promise<bigint> {
   const before = await ownedIds(page)
   await market.getByTestId('market-mint').click()
   await expect
-    .poll(() => market.getByTestId('market-mint-step').textContent(), poll)
+    .poll(() => orFailure(page, market.getByTestId('market-mint-step')), poll)
     .toMatch(/^Minted Test NFT #\d+\.$/)
   const text =
     (await market.getByTestId('market-mint-step').textContent()) ?? ''
@@ -105,6 +159,16 @@ async function mint(page: Page, owner: Address): Promise<bigint> {
   // The indexer lists it under the account's NFTs.
   await expect.poll(() => ownedIds(page), poll).toEqual([...before, tokenId])
   return tokenId
+}
+
+/**
+ * The text of `locator`, or the marketplace's failure when the banner
+ * shows one: a poll on it fails with what went wrong.
+ */
+async function orFailure(page: Page, locator: Locator): Promise<string> {
+  const failure = page.getByTestId('market-error')
+  if (await failure.count()) return `failure: ${await failure.textContent()}`
+  return (await locator.textContent()) ?? ''
 }
 
 /** The test NFTs "Your NFTs" shows, by id. */
@@ -138,7 +202,7 @@ async function list(
   expect(await button.textContent()).toBe(`List for ${price} ETH`)
   await button.click()
   await expect
-    .poll(() => row.getByTestId('market-nft-listed').textContent(), poll)
+    .poll(() => orFailure(page, row.getByTestId('market-nft-listed')), poll)
     .toBe(`Listed for ${price} ETH, ACTIVE`)
   const { data } = await orders.listListings({
     chainName,
@@ -222,7 +286,7 @@ async function buy(
   const buyerBefore = await chain.getBalance({ address: buyer })
   await button.click()
   await expect
-    .poll(() => row.getByTestId('market-listing-status').textContent(), poll)
+    .poll(() => orFailure(page, row.getByTestId('market-listing-status')), poll)
     .toBe('FILLED')
   expect(await row.getByTestId('market-listing-step').textContent()).toBe(
     'Bought: it is yours.',
@@ -321,7 +385,7 @@ describe('npm start: the marketplace', () => {
     const listing = await list(page, seller, tokenId, '0.25')
     // The guardian's default rules ask nothing: the approval, the
     // signature and the mint went through without a window.
-    expect(popups.opened).toBe(0)
+    expect(popups.urls).toEqual([])
     // A smart contract wallet, deployed by its first transaction: the
     // book checked its signature through ERC-1271.
     expect(await chain.getCode({ address: seller })).toMatch(/^0x[0-9a-f]+$/)
@@ -330,7 +394,7 @@ describe('npm start: the marketplace', () => {
     const buyer = await connectIframeWallet(pg, page, freshEmail('buyer'))
     expect(await chain.getBalance({ address: buyer })).toBe(parseEther('100'))
     await buy(page, listing, { seller, buyer }, '0.25')
-    expect(popups.opened).toBe(0)
+    expect(popups.urls).toEqual([])
 
     // The section at both widths, with a listing and a trade in it.
     expect(await fits(page)).toEqual({ page: true, market: true })
@@ -388,8 +452,54 @@ describe('npm start: the marketplace', () => {
       0,
     )
     await buy(page, listing, { seller, buyer }, '0.1')
-    expect(popups.opened).toBe(0)
+    expect(popups.urls).toEqual([])
     expect(await ownerOf(kept)).toBe(seller)
+    expect(pg.errors).toEqual([])
+    await page.context().close()
+  })
+
+  test('behavior: under guardian rules that confirm contract calls and typed data, the player confirms the mint and the approval, says no to the listing (cancelled, not a failure, nothing listed), then lists', async () => {
+    const page = await pg.open({ width: 1280, height: 900 })
+    const popups = confirmPopups(page)
+    const seller = await connectGameWallet(pg, page, freshEmail('guarded'))
+    await setGuardianRules(seller, {
+      confirmUnknownContracts: true,
+      confirmTypedData: true,
+    })
+    const overlay = retryBlockedPopups(page)
+    try {
+      const tokenId = await mint(page, seller)
+      const row = nftRow(page, tokenId)
+      await row.getByTestId('market-price').fill('1.5')
+      // The player confirms the approval, then says no to the signature.
+      popups.answers.push('approve', 'reject')
+      await row.getByTestId('market-list').click()
+      await expect
+        .poll(() => orFailure(page, row.getByTestId('market-step')), poll)
+        .toBe('Cancelled.')
+      expect(await page.getByTestId('market-error').count()).toBe(0)
+      const { data } = await orders.listListings({
+        chainName,
+        accountAddress: seller,
+      })
+      expect(data.result).toEqual([])
+
+      await list(page, seller, tokenId, '1.5')
+      const { passportDomain } = pg.info.passport
+      const transaction = `${passportDomain}/transaction-confirmation/zkevm/transaction`
+      const message = `${passportDomain}/transaction-confirmation/zkevm/message`
+      // The mint, the approval, the refused signature; the signature again
+      // (the seaport is approved already).
+      expect(popups.urls.map((url) => url.split('?')[0])).toEqual([
+        transaction,
+        transaction,
+        message,
+        message,
+      ])
+    } finally {
+      overlay.stop()
+      await setGuardianRules(seller, null)
+    }
     expect(pg.errors).toEqual([])
     await page.context().close()
   })

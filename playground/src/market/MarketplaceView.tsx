@@ -170,6 +170,7 @@ export function MarketplaceView(props: { info: Info }) {
         <section className="market-section" data-testid="market-nfts">
           <h3>Your NFTs</h3>
           <OwnedNfts
+            key={account ?? 'none'}
             account={account}
             nfts={nfts.data}
             loading={nfts.isPending && account !== undefined}

@@ -316,18 +316,27 @@ export async function mintTestNft(
 }
 
 /**
- * Whether `error` (or one of its causes) is the person giving up: a
- * wallet's EIP-1193 4001 (rejected), or a wallet popup they closed. Not a
- * failure to report.
+ * Whether `error` (or one of its causes) is the person saying no: a
+ * wallet's EIP-1193 4001 (rejected), the game wallet's refusal from its
+ * confirmation window (published as a "Transaction rejected" error, code
+ * -32003, "… rejected by user"), or a wallet popup they closed. The page
+ * says it was cancelled; it is not a failure to report.
  */
 export function isCancel(error: unknown): boolean {
   for (let at = error, depth = 0; at && depth < 8; depth++) {
-    const { code, name, cause } = at as {
+    const { code, name, message, cause } = at as {
       code?: unknown
       name?: unknown
+      message?: unknown
       cause?: unknown
     }
     if (code === 4001 || name === 'PopupClosedError') return true
+    if (
+      code === -32003 &&
+      typeof message === 'string' &&
+      message.endsWith('rejected by user')
+    )
+      return true
     at = cause
   }
   return false
