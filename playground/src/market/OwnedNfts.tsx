@@ -97,7 +97,10 @@ export function OwnedNfts(props: {
                   <strong data-testid="market-nft-name">
                     {nft.collection} #{record.token_id}
                   </strong>
-                  {record.name && <span className="muted">{record.name}</span>}
+                  {record.name &&
+                    record.name !== `${nft.collection} ${record.token_id}` && (
+                      <span className="muted">{record.name}</span>
+                    )}
                 </div>
                 <div className="market-item-contract muted">
                   Contract <LongValue value={nft.contract} keep={6} />
