@@ -395,6 +395,21 @@ describe('npm start: the marketplace', () => {
     expect(await chain.getBalance({ address: buyer })).toBe(parseEther('100'))
     await buy(page, listing, { seller, buyer }, '0.25')
     expect(popups.urls).toEqual([])
+    // The status filter asks the book for one status.
+    const filter = market.getByTestId('market-status-filter')
+    await filter.selectOption('ACTIVE')
+    await expect.poll(() => listingRow(page, tokenId).count(), poll).toBe(0)
+    await filter.selectOption('FILLED')
+    await expect
+      .poll(
+        () =>
+          listingRow(page, tokenId)
+            .getByTestId('market-listing-status')
+            .textContent(),
+        poll,
+      )
+      .toBe('FILLED')
+    await filter.selectOption('ALL')
 
     // The section at both widths, with a listing and a trade in it.
     expect(await fits(page)).toEqual({ page: true, market: true })
@@ -414,6 +429,23 @@ describe('npm start: the marketplace', () => {
     await market.getByTestId('market-nfts-empty').waitFor()
     const sold = await mint(page, seller)
     const kept = await mint(page, seller)
+    // A price the order book could not take is refused in the form.
+    const form = nftRow(page, sold)
+    for (const [typed, problem] of [
+      ['0', 'The price must be more than 0.'],
+      ['1,5', 'Enter a price in ETH, e.g. 0.5 (at most 18 decimals).'],
+      [
+        '0.0000000000000000001',
+        'Enter a price in ETH, e.g. 0.5 (at most 18 decimals).',
+      ],
+    ] as const) {
+      await form.getByTestId('market-price').fill(typed)
+      expect(await form.getByTestId('market-price-problem').textContent()).toBe(
+        problem,
+      )
+      expect(await form.getByTestId('market-list').isDisabled()).toBe(true)
+      expect(await form.getByTestId('market-list').textContent()).toBe('List')
+    }
     const listing = await list(page, seller, sold, '0.1')
     const withdrawn = await list(page, seller, kept, '3')
 
@@ -441,8 +473,21 @@ describe('npm start: the marketplace', () => {
 
     await disconnect(page)
     const buyer = await connectGameWallet(pg, page, freshEmail('buyer'))
-    // The game wallet starts without ETH: the test funds it as a faucet
-    // would.
+    // The game wallet starts without ETH: the page says so rather than
+    // asking the wallet; nothing is sold.
+    expect(await chain.getBalance({ address: buyer })).toBe(0n)
+    await listingRow(page, sold).getByTestId('market-buy').click()
+    await page.getByTestId('market-error').waitFor()
+    expect(await page.getByTestId('market-error').textContent()).toContain(
+      `Buy Test NFT #${sold} for 0.1 ETH failed: This account holds 0 ETH; buying costs 0.102 ETH (the price and the order book’s fees). Add ETH to it first.`,
+    )
+    expect(
+      await listingRow(page, sold)
+        .getByTestId('market-listing-status')
+        .textContent(),
+    ).toBe('ACTIVE')
+    expect(popups.urls).toEqual([])
+    // The test funds it, as a faucet would.
     await createTestClient({
       mode: 'anvil',
       transport: http(pg.info.rpcUrl),

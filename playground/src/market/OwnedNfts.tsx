@@ -141,7 +141,9 @@ export function OwnedNfts(props: {
                   </div>
                 )}
                 {typeof price === 'string' && !listing && (
-                  <span className="error">{price}</span>
+                  <span className="error" data-testid="market-price-problem">
+                    {price}
+                  </span>
                 )}
                 {step && (
                   <p className="muted market-step" data-testid="market-step">

@@ -18,6 +18,7 @@ import {
 } from 'viem'
 import type { Config } from 'wagmi'
 import {
+  getBalance,
   readContract,
   signTypedData,
   waitForTransactionReceipt,
@@ -225,6 +226,15 @@ export async function buyListing(
   const price = priceOf(order)
   const fees = order.fees.reduce((sum, fee) => sum + BigInt(fee.amount), 0n)
   const label = `Buy ${nftLabel(nft)} for ${eth(price)}`
+  // Checked before the wallet is asked: a fill short of funds would only
+  // fail in the wallet or on chain, in less helpful words.
+  const { value: balance } = await getBalance(context.config, {
+    address: context.account,
+  })
+  if (balance < price + fees)
+    throw new Error(
+      `This account holds ${eth(balance)}; buying costs ${eth(price + fees)} (the price and the order book’s fees). Add ETH to it first.`,
+    )
   context.step(`${label}: confirm in your wallet…`)
   return sendTracked(context, label, () =>
     writeContract(context.config, {
