@@ -38,6 +38,7 @@ let chainName: string
 
 const nftAbi = parseAbi([
   'function ownerOf(uint256 tokenId) view returns (address)',
+  'function royaltyInfo(uint256 tokenId, uint256 salePrice) view returns (address, uint256)',
 ])
 
 /** `expect.poll`'s options: a block, the book's and the indexer's next read. */
@@ -130,17 +131,65 @@ async function setGuardianRules(wallet: Address, rules: object | null) {
   expect(response.status).toBe(200)
 }
 
-/** The row of the NFT `tokenId` of the test NFT in "Your NFTs". */
-function nftRow(page: Page, tokenId: bigint): Locator {
+/**
+ * Mints `tokenId` of the platform's collection to `owner` as a game's
+ * backend does: a mint request with the platform's secret key (which a
+ * page never holds), waited for until the chain has it.
+ */
+async function mintWithBackend(owner: Address, tokenId: bigint) {
+  const nfts = new mr.NftsApi(
+    createConfig({
+      basePath: pg.info.passport.apiUrl,
+      headers: { 'x-immutable-api-key': pg.info.passport.apiKey },
+    }),
+  )
+  const referenceId = crypto.randomUUID()
+  const request = {
+    chainName,
+    contractAddress: pg.info.contracts.erc721,
+  }
+  const accepted = await nfts.createMintRequest({
+    ...request,
+    createMintRequestRequest: {
+      assets: [
+        {
+          reference_id: referenceId,
+          owner_address: owner,
+          token_id: String(tokenId),
+          metadata: { name: 'Sword' },
+        },
+      ],
+    },
+  })
+  expect(accepted.status).toBe(202)
+  await expect
+    .poll(
+      async () =>
+        (await nfts.getMintRequest({ ...request, referenceId })).data.result[0]
+          ?.status,
+      poll,
+    )
+    .toBe('succeeded')
+}
+
+/** The test NFT's contract, which the view's dev button mints. */
+const testNft = (): Address => getAddress(pg.info.contracts.testErc721)
+
+/** The row of the NFT `tokenId` (of the test NFT's contract) in "Your NFTs". */
+function nftRow(page: Page, tokenId: bigint, contract = testNft()): Locator {
   return page.locator(
-    `[data-testid="market-nft"][data-contract="${getAddress(pg.info.contracts.testErc721)}"][data-token-id="${tokenId}"]`,
+    `[data-testid="market-nft"][data-contract="${getAddress(contract)}"][data-token-id="${tokenId}"]`,
   )
 }
 
-/** The row of the listing of the test NFT `tokenId` in "Listings". */
-function listingRow(page: Page, tokenId: bigint): Locator {
+/** The row of the listing of the NFT `tokenId` in "Listings". */
+function listingRow(
+  page: Page,
+  tokenId: bigint,
+  contract = testNft(),
+): Locator {
   return page.locator(
-    `[data-testid="market-listing"][data-contract="${getAddress(pg.info.contracts.testErc721)}"][data-token-id="${tokenId}"]`,
+    `[data-testid="market-listing"][data-contract="${getAddress(contract)}"][data-token-id="${tokenId}"]`,
   )
 }
 
@@ -175,14 +224,14 @@ async function orFailure(page: Page, locator: Locator): Promise<string> {
 async function ownedIds(page: Page): Promise<bigint[]> {
   const ids = await page
     .getByTestId('panel-market')
-    .getByTestId('market-nft')
+    .locator(`[data-testid="market-nft"][data-contract="${testNft()}"]`)
     .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-token-id')))
   return ids.map((id) => BigInt(id ?? '-1')).sort((a, b) => Number(a - b))
 }
 
-function ownerOf(tokenId: bigint): Promise<Address> {
+function ownerOf(tokenId: bigint, contract = testNft()): Promise<Address> {
   return chain.readContract({
-    address: pg.info.contracts.testErc721 as Address,
+    address: contract,
     abi: nftAbi,
     functionName: 'ownerOf',
     args: [tokenId],
@@ -195,8 +244,9 @@ async function list(
   seller: Address,
   tokenId: bigint,
   price: string,
+  contract = testNft(),
 ): Promise<mr.Order> {
-  const row = nftRow(page, tokenId)
+  const row = nftRow(page, tokenId, contract)
   await row.getByTestId('market-price').fill(price)
   const button = row.getByTestId('market-list')
   expect(await button.textContent()).toBe(`List for ${price} ETH`)
@@ -218,7 +268,7 @@ async function list(
     sell: [
       {
         type: 'ERC721',
-        contract_address: pg.info.contracts.testErc721.toLowerCase(),
+        contract_address: contract.toLowerCase(),
         token_id: String(tokenId),
       },
     ],
@@ -242,7 +292,7 @@ async function list(
     }),
   ).toBe(listing.order_hash)
   // The listing as Listings shows it, to its maker: no Buy, a Cancel.
-  const shown = listingRow(page, tokenId)
+  const shown = listingRow(page, tokenId, contract)
   await expect
     .poll(() => shown.getByTestId('market-listing-status').textContent(), poll)
     .toBe('ACTIVE')
@@ -268,14 +318,41 @@ async function buy(
   listing: mr.Order,
   parties: { seller: Address; buyer: Address },
   price: string,
+  collection = 'Test NFT',
 ) {
   const { seller, buyer } = parties
-  const tokenId = BigInt(
-    (listing.sell[0] as { token_id: string } | undefined)?.token_id ?? '-1',
-  )
+  const item = listing.sell[0] as { contract_address: string; token_id: string }
+  const contract = getAddress(item.contract_address)
+  const tokenId = BigInt(item.token_id)
   const wei = parseEther(price)
-  const fee = (wei * 2n) / 100n
-  const row = listingRow(page, tokenId)
+  // The book's fees, which the buyer pays on top: its protocol fee (2%)
+  // and the collection's ERC-2981 royalty, if it has one.
+  const royalty = await chain
+    .readContract({
+      address: contract,
+      abi: nftAbi,
+      functionName: 'royaltyInfo',
+      args: [tokenId, wei],
+    })
+    .catch(() => undefined)
+  const fees = [
+    {
+      type: 'PROTOCOL',
+      amount: String((wei * 2n) / 100n),
+      recipient_address: pg.info.accounts.deployer.address.toLowerCase(),
+    },
+    ...(royalty && royalty[1] > 0n
+      ? [
+          {
+            type: 'ROYALTY',
+            amount: String(royalty[1]),
+            recipient_address: royalty[0].toLowerCase(),
+          },
+        ]
+      : []),
+  ]
+  const fee = fees.reduce((sum, item) => sum + BigInt(item.amount), 0n)
+  const row = listingRow(page, tokenId, contract)
   await expect
     .poll(() => row.getByTestId('market-listing-status').textContent(), poll)
     .toBe('ACTIVE')
@@ -307,7 +384,7 @@ async function buy(
     `+ ${formatEth(fee)} ETH fees`,
   )
   expect(await trade.getByTestId('market-trade-nft').textContent()).toBe(
-    `Test NFT #${tokenId}`,
+    `${collection} #${tokenId}`,
   )
   const hash = (await value('market-trade-tx')) as Hex
   const { data } = await orders.listTrades({ chainName, accountAddress: buyer })
@@ -319,13 +396,7 @@ async function buy(
     seller_address: seller.toLowerCase(),
     buy: [{ type: 'NATIVE', amount: String(wei) }],
     sell: listing.sell,
-    fees: [
-      {
-        type: 'PROTOCOL',
-        amount: String(fee),
-        recipient_address: pg.info.accounts.deployer.address.toLowerCase(),
-      },
-    ],
+    fees,
     blockchain_metadata: { transaction_hash: hash },
   })
   expect(await trade.getAttribute('data-trade-id')).toBe(booked?.id)
@@ -334,7 +405,7 @@ async function buy(
   // the buyer paid the price, the fee and (an account) its gas.
   const receipt = await chain.getTransactionReceipt({ hash })
   expect(receipt.status).toBe('success')
-  expect(await ownerOf(tokenId)).toBe(buyer)
+  expect(await ownerOf(tokenId, contract)).toBe(buyer)
   expect(await chain.getBalance({ address: seller })).toBe(total)
   const paid = buyerBefore - (await chain.getBalance({ address: buyer }))
   const gas =
@@ -344,7 +415,7 @@ async function buy(
   expect(paid).toBe(wei + fee + gas)
 
   // The buyer's NFTs list it; the listing offers nothing more.
-  await nftRow(page, tokenId).waitFor({ timeout: poll.timeout })
+  await nftRow(page, tokenId, contract).waitFor({ timeout: poll.timeout })
   expect(await row.getByTestId('market-buy').count()).toBe(0)
   expect(await row.getByTestId('market-cancel').count()).toBe(0)
 }
@@ -545,6 +616,36 @@ describe('npm start: the marketplace', () => {
       overlay.stop()
       await setGuardianRules(seller, null)
     }
+    expect(pg.errors).toEqual([])
+    await page.context().close()
+  })
+
+  test('behavior: an NFT of the platform’s collection, minted by a game’s backend (the secret key), is listed by the iframe wallet and bought by a game wallet the same way', async () => {
+    const page = await pg.open({ width: 1280, height: 900 })
+    const popups = confirmPopups(page)
+    const seller = await connectIframeWallet(pg, page, freshEmail('holder'))
+    const erc721 = getAddress(pg.info.contracts.erc721)
+    const tokenId = BigInt(Date.now())
+    await mintWithBackend(seller, tokenId)
+    expect(await ownerOf(tokenId, erc721)).toBe(seller)
+    // The indexer lists it under the account's NFTs once the view, on
+    // screen, reads it again.
+    await page.getByTestId('panel-market').scrollIntoViewIfNeeded()
+    const row = nftRow(page, tokenId, erc721)
+    await row.waitFor({ timeout: poll.timeout })
+    expect(await row.getByTestId('market-nft-name').textContent()).toBe(
+      `Emulator ERC-721 #${tokenId}`,
+    )
+    const listing = await list(page, seller, tokenId, '2', erc721)
+
+    await disconnect(page)
+    const buyer = await connectGameWallet(pg, page, freshEmail('collector'))
+    await createTestClient({
+      mode: 'anvil',
+      transport: http(pg.info.rpcUrl),
+    }).setBalance({ address: buyer, value: parseEther('3') })
+    await buy(page, listing, { seller, buyer }, '2', 'Emulator ERC-721')
+    expect(popups.urls).toEqual([])
     expect(pg.errors).toEqual([])
     await page.context().close()
   })

@@ -160,11 +160,11 @@ export function MarketplaceView(props: { info: Info }) {
       <p className="market-lead">
         List an NFT you own, buy someone else’s, and see the trades: the page
         builds each Seaport 1.5 order itself, your wallet signs it, and the
-        platform’s order book and indexer (through the package’s generated
-        clients) do the rest. The platform’s own collection can only be minted
-        by a game’s backend with its secret key, so the page trades the dev
-        chain’s test NFT, which anyone may mint and which the order book and the
-        seaport take like any ERC-721.
+        platform’s order book and indexer, through the package’s generated
+        clients, do the rest. Any ERC-721 you hold can be listed, but the
+        platform’s own collection is minted only by a game’s backend with its
+        secret key, so the dev button mints the chain’s test NFT, which anyone
+        may mint and which the order book and the seaport take like any other.
       </p>
       <div className="market-columns">
         <section className="market-section" data-testid="market-nfts">
