@@ -114,8 +114,9 @@ export function MarketplaceView(props: { info: Info }) {
     if (!account || !name) return
     const label = `List ${nftLabel(nft)} for ${eth(price)}`
     void run(nftKey(nft.contract, nft.tokenId), label, async (step) => {
-      const order = await listNft(contextFor(account, step), nft, price)
-      return `Listed: the order book took it ${order.status.name}.`
+      await listNft(contextFor(account, step), nft, price)
+      // What the book makes of it (PENDING, then ACTIVE) shows beside it.
+      return 'Listed on the order book.'
     })
   }
   const buy = (order: mr.Order) => {
