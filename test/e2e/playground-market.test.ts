@@ -492,7 +492,7 @@ describe('npm start: the marketplace', () => {
     await page.context().close()
   })
 
-  test('behavior: the iframe wallet lists; a funded game wallet buys it; a listing its maker cancels is CANCELLED and offered to no one', async () => {
+  test('behavior: the iframe wallet lists (prices the book could not take refused in the form); a game wallet without ETH is told what is missing, funded, buys it; a listing its maker cancels is CANCELLED and offered to no one', async () => {
     const page = await pg.open({ width: 1280, height: 900 })
     const popups = confirmPopups(page)
     const market = page.getByTestId('panel-market')
