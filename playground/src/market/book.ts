@@ -75,6 +75,7 @@ export function useOwnedNfts(options: {
       return data.result.filter((nft) => nft.contract_type === 'ERC721')
     },
     refetchInterval: poll ? pollInterval : false,
+    refetchOnWindowFocus: poll,
   })
 }
 
@@ -103,6 +104,7 @@ export function useListings(options: {
       return data.result
     },
     refetchInterval: poll ? pollInterval : false,
+    refetchOnWindowFocus: poll,
   })
 }
 
@@ -131,6 +133,7 @@ export function useOwnListings(options: {
       return data.result.filter((order) => live.has(order.status.name))
     },
     refetchInterval: poll ? pollInterval : false,
+    refetchOnWindowFocus: poll,
   })
 }
 
@@ -161,6 +164,7 @@ export function useTrades(options: {
       return data.result
     },
     refetchInterval: poll ? pollInterval : false,
+    refetchOnWindowFocus: poll,
   })
 }
 
