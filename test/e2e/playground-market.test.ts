@@ -539,11 +539,20 @@ describe('npm start: the marketplace', () => {
       pending: false,
       cancellation_type: 'OFF_CHAIN',
     })
+    expect(
+      await listingRow(page, kept)
+        .getByTestId('market-listing-step')
+        .textContent(),
+    ).toBe('Cancelled.')
     // Listed no more: the NFT may be listed again.
     await nftRow(page, kept).getByTestId('market-list').waitFor()
 
     await disconnect(page)
     const buyer = await connectGameWallet(pg, page, freshEmail('buyer'))
+    // What the seller's flows ended with is not shown to the next account.
+    expect(
+      await listingRow(page, kept).getByTestId('market-listing-step').count(),
+    ).toBe(0)
     // The game wallet starts without ETH: the page says so rather than
     // asking the wallet; nothing is sold.
     expect(await chain.getBalance({ address: buyer })).toBe(0n)

@@ -75,7 +75,7 @@ export function MarketplaceView(props: { info: Info }) {
       ),
     ),
   ])
-  const { running, outcome, run } = useRunner()
+  const { running, outcome, run } = useRunner(account)
   const readError =
     chainName.error ?? nfts.error ?? listings.error ?? trades.error ?? own.error
   const { report } = useFailures('market')

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useCallback, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
+import type { Address } from 'viem'
 import { useFailures } from '../ui/errors.js'
 import { isCancel } from './actions.js'
 
@@ -13,11 +14,14 @@ export type Outcome = { readonly key: string; readonly text: string }
  * Runs the marketplace's flows one at a time (a wallet answers one request
  * at a time): the row that started one shows its steps, a failure goes to
  * the page's banner (a person cancelling is not one), and the book's
- * queries are read again when it ends, whatever the outcome.
+ * queries are read again when it ends, whatever the outcome. What the last
+ * flow ended with is forgotten when another account connects.
  */
-export function useRunner() {
+export function useRunner(account: Address | undefined) {
   const [running, setRunning] = useState<Running | undefined>()
   const [outcome, setOutcome] = useState<Outcome | undefined>()
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on a new account
+  useEffect(() => setOutcome(undefined), [account])
   const failures = useFailures('market')
   const queries = useQueryClient()
 
