@@ -168,7 +168,7 @@ export function MarketplaceView(props: { info: Info }) {
         may mint and which the order book and the seaport take like any other.
       </p>
       <div className="market-columns">
-        <section className="market-section" data-testid="market-nfts">
+        <section className="panel market-section" data-testid="market-nfts">
           <h3>Your NFTs</h3>
           <OwnedNfts
             key={account ?? 'none'}
@@ -184,7 +184,7 @@ export function MarketplaceView(props: { info: Info }) {
             onMint={mint}
           />
         </section>
-        <section className="market-section" data-testid="market-listings">
+        <section className="panel market-section" data-testid="market-listings">
           <Listings
             account={account}
             listings={listings.data}
@@ -200,7 +200,7 @@ export function MarketplaceView(props: { info: Info }) {
           />
         </section>
       </div>
-      <section className="market-section" data-testid="market-trades">
+      <section className="panel market-section" data-testid="market-trades">
         <h3>Trades</h3>
         <Trades
           trades={trades.data}

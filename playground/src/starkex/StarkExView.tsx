@@ -65,7 +65,7 @@ function StarkExAccount(props: { info: Info; passport: Passport }) {
     )
   if (layer.state === 'failed')
     return (
-      <div className="row">
+      <div className="panel row">
         <p className="muted" data-testid="starkex-failed">
           The StarkEx account could not be opened.
         </p>
@@ -76,7 +76,7 @@ function StarkExAccount(props: { info: Info; passport: Passport }) {
     )
   if (layer.state === 'unregistered')
     return (
-      <div className="starkex-register">
+      <div className="panel starkex-register">
         <p>
           Status:{' '}
           <strong data-testid="starkex-registered" data-registered="false">
@@ -141,7 +141,7 @@ function RegisteredAccount(props: {
   return (
     <div className="starkex" data-testid="starkex-account" ref={root}>
       <div className="starkex-cards">
-        <section className="starkex-card">
+        <section className="panel starkex-card">
           <h3>Account</h3>
           <dl className="facts">
             <dt>Status</dt>

@@ -28,7 +28,7 @@ export function Holdings(props: { info: Info; reads: Reads | undefined }) {
   )
   const fungibles = reads?.balances ?? []
   return (
-    <section className="starkex-card" data-testid="starkex-holdings">
+    <section className="panel starkex-card" data-testid="starkex-holdings">
       <h3>Balances</h3>
       {!reads ? (
         <p className="muted">Reading…</p>
@@ -142,7 +142,7 @@ export function Orders(props: {
   }
 
   return (
-    <section className="starkex-card" data-testid="starkex-orders">
+    <section className="panel starkex-card" data-testid="starkex-orders">
       <h3>Orders</h3>
       {done && (
         <p
@@ -267,7 +267,7 @@ export function Trades(props: { info: Info; reads: Reads | undefined }) {
     })
     .sort((a, b) => b.id - a.id)
   return (
-    <section className="starkex-card" data-testid="starkex-trades">
+    <section className="panel starkex-card" data-testid="starkex-trades">
       <h3>Your trades</h3>
       {reads && trades.length === 0 && (
         <p className="muted" data-testid="starkex-no-trades">
@@ -339,7 +339,7 @@ export function Transfers(props: {
   const { info, address, reads } = props
   const transfers = reads?.transfers ?? []
   return (
-    <section className="starkex-card" data-testid="starkex-transfers">
+    <section className="panel starkex-card" data-testid="starkex-transfers">
       <h3>Your transfers</h3>
       {reads && transfers.length === 0 && (
         <p className="muted" data-testid="starkex-no-transfers">
