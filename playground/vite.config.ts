@@ -39,7 +39,7 @@ export default defineConfig({
   resolve: {
     alias: [
       {
-        find: /^embedded-wallets\/(core|magic|passport)$/,
+        find: /^embedded-wallets\/(core|magic|passport|api)$/,
         replacement: `${root}src/$1/index.ts`,
       },
       {
