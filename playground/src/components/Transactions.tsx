@@ -33,6 +33,15 @@ function contractNames(info: Info, account: Address): Names {
     [contracts.erc721.toLowerCase(), 'Platform ERC-721'],
     [contracts.erc1155.toLowerCase(), 'Platform ERC-1155'],
     [contracts.seaport.toLowerCase(), 'Seaport'],
+    [contracts.factory.toLowerCase(), 'Sequence wallet factory'],
+    [contracts.mainModule.toLowerCase(), 'Sequence main module'],
+    [
+      contracts.mainModuleUpgradable.toLowerCase(),
+      'Sequence upgradable module',
+    ],
+    [contracts.guestModule.toLowerCase(), 'Sequence guest module'],
+    [contracts.sequenceUtils.toLowerCase(), 'Sequence utils'],
+    [contracts.sponsoredCallDelegate.toLowerCase(), 'Gas sponsor delegate'],
     [account.toLowerCase(), 'your wallet'],
   ])
 }

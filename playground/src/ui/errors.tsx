@@ -131,7 +131,9 @@ export function ErrorBanner() {
               {explanation.next}
             </p>
             <details className="failure-detail">
-              <summary>Details</summary>
+              <summary data-testid={`${area}-error-detail-toggle`}>
+                Details
+              </summary>
               <pre data-testid={`${area}-error-detail`}>
                 {explanation.detail}
               </pre>

@@ -5,6 +5,7 @@ import {
   encodeErrorResult,
   HttpRequestError,
   InternalRpcError,
+  InvalidInputRpcError,
   TransactionExecutionError,
   UserRejectedRequestError,
 } from 'viem'
@@ -174,13 +175,20 @@ describe('explain', () => {
   })
 
   test("behavior: the game wallet's unavailable guardian reads as unavailable, with its published type and text", () => {
+    // As the provider throws it, and as wagmi's sendTransaction passes it
+    // on: inside viem's wrappers, the guardian's words as its cause.
     const wallet = typed(
       new RpcErrors.InvalidInputError({
-        message: 'Service unavailable. The guardian is unavailable.',
+        message: 'Service unavailable',
+        cause: new Error('The guardian is unavailable.'),
       }),
       'SERVICE_UNAVAILABLE_ERROR',
     )
-    expect(explain(wallet)).toMatchObject({
+    const error = new TransactionExecutionError(
+      new InvalidInputRpcError(wallet as unknown as Error),
+      { account: { address: sender, type: 'json-rpc' }, chain: undefined },
+    )
+    expect(explain(error)).toMatchObject({
       kind: 'unavailable',
       title: 'The wallet’s service is unavailable',
       message:

@@ -259,21 +259,33 @@ function textOf(item: unknown): string {
 }
 
 /**
- * The wallet's own message: the innermost cause's text (wrappers such as
- * viem's `TransactionExecutionError` only repeat it), with the game
- * wallet's published error type in front when one carries it.
+ * The wallet's own message: that of the innermost error carrying a code
+ * or a published type (wrappers such as viem's `TransactionExecutionError`
+ * only repeat it), followed by what its own cause says (the game wallet's
+ * `Service unavailable` is caused by the guardian's words), with the game
+ * wallet's error type in front when one carries it. Without a coded error,
+ * the innermost cause's text.
  */
 function ownMessage(chain: readonly unknown[]): string {
-  const innermost = [...chain]
-    .reverse()
-    .find((item) => textOf(item).trim() !== '')
-  const text = (innermost === undefined ? 'Unknown error' : textOf(innermost))
-    .split('\n')[0]
-    ?.trim()
+  const line = (item: unknown) => textOf(item).split('\n')[0]?.trim() ?? ''
+  const coded = chain.findLastIndex(
+    (item) =>
+      typeof field(item, 'code') === 'number' ||
+      typeof field(item, 'type') === 'string',
+  )
+  const readable = (item: unknown) => {
+    const text = line(item)
+    return text !== '' && !text.startsWith('{') && !text.startsWith('[')
+  }
+  const below = chain.slice(coded + 1).filter(readable)
+  const own = coded < 0 ? undefined : line(chain[coded])
+  const inner = below.at(-1) === undefined ? undefined : line(below.at(-1))
+  const text =
+    (own && inner && !own.includes(inner)
+      ? `${/[.!?]$/.test(own) ? own : `${own}.`} ${inner}`
+      : (own ?? inner)) || 'Unknown error'
   const type = typesOf(chain).find((item) => /^[A-Z][A-Z_]+_ERROR$/.test(item))
-  return type && !text?.startsWith(type)
-    ? `${type}: ${text}`
-    : (text ?? 'Unknown error')
+  return type && !text.startsWith(type) ? `${type}: ${text}` : text
 }
 
 /** Each cause on its own lines: name, message, code and data. */

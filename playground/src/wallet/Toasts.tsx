@@ -8,7 +8,7 @@ import { type SentTransaction, useActivity, useOutcome } from './activity.js'
 const settledFor = 6_000
 
 /** At most this many toasts at once: the newest. */
-const most = 4
+const most = 3
 
 /**
  * One toast per transaction the page tracks, newest on top: pending, then
