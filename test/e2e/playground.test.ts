@@ -751,8 +751,18 @@ describe('npm start', () => {
   })
 
   test('behavior: the game wallet, connected through the Connect modal, gets the same account view, send form, toasts and decoded receipts', async () => {
-    // The cancelled login left the Connect modal open: close it first.
+    // Closing the game wallet's login popup is a cancel, not an error.
+    const cancelled = page.waitForEvent('popup')
+    await page
+      .locator('[data-testid="connector"][data-rdns="com.immutable.passport"]')
+      .click()
+    await (await cancelled).close()
+    await expect
+      .poll(() => page.getByTestId('magic-email').isEnabled(), poll)
+      .toBe(true)
+    expect(await page.getByTestId('wallet-error').count()).toBe(0)
     await page.getByTestId('connect-close').click()
+
     const game = await connectGameWallet(playground, page, freshEmail('game'))
     expect(await accountAddress(page)).toBe(game)
     expect(await page.getByTestId('account-connector').textContent()).toBe(
@@ -836,12 +846,21 @@ describe('npm start', () => {
     // logs are the wallet's own events and the NFT's Transfer, all named.
     await mint.getByTestId('tx-open').click()
     const logs = mint.getByTestId('receipt-log')
-    const events = await logs.evaluateAll((items) =>
-      items.map((item) => item.getAttribute('data-event')),
-    )
-    expect(events).toContain('Transfer')
-    expect(events).toContain('TxExecuted')
-    expect(events).not.toContain('')
+    // Through the guest module, which deploys the wallet and calls it.
+    expect(
+      await logs.evaluateAll((items) =>
+        items.map((item) => [
+          item.getAttribute('data-event'),
+          item.querySelector('[data-testid="log-emitter"]')?.textContent,
+        ]),
+      ),
+    ).toEqual([
+      ['TxExecuted', 'Sequence guest module'],
+      ['NonceChange', 'your wallet'],
+      ['Transfer', 'TestERC721 (TNFT)'],
+      ['TxExecuted', 'your wallet'],
+      ['TxExecuted', 'Sequence guest module'],
+    ])
     expect(
       await argsOf(logs.filter({ has: page.getByText('TestERC721 (TNFT)') })),
     ).toEqual([
@@ -849,13 +868,6 @@ describe('npm start', () => {
       ['to', game],
       ['tokenId', tokenId],
     ])
-    expect(
-      await mint
-        .locator('[data-testid="receipt-log"][data-event="TxExecuted"]')
-        .getByTestId('log-emitter')
-        .first()
-        .textContent(),
-    ).toBe('your wallet')
     await page.getByTestId('panel-account').scrollIntoViewIfNeeded()
     await page.screenshot({
       path: screenshot('playground-game-wallet'),
@@ -868,6 +880,55 @@ describe('npm start', () => {
     })
     await page.setViewportSize({ width: 1280, height: 900 })
     await mint.getByTestId('tx-open').click()
+
+    // The same sign form: the wallet is a contract, deployed by now, so the
+    // chain checks its signature with ERC-1271.
+    await page.getByTestId('sign-message-input').fill('From the game wallet')
+    await page.getByTestId('sign-message-submit').click()
+    await page.getByTestId('sign-message-result').waitFor({ timeout: 30_000 })
+    const signature = (await page
+      .getByTestId('sign-message-signature')
+      .getAttribute('data-value')) as Hex
+    expect(
+      await chain.verifyMessage({
+        address: game,
+        message: 'From the game wallet',
+        signature,
+      }),
+    ).toBe(true)
+    expect(
+      await page.getByTestId('sign-message-signer').getAttribute('data-value'),
+    ).toBe(game)
+    expect(await page.getByTestId('sign-message-mine').textContent()).toBe(
+      '✓ your account',
+    )
+
+    // A send the guardian wants confirmed, rejected in its popup: the
+    // banner says who said no and that nothing was sent.
+    await setRule(page, 'game-rule-value', true)
+    try {
+      await page.getByTestId('send-amount').fill('0.02')
+      const opened = page.waitForEvent('popup')
+      await page.getByTestId('send-submit').click()
+      await (await opened)
+        .getByTestId('confirmation-reject')
+        .click()
+        .catch(() => {})
+      await page.getByTestId('wallet-error').waitFor({ timeout: poll.timeout })
+      expect(await page.getByTestId('wallet-error-title').textContent()).toBe(
+        'You rejected the request',
+      )
+      expect(await page.getByTestId('wallet-error').textContent()).toBe(
+        'Send 0.02 ETH to 0x7099…79C8 failed: Transaction rejected by user',
+      )
+      expect(await page.getByTestId('wallet-error-next').textContent()).toBe(
+        'Nothing was sent or signed; try again when you are ready.',
+      )
+    } finally {
+      await setRule(page, 'game-rule-value', false)
+    }
+    await page.getByTestId('wallet-error-dismiss').click()
+    await page.getByTestId('send-amount').fill('0.001')
 
     // The guardian unavailable: its popup says so, the player closes it,
     // and the banner names the class of the failure and what to do.

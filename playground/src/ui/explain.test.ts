@@ -7,6 +7,7 @@ import {
   InternalRpcError,
   InvalidInputRpcError,
   TransactionExecutionError,
+  TransactionRejectedRpcError,
   UserRejectedRequestError,
 } from 'viem'
 import { describe, expect, test } from 'vitest'
@@ -172,6 +173,26 @@ describe('explain', () => {
       message: 'User rejected the request.',
       next: 'Nothing was sent or signed; try again when you are ready.',
     })
+  })
+
+  test("behavior: the game wallet's Reject in its confirmation popup (-32003, as published) is a rejection too", () => {
+    const wallet = new RpcErrors.TransactionRejectedError({
+      message: 'Transaction rejected by user',
+    })
+    const error = new TransactionExecutionError(
+      new TransactionRejectedRpcError(wallet as unknown as Error),
+      { account: { address: sender, type: 'json-rpc' }, chain: undefined },
+    )
+    expect(explain(error)).toMatchObject({
+      kind: 'rejected',
+      message: 'Transaction rejected by user',
+    })
+    // The same code from a node that refused the transaction is not.
+    expect(
+      explain(
+        new RpcErrors.TransactionRejectedError({ message: 'Nonce too low' }),
+      ).kind,
+    ).toBe('unknown')
   })
 
   test("behavior: the game wallet's unavailable guardian reads as unavailable, with its published type and text", () => {

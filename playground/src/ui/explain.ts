@@ -198,7 +198,15 @@ function kindOf(chain: readonly unknown[]): Kind {
   const names = namesOf(chain)
   const types = typesOf(chain)
   const text = chain.map((item) => textOf(item)).join('\n')
-  if (codes.includes(4001) || names.includes('UserRejectedRequestError'))
+  // EIP-1193's 4001; the game wallet answers its confirmation popup's
+  // Reject with EIP-1474's -32003 "Transaction rejected by user", as the
+  // published SDK does.
+  if (
+    codes.includes(4001) ||
+    names.includes('UserRejectedRequestError') ||
+    (codes.includes(-32003) && /rejected by (the )?user/i.test(text)) ||
+    /user (rejected|denied)/i.test(text)
+  )
     return 'rejected'
   if (types.includes('SERVICE_UNAVAILABLE_ERROR')) return 'unavailable'
   if (
