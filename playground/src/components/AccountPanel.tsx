@@ -26,7 +26,7 @@ import {
 import { Nfts } from './Nfts.js'
 
 /** What the account view is doing: which dev helper is running. */
-type Busy = 'eth' | 'token' | 'nft' | undefined
+type Busy = 'eth' | 'tokens' | 'nft' | undefined
 
 /**
  * The connected account, whichever wallet it is: its address, how it is
@@ -116,8 +116,20 @@ export function AccountPanel(props: {
       await refetchEth()
     })
 
-  const mintTokens = () =>
-    run('token', 'Minting 100 TEST', async () => {
+  /** The NFT's mint, tracked as one transaction. */
+  const sendNftMint = async () => {
+    const hash = await write.mutateAsync({
+      address: erc721,
+      abi: testNftAbi,
+      functionName: 'mint',
+      args: [address],
+    })
+    track({ hash, label: 'Mint 1 test NFT', from: address })
+  }
+
+  /** 100 TEST and a test NFT: two transactions the wallet sends. */
+  const getTestTokens = () =>
+    run('tokens', 'Getting test tokens', async () => {
       const hash = await write.mutateAsync({
         address: erc20,
         abi: testTokenAbi,
@@ -125,18 +137,10 @@ export function AccountPanel(props: {
         args: [address, faucetAmount],
       })
       track({ hash, label: 'Mint 100 TEST', from: address })
+      await sendNftMint()
     })
 
-  const mintNft = () =>
-    run('nft', 'Minting a test NFT', async () => {
-      const hash = await write.mutateAsync({
-        address: erc721,
-        abi: testNftAbi,
-        functionName: 'mint',
-        args: [address],
-      })
-      track({ hash, label: 'Mint a test NFT', from: address })
-    })
+  const mintNft = () => run('nft', 'Minting a test NFT', sendNftMint)
 
   const leave = async () => {
     failures.clear()
@@ -154,7 +158,8 @@ export function AccountPanel(props: {
       <dl className="facts">
         <dt>Address</dt>
         <dd>
-          <LongValue value={address} testId="account-address" />
+          {/* The account's own address, whole (it fits), with Copy. */}
+          <LongValue value={address} keep={21} testId="account-address" />
         </dd>
         {isIframeWallet && (
           <>
@@ -203,10 +208,10 @@ export function AccountPanel(props: {
         <button
           type="button"
           disabled={busy !== undefined}
-          onClick={mintTokens}
-          data-testid="mint-tokens"
+          onClick={getTestTokens}
+          data-testid="get-tokens"
         >
-          {busy === 'token' ? 'Minting…' : 'Mint 100 TEST'}
+          {busy === 'tokens' ? 'Minting…' : 'Get test tokens'}
         </button>
         <button
           type="button"
@@ -221,8 +226,8 @@ export function AccountPanel(props: {
         {isGameWallet
           ? 'The game wallet is a contract: it needs ETH of its own to send value, which the dev chain’s faucet adds (Anvil’s anvil_setBalance; a hosted chain has none). '
           : 'Every new user of the emulated iframe wallet starts with 100 test ETH; the dev chain’s faucet adds more (Anvil’s anvil_setBalance; a hosted chain has none). '}
-        The test token and NFT let anyone mint: each mint is a transaction your
-        wallet sends.
+        The test token and NFT let anyone mint: “Get test tokens” mints 100 TEST
+        and an NFT, each a transaction your wallet sends.
       </p>
       <h3>Your NFTs</h3>
       <Nfts info={info} address={address} />

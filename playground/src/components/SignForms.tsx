@@ -239,7 +239,12 @@ function SignedResult(props: {
         <dt>Signer</dt>
         <dd>
           {result.signer ? (
-            <LongValue value={result.signer} testId={`${testId}-signer`} />
+            // An address: short enough to show whole.
+            <LongValue
+              value={result.signer}
+              keep={21}
+              testId={`${testId}-signer`}
+            />
           ) : (
             <span data-testid={`${testId}-signer`}>
               not an account of this chain
