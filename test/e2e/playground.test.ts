@@ -11,12 +11,15 @@ import {
   type Address,
   createPublicClient,
   decodeEventLog,
+  encodeAbiParameters,
   encodeFunctionData,
   erc20Abi,
   formatEther,
   getAddress,
   type Hex,
   http,
+  keccak256,
+  pad,
   parseAbi,
   parseEther,
   verifyMessage,
@@ -536,6 +539,67 @@ describe('npm start', () => {
     await mint.getByTestId('tx-open').click()
     await sendTest.getByTestId('tx-open').click()
     expect(await shown.count()).toBe(0)
+    expect(errors).toEqual([])
+  })
+
+  test('behavior: a transaction that reverts on chain turns its toast failed, with the reason in words', async () => {
+    // The balance changes between the wallet's estimate and the block: the
+    // test empties the account's TEST balance in the token's storage
+    // (OpenZeppelin's `_balances` mapping, slot 0) while the send waits.
+    const slot = keccak256(
+      encodeAbiParameters(
+        [{ type: 'address' }, { type: 'uint256' }],
+        [address, 0n],
+      ),
+    )
+    const stored = (await rpc(ports.anvil, 'eth_getStorageAt', [
+      info.contracts.erc20,
+      slot,
+      'latest',
+    ])) as Hex
+    expect(BigInt(stored)).toBe(parseEther('40'))
+    await rpc(ports.anvil, 'evm_setAutomine', [false])
+    try {
+      await page.getByTestId('send-asset').selectOption('TEST')
+      await page.getByTestId('send-amount').fill('10')
+      await page.getByTestId('send-submit').click()
+      const sent = toast(page, 'Send 10 TEST to 0x7099…79C8')
+      await sent.waitFor({ timeout: poll.timeout })
+      expect(await sent.getAttribute('data-state')).toBe('pending')
+      await rpc(ports.anvil, 'anvil_setStorageAt', [
+        info.contracts.erc20,
+        slot,
+        pad('0x0', { size: 32 }),
+      ])
+      await rpc(ports.anvil, 'evm_mine')
+      await expect
+        .poll(() => sent.getAttribute('data-state'), poll)
+        .toBe('failed')
+      const reason = `ERC20InsufficientBalance(sender ${address}, balance 0, needed 10000000000000000000)`
+      await expect
+        .poll(() => sent.getByTestId('toast-status').textContent(), poll)
+        .toBe(`Failed: ${reason}`)
+      const row = page.getByTestId('transaction').first()
+      expect(await row.getByTestId('transaction-label').textContent()).toBe(
+        'Send 10 TEST to 0x7099…79C8',
+      )
+      expect(await row.getAttribute('data-status')).toBe('reverted')
+      await row.getByTestId('tx-open').click()
+      expect(await row.getByTestId('receipt-status').textContent()).toBe(
+        'reverted',
+      )
+      expect(await row.getByTestId('receipt-reason').textContent()).toBe(reason)
+      expect(await row.getByTestId('receipt-no-logs').count()).toBe(1)
+      await row.getByTestId('tx-open').click()
+      await sent.getByTestId('toast-dismiss').click()
+    } finally {
+      await rpc(ports.anvil, 'evm_setAutomine', [true])
+      await rpc(ports.anvil, 'anvil_setStorageAt', [
+        info.contracts.erc20,
+        slot,
+        stored,
+      ])
+    }
     expect(errors).toEqual([])
   })
 

@@ -8,7 +8,7 @@ import {
   useState,
 } from 'react'
 import type { Address, Hash, TransactionReceipt } from 'viem'
-import { usePublicClient, useWaitForTransactionReceipt } from 'wagmi'
+import { usePublicClient } from 'wagmi'
 import { explain } from '../ui/explain.js'
 
 /** A transaction a view sent, as the page tracks it. */
@@ -82,8 +82,19 @@ export type Outcome =
  * decoding what it reverts with. `failed` when no receipt can be had.
  */
 export function useOutcome(hash: Hash): Outcome {
-  const receipt = useWaitForTransactionReceipt({ hash })
   const client = usePublicClient()
+  // viem's wait, not wagmi's hook: wagmi's throws on a reverted receipt,
+  // which would leave no receipt to show.
+  const receipt = useQuery({
+    queryKey: ['tracked-receipt', client?.chain?.id, hash],
+    enabled: client !== undefined,
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+    queryFn: () => {
+      if (!client) throw new Error('No chain client.')
+      return client.waitForTransactionReceipt({ hash })
+    },
+  })
   const reverted =
     receipt.data?.status === 'reverted' ? receipt.data : undefined
   const reason = useQuery({
