@@ -515,6 +515,9 @@ describe('npm start', () => {
       ['to', recipient],
       ['value', '60000000000000000000'],
     ])
+    expect(await logs.getByTestId('log-arg-tokens').textContent()).toBe(
+      ' (60 TEST)',
+    )
     expect(await tokenBalance(info.contracts.erc20, recipient)).toBe(
       parseEther('60'),
     )
@@ -600,6 +603,9 @@ describe('npm start', () => {
         stored,
       ])
     }
+    // A block, so that the page reads the balance again.
+    await rpc(ports.anvil, 'evm_mine')
+    await expectText(page, 'balance-erc20', '40')
     expect(errors).toEqual([])
   })
 

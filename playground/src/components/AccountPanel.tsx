@@ -157,8 +157,8 @@ export function AccountPanel(props: {
     <div className="account">
       <dl className="facts">
         <dt>Address</dt>
-        <dd>
-          {/* The account's own address, whole (it fits), with Copy. */}
+        <dd className="account-address">
+          {/* The account's own address, whole, on a line of its own. */}
           <LongValue value={address} keep={21} testId="account-address" />
         </dd>
         {isIframeWallet && (

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react'
 import {
   type Address,
   formatEther,
+  formatUnits,
   type Hex,
   isAddress,
   isAddressEqual,
@@ -9,7 +10,7 @@ import {
 } from 'viem'
 import type { Info } from '../emulator.js'
 import { decodeRevert, valueText } from '../ui/explain.js'
-import { formatDateTime, toJson } from '../ui/format.js'
+import { formatDateTime, toJson, trimDecimals } from '../ui/format.js'
 import { LongValue } from '../ui/LongValue.js'
 import {
   type SentTransaction,
@@ -22,6 +23,9 @@ import '../wallet/wallet.css'
 
 /** The page's names of the emulator's contracts, by lowercase address. */
 type Names = ReadonlyMap<string, string>
+
+/** The 18-decimal ERC-20s whose amounts a log also shows in tokens. */
+type Tokens = ReadonlyMap<string, string>
 
 /** Names for the contracts of `info` a receipt's logs may come from. */
 function contractNames(info: Info, account: Address): Names {
@@ -65,6 +69,7 @@ export function Transactions(props: { info: Info; address: Address }) {
       </p>
     )
   const names = contractNames(info, address)
+  const tokens: Tokens = new Map([[info.contracts.erc20.toLowerCase(), 'TEST']])
   return (
     <ol className="transactions" data-testid="transactions">
       {mine.map((transaction) => (
@@ -72,14 +77,19 @@ export function Transactions(props: { info: Info; address: Address }) {
           key={transaction.hash}
           transaction={transaction}
           names={names}
+          tokens={tokens}
         />
       ))}
     </ol>
   )
 }
 
-function TransactionRow(props: { transaction: SentTransaction; names: Names }) {
-  const { transaction, names } = props
+function TransactionRow(props: {
+  transaction: SentTransaction
+  names: Names
+  tokens: Tokens
+}) {
+  const { transaction, names, tokens } = props
   const [open, setOpen] = useState(false)
   const receiptId = useId()
   const outcome = useOutcome(transaction.hash)
@@ -129,7 +139,7 @@ function TransactionRow(props: { transaction: SentTransaction; names: Names }) {
       {open && (
         <div id={receiptId} className="receipt" data-testid="tx-receipt">
           {receipt ? (
-            <Receipt receipt={receipt} names={names} />
+            <Receipt receipt={receipt} names={names} tokens={tokens} />
           ) : (
             <p className="muted">
               {failed ? `No receipt: ${failed}` : 'Waiting for the receipt…'}
@@ -147,8 +157,12 @@ function TransactionRow(props: { transaction: SentTransaction; names: Names }) {
 }
 
 /** The receipt's main fields, its logs decoded, and the whole of it as JSON on demand. */
-function Receipt(props: { receipt: TransactionReceipt; names: Names }) {
-  const { receipt, names } = props
+function Receipt(props: {
+  receipt: TransactionReceipt
+  names: Names
+  tokens: Tokens
+}) {
+  const { receipt, names, tokens } = props
   const [json, setJson] = useState(false)
   const fee = receipt.gasUsed * receipt.effectiveGasPrice
   return (
@@ -187,6 +201,7 @@ function Receipt(props: { receipt: TransactionReceipt; names: Names }) {
               key={`${log.logIndex}`}
               log={decodeLog(log)}
               names={names}
+              symbol={tokens.get(log.address.toLowerCase())}
             />
           ))}
         </ol>
@@ -205,8 +220,13 @@ function Receipt(props: { receipt: TransactionReceipt; names: Names }) {
 }
 
 /** One decoded log: event name, emitter and named arguments; an unknown one with its topics on demand. */
-function LogEntry(props: { log: DecodedLog; names: Names }) {
-  const { log, names } = props
+function LogEntry(props: {
+  log: DecodedLog
+  names: Names
+  /** The emitter's symbol when it is an 18-decimal ERC-20 the page knows. */
+  symbol: string | undefined
+}) {
+  const { log, names, symbol } = props
   const emitter = names.get(log.address.toLowerCase())
   return (
     <li
@@ -228,7 +248,11 @@ function LogEntry(props: { log: DecodedLog; names: Names }) {
       {log.name ? (
         <dl className="facts log-args">
           {log.args.map((arg) => (
-            <LogArgument key={arg.name} arg={arg} />
+            <LogArgument
+              key={arg.name}
+              arg={arg}
+              symbol={arg.name === 'value' ? symbol : undefined}
+            />
           ))}
         </dl>
       ) : (
@@ -249,8 +273,9 @@ function LogEntry(props: { log: DecodedLog; names: Names }) {
   )
 }
 
-function LogArgument(props: { arg: LogArg }) {
+function LogArgument(props: { arg: LogArg; symbol: string | undefined }) {
   const { name, value } = props.arg
+  const { symbol } = props
   // The game wallet's TxFailed carries the inner call's revert data.
   const revert =
     name === '_reason' && typeof value === 'string' && value.length >= 10
@@ -268,6 +293,12 @@ function LogArgument(props: { arg: LogArg }) {
           <LongValue value={value} />
         ) : (
           <code>{text}</code>
+        )}
+        {symbol && typeof value === 'bigint' && (
+          <span className="muted" data-testid="log-arg-tokens">
+            {' '}
+            ({trimDecimals(formatUnits(value, 18))} {symbol})
+          </span>
         )}
       </dd>
     </>
