@@ -38,6 +38,7 @@ export default defineConfig({
             'src/**/*.test.ts',
             'connectors/**/*.test.ts',
             'test/unit/**/*.test.ts',
+            'playground/src/**/*.test.ts',
           ],
           exclude: ['**/*.browser.test.ts', '**/node_modules/**'],
         },

@@ -17,11 +17,7 @@ import { Panel, Section, sections } from './components/Panel.js'
 import { PassportPanel } from './components/PassportPanel.js'
 import { SendForm } from './components/SendForm.js'
 import { SignMessageForm, SignTypedDataForm } from './components/SignForms.js'
-import {
-  type NewTransaction,
-  type SentTransaction,
-  Transactions,
-} from './components/Transactions.js'
+import { Transactions } from './components/Transactions.js'
 import type { Info } from './emulator.js'
 import { MarketplaceView } from './market/MarketplaceView.js'
 import type { Passports } from './passport/config.js'
@@ -173,34 +169,23 @@ function ConnectCallToAction() {
   )
 }
 
-/** The connected account's panels, and the transactions sent from them. */
+/**
+ * The connected account's panels; the transactions they send are tracked
+ * by the page's activity (`useActivity`), which the list filters by sender.
+ */
 function AccountPanels(props: {
   info: Info
   address: Address
   pageMagic: Magic
 }) {
   const { info, address, pageMagic } = props
-  const [transactions, setTransactions] = useState<readonly SentTransaction[]>(
-    [],
-  )
-  const onTransaction = useCallback((transaction: NewTransaction) => {
-    setTransactions((current) => [
-      { ...transaction, at: new Date() },
-      ...current,
-    ])
-  }, [])
   return (
     <>
       <Panel id="account" title="Your account">
-        <AccountPanel
-          info={info}
-          address={address}
-          pageMagic={pageMagic}
-          onTransaction={onTransaction}
-        />
+        <AccountPanel info={info} address={address} pageMagic={pageMagic} />
       </Panel>
       <Panel id="send" title="Send">
-        <SendForm info={info} onTransaction={onTransaction} />
+        <SendForm info={info} address={address} />
       </Panel>
       <Panel id="sign-message" title="Sign a message">
         <SignMessageForm address={address} />
@@ -208,8 +193,8 @@ function AccountPanels(props: {
       <Panel id="sign-typed-data" title="Sign typed data">
         <SignTypedDataForm address={address} chainId={info.chainId} />
       </Panel>
-      <Panel id="transactions" title="Transactions" wide>
-        <Transactions transactions={transactions} />
+      <Panel id="transactions" title="Recent transactions" wide>
+        <Transactions info={info} address={address} />
       </Panel>
     </>
   )

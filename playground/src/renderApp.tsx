@@ -10,6 +10,7 @@ import { FailuresProvider } from './ui/errors.js'
 import { ActivityProvider } from './wallet/activity.js'
 import { createEmailLogin } from './wallet/emailLogin.js'
 import { WalletLogProvider } from './wallet/log.js'
+import { Toasts } from './wallet/Toasts.js'
 
 /**
  * Renders the playground app into `root`. The wallets are made once, outside
@@ -39,6 +40,7 @@ export function renderApp(root: HTMLElement, info: Info): void {
                   passports={passports}
                   gameProvider={gameProvider}
                 />
+                <Toasts />
               </ActivityProvider>
             </WalletLogProvider>
           </FailuresProvider>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import type { Magic } from 'embedded-wallets/magic'
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { type Address, formatUnits } from 'viem'
 import {
   useBalance,
@@ -13,51 +13,56 @@ import {
 import type { Info } from '../emulator.js'
 import { useFailures } from '../ui/errors.js'
 import { trimDecimals } from '../ui/format.js'
+import { LongValue } from '../ui/LongValue.js'
+import { useActivity } from '../wallet/activity.js'
 import { useWalletLog } from '../wallet/log.js'
-import { faucetAmount, testNftAbi, testTokenAbi } from '../wallet/tokens.js'
-import type { NewTransaction } from './Transactions.js'
+import {
+  addTestEth,
+  faucetAmount,
+  faucetEth,
+  testNftAbi,
+  testTokenAbi,
+} from '../wallet/tokens.js'
+import { Nfts } from './Nfts.js'
+
+/** What the account view is doing: which dev helper is running. */
+type Busy = 'eth' | 'tokens' | 'nft' | undefined
 
 /**
- * The connected account: its address, how it is connected, the user's email
- * (for the iframe wallet), its balances (ETH, the test ERC-20, the number of
- * test NFTs; read again on every block), the faucet and the disconnect.
+ * The connected account, whichever wallet it is: its address, how it is
+ * connected, the user's email (for the iframe wallet), its balances (ETH,
+ * the test ERC-20; read again on every block), the NFTs it owns as items
+ * (from the platform's indexer), the dev chain's faucet and mints, and the
+ * disconnect.
  */
 export function AccountPanel(props: {
   info: Info
   address: Address
   pageMagic: Magic
-  onTransaction: (transaction: NewTransaction) => void
 }) {
-  const { info, address, pageMagic, onTransaction } = props
+  const { info, address, pageMagic } = props
   const { connector, chain } = useConnection()
   const failures = useFailures('wallet')
   const { record } = useWalletLog()
+  const { track } = useActivity()
   const disconnect = useDisconnect()
   const write = useWriteContract()
-  const { erc20, testErc721: erc721 } = info.contracts
+  const [busy, setBusy] = useState<Busy>()
+  const erc20 = info.contracts.erc20 as Address
+  const erc721 = info.contracts.testErc721 as Address
 
   const eth = useBalance({ address })
   const tokens = useReadContracts({
     allowFailure: false,
     contracts: [
       {
-        address: erc20 as Address,
+        address: erc20,
         abi: testTokenAbi,
         functionName: 'balanceOf',
         args: [address],
       },
-      { address: erc20 as Address, abi: testTokenAbi, functionName: 'symbol' },
-      {
-        address: erc20 as Address,
-        abi: testTokenAbi,
-        functionName: 'decimals',
-      },
-      {
-        address: erc721 as Address,
-        abi: testNftAbi,
-        functionName: 'balanceOf',
-        args: [address],
-      },
+      { address: erc20, abi: testTokenAbi, functionName: 'symbol' },
+      { address: erc20, abi: testTokenAbi, functionName: 'decimals' },
     ],
   })
   // Balances follow the chain: read them again on every new block.
@@ -79,6 +84,7 @@ export function AccountPanel(props: {
   // Only the SDK knows the user's email: ask the page's client, which
   // shares the session, when the wallet is the iframe wallet.
   const isIframeWallet = connector?.id === 'link.magic'
+  const isGameWallet = connector?.id === 'com.immutable.passport'
   const user = useQuery({
     queryKey: ['iframe-wallet-user', address],
     queryFn: () => pageMagic.user.getInfo(),
@@ -86,27 +92,55 @@ export function AccountPanel(props: {
     retry: false,
   })
 
-  const getTestTokens = async () => {
+  /** Runs one dev helper, reporting its failure in words. */
+  const run = async (
+    which: Busy,
+    what: string,
+    action: () => Promise<void>,
+  ) => {
+    setBusy(which)
     failures.clear()
     try {
-      const token = await write.mutateAsync({
-        address: erc20 as Address,
+      await action()
+    } catch (error) {
+      failures.report(what, error)
+    } finally {
+      setBusy(undefined)
+    }
+  }
+
+  const addEth = () =>
+    run('eth', 'Adding test ETH', async () => {
+      await addTestEth(info.rpcUrl, address, faucetEth)
+      record('dapp', 'faucet', 'Added 1 test ETH (dev chain)')
+      await refetchEth()
+    })
+
+  /** The NFT's mint, tracked as one transaction. */
+  const sendNftMint = async () => {
+    const hash = await write.mutateAsync({
+      address: erc721,
+      abi: testNftAbi,
+      functionName: 'mint',
+      args: [address],
+    })
+    track({ hash, label: 'Mint 1 test NFT', from: address })
+  }
+
+  /** 100 TEST and a test NFT: two transactions the wallet sends. */
+  const getTestTokens = () =>
+    run('tokens', 'Getting test tokens', async () => {
+      const hash = await write.mutateAsync({
+        address: erc20,
         abi: testTokenAbi,
         functionName: 'mint',
         args: [address, faucetAmount],
       })
-      onTransaction({ hash: token, label: 'Mint 100 TEST' })
-      const nft = await write.mutateAsync({
-        address: erc721 as Address,
-        abi: testNftAbi,
-        functionName: 'mint',
-        args: [address],
-      })
-      onTransaction({ hash: nft, label: 'Mint 1 test NFT' })
-    } catch (error) {
-      failures.report('Getting test tokens', error)
-    }
-  }
+      track({ hash, label: 'Mint 100 TEST', from: address })
+      await sendNftMint()
+    })
+
+  const mintNft = () => run('nft', 'Minting a test NFT', sendNftMint)
 
   const leave = async () => {
     failures.clear()
@@ -118,13 +152,14 @@ export function AccountPanel(props: {
     }
   }
 
-  const [tokenBalance, symbol, decimals, nfts] = tokens.data ?? []
+  const [tokenBalance, symbol, decimals] = tokens.data ?? []
   return (
     <div className="account">
       <dl className="facts">
         <dt>Address</dt>
-        <dd>
-          <code data-testid="account-address">{address}</code>
+        <dd className="account-address">
+          {/* The account's own address, whole, on a line of its own. */}
+          <LongValue value={address} keep={21} testId="account-address" />
         </dd>
         {isIframeWallet && (
           <>
@@ -160,25 +195,43 @@ export function AccountPanel(props: {
             ? '…'
             : trimDecimals(formatUnits(tokenBalance, decimals))}
         </dd>
-        <dt>Test NFTs</dt>
-        <dd className="value" data-testid="balance-erc721">
-          {nfts === undefined ? '…' : nfts.toString()}
-        </dd>
       </dl>
-      <p className="hint">
-        Every new user of the emulated wallet starts with 100 test ETH. The test
-        token and NFT contracts let anyone mint: that is two transactions you
-        sign.
-      </p>
       <div className="row">
         <button
           type="button"
-          disabled={write.isPending}
+          disabled={busy !== undefined}
+          onClick={addEth}
+          data-testid="faucet-eth"
+        >
+          {busy === 'eth' ? 'Adding…' : 'Add 1 test ETH (dev-chain faucet)'}
+        </button>
+        <button
+          type="button"
+          disabled={busy !== undefined}
           onClick={getTestTokens}
           data-testid="get-tokens"
         >
-          {write.isPending ? 'Minting…' : 'Get test tokens'}
+          {busy === 'tokens' ? 'Minting…' : 'Get test tokens'}
         </button>
+        <button
+          type="button"
+          disabled={busy !== undefined}
+          onClick={mintNft}
+          data-testid="mint-nft"
+        >
+          {busy === 'nft' ? 'Minting…' : 'Mint a test NFT'}
+        </button>
+      </div>
+      <p className="hint">
+        {isGameWallet
+          ? 'The game wallet is a contract: it needs ETH of its own to send value, which the dev chain’s faucet adds (Anvil’s anvil_setBalance; a hosted chain has none). '
+          : 'Every new user of the emulated iframe wallet starts with 100 test ETH; the dev chain’s faucet adds more (Anvil’s anvil_setBalance; a hosted chain has none). '}
+        The test token and NFT let anyone mint: “Get test tokens” mints 100 TEST
+        and an NFT, each a transaction your wallet sends.
+      </p>
+      <h3>Your NFTs</h3>
+      <Nfts info={info} address={address} />
+      <div className="row">
         <button
           type="button"
           disabled={disconnect.isPending}
@@ -189,9 +242,9 @@ export function AccountPanel(props: {
         </button>
       </div>
       <p className="hint">
-        {connector?.type === 'magic'
-          ? 'Disconnecting the connector logs you out of the wallet.'
-          : 'Disconnecting an announced wallet only makes this page forget it; the wallet keeps its session.'}
+        {connector?.type === 'injected'
+          ? 'Disconnecting an announced wallet only makes this page forget it; the wallet keeps its session.'
+          : 'Disconnecting the connector logs you out of the wallet.'}
       </p>
     </div>
   )

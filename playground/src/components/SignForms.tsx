@@ -10,6 +10,7 @@ import {
 import { usePublicClient, useSignMessage, useSignTypedData } from 'wagmi'
 import { useFailures } from '../ui/errors.js'
 import { shortHex, toJson } from '../ui/format.js'
+import { LongValue } from '../ui/LongValue.js'
 import { useWalletLog } from '../wallet/log.js'
 
 /**
@@ -34,7 +35,8 @@ async function signerOf(
 }
 
 /**
- * Signs a text message (EIP-191 `personal_sign`): the text is what the
+ * Signs a text message (EIP-191 `personal_sign`) with the connected
+ * wallet, either of them, through wagmi: the text is what the
  * wallet signs, and the result names the signer recovered from the
  * signature. Editing the text clears the result, which described the old one.
  */
@@ -232,14 +234,26 @@ function SignedResult(props: {
       <dl className="facts">
         <dt>Signature</dt>
         <dd>
-          <code data-testid={`${testId}-signature`}>{result.signature}</code>
+          <LongValue value={result.signature} testId={`${testId}-signature`} />
         </dd>
         <dt>Signer</dt>
         <dd>
-          <code data-testid={`${testId}-signer`}>
-            {result.signer ?? 'not an account of this chain'}
-          </code>{' '}
-          <span className={mine ? 'ok' : 'error'}>
+          {result.signer ? (
+            // An address: short enough to show whole.
+            <LongValue
+              value={result.signer}
+              keep={21}
+              testId={`${testId}-signer`}
+            />
+          ) : (
+            <span data-testid={`${testId}-signer`}>
+              not an account of this chain
+            </span>
+          )}{' '}
+          <span
+            className={mine ? 'ok' : 'error'}
+            data-testid={`${testId}-mine`}
+          >
             {mine ? '✓ your account' : '✗ not your account'}
           </span>
         </dd>

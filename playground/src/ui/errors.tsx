@@ -6,7 +6,9 @@ import {
   useMemo,
   useState,
 } from 'react'
-import { formatDateTime, messageOf } from './format.js'
+import '../wallet/wallet.css'
+import { type Explanation, explain } from './explain.js'
+import { formatDateTime } from './format.js'
 
 /**
  * Where on the page a failure happened. Each area shows its latest failure
@@ -15,11 +17,11 @@ import { formatDateTime, messageOf } from './format.js'
  */
 export type Area = 'wallet' | 'passport' | 'market' | 'starkex'
 
-/** One failure the banner shows. */
-export type Failure = { what: string; message: string; at: Date }
+/** One failure the banner shows: what was tried, and the failure in words. */
+export type Failure = { what: string; explanation: Explanation; at: Date }
 
 const areaNames: Record<Area, string> = {
-  wallet: 'Iframe wallet',
+  wallet: 'Wallet',
   passport: 'Game wallet',
   market: 'Marketplace',
   starkex: 'StarkEx',
@@ -39,7 +41,7 @@ const FailuresContext = createContext<Context | undefined>(undefined)
 export function FailuresProvider(props: { children: ReactNode }) {
   const [failures, setFailures] = useState<Failures>({})
   const report = useCallback((area: Area, what: string, error: unknown) => {
-    const failure = { what, message: messageOf(error), at: new Date() }
+    const failure = { what, explanation: explain(error), at: new Date() }
     setFailures((current) => ({ ...current, [area]: failure }))
   }, [])
   const clear = useCallback((area: Area) => {
@@ -68,7 +70,8 @@ function useFailuresContext(): Context {
 
 /**
  * Reports and clears the failure of one area: `report(what, error)` shows
- * `<what> failed: <message>` in the banner; `clear()` removes it.
+ * the failure in words (see `explain`): its title, `<what> failed:
+ * <message>`, what to do next and the raw detail; `clear()` removes it.
  */
 export function useFailures(area: Area) {
   const { report, clear } = useFailuresContext()
@@ -84,7 +87,9 @@ export function useFailures(area: Area) {
 
 /**
  * The failures of every area, above everything else and kept in view while
- * the page scrolls, each with its message and a button to dismiss it.
+ * the page scrolls: each with its title, the attempt and the wallet's own
+ * message, one sentence on what to do next, the raw detail behind an
+ * expander, and a button to dismiss it.
  */
 export function ErrorBanner() {
   const { failures, clear } = useFailuresContext()
@@ -94,24 +99,48 @@ export function ErrorBanner() {
   })
   return (
     <div className="error-banner" role="alert" data-testid="error-banner">
-      {shown.map(({ area, failure }) => (
-        <div className="failure" key={area}>
-          <span className="failure-area">{areaNames[area]}</span>
-          <p data-testid={`${area}-error`}>
-            {failure.what} failed: {failure.message}
-          </p>
-          <time className="muted" dateTime={failure.at.toISOString()}>
-            {formatDateTime(failure.at)}
-          </time>
-          <button
-            type="button"
-            onClick={() => clear(area)}
-            data-testid={`${area}-error-dismiss`}
+      {shown.map(({ area, failure }) => {
+        const { explanation } = failure
+        return (
+          <div
+            className="failure explained"
+            key={area}
+            data-kind={explanation.kind}
+            data-testid={`${area}-failure`}
           >
-            Dismiss
-          </button>
-        </div>
-      ))}
+            <div className="failure-head">
+              <span className="failure-area">{areaNames[area]}</span>
+              <strong data-testid={`${area}-error-title`}>
+                {explanation.title}
+              </strong>
+              <time className="muted" dateTime={failure.at.toISOString()}>
+                {formatDateTime(failure.at)}
+              </time>
+              <button
+                type="button"
+                onClick={() => clear(area)}
+                data-testid={`${area}-error-dismiss`}
+              >
+                Dismiss
+              </button>
+            </div>
+            <p data-testid={`${area}-error`}>
+              {failure.what} failed: {explanation.message}
+            </p>
+            <p className="failure-next" data-testid={`${area}-error-next`}>
+              {explanation.next}
+            </p>
+            <details className="failure-detail">
+              <summary data-testid={`${area}-error-detail-toggle`}>
+                Details
+              </summary>
+              <pre data-testid={`${area}-error-detail`}>
+                {explanation.detail}
+              </pre>
+            </details>
+          </div>
+        )
+      })}
     </div>
   )
 }

@@ -1,11 +1,18 @@
-import { erc20Abi, parseAbi } from 'viem'
+import {
+  type Address,
+  createTestClient,
+  erc20Abi,
+  http,
+  parseAbi,
+  parseEther,
+  publicActions,
+} from 'viem'
 
 /**
  * The emulator's test tokens, as the page calls them: a faucet ERC-20
  * (`TEST`, 18 decimals) and an ERC-721 (`TNFT`), both with an open `mint`
  * (contracts/src/TestERC20.sol, TestERC721.sol). Minting is an ordinary
- * transaction the wallet signs, paid with the test ETH every new user of
- * the emulated wallet gets.
+ * transaction the wallet signs.
  */
 export const testTokenAbi = [
   ...erc20Abi,
@@ -17,5 +24,28 @@ export const testNftAbi = parseAbi([
   'function mint(address to) returns (uint256)',
 ])
 
-/** What "Get test tokens" mints: 100 TEST (18 decimals) and one NFT. */
+/** What "Mint 100 TEST" mints: 100 TEST (18 decimals). */
 export const faucetAmount = 100n * 10n ** 18n
+
+/** What the dev-chain faucet adds: 1 ETH. */
+export const faucetEth = parseEther('1')
+
+/**
+ * The dev chain's ETH faucet: adds `wei` to `address` with Anvil's
+ * `anvil_setBalance`, which the emulator's chain gateway answers for
+ * loopback pages only. A hosted chain has no such method: it is a dev
+ * helper, and the page labels it so. A smart-contract wallet needs ETH of
+ * its own to send value; the emulator funds only the player's signer key.
+ */
+export async function addTestEth(
+  rpcUrl: string,
+  address: Address,
+  wei: bigint,
+): Promise<void> {
+  const client = createTestClient({
+    mode: 'anvil',
+    transport: http(rpcUrl),
+  }).extend(publicActions)
+  const balance = await client.getBalance({ address })
+  await client.setBalance({ address, value: balance + wei })
+}
