@@ -701,6 +701,8 @@ describe('npm start', () => {
   })
 
   test('behavior: the event log reads one line an event, JSON on demand, and clears', async () => {
+    // The log lives in the dev drawer.
+    await page.getByTestId('dev-open').click()
     const log = page.getByTestId('event-log')
     const lines = await log.locator('li').allTextContents()
     expect(lines.some((line) => line.includes(' wagmi connected — '))).toBe(
@@ -723,6 +725,7 @@ describe('npm start', () => {
 
     await page.getByTestId('event-log-clear').click()
     expect(await page.getByTestId('event-log-empty').count()).toBe(1)
+    await page.getByTestId('dev-close').click()
     expect(errors).toEqual([])
   })
 
@@ -732,7 +735,7 @@ describe('npm start', () => {
     await other.goto(`http://127.0.0.1:${ports.playground}/`)
     // The same session: wagmi reconnects the other tab to the same account.
     expect(await accountAddress(other)).toBe(address)
-    await other.getByTestId('disconnect').click()
+    await other.getByTestId('chip-disconnect').click()
     await other.getByTestId('connect-open').waitFor()
     await other.close()
 
@@ -800,7 +803,7 @@ describe('npm start', () => {
     await page.getByTestId('connect-open').click()
     await page.getByTestId('magic-login-ui').click()
     await page.getByTestId('account-address').waitFor()
-    await page.getByTestId('disconnect').click()
+    await page.getByTestId('chip-disconnect').click()
     await page.getByTestId('connect-open').waitFor()
 
     // Logged out now: the connector opens the wallet's screens; close them.

@@ -6,7 +6,6 @@ import {
   useBalance,
   useBlockNumber,
   useConnection,
-  useDisconnect,
   useReadContracts,
   useWriteContract,
 } from 'wagmi'
@@ -32,8 +31,8 @@ type Busy = 'eth' | 'tokens' | 'nft' | undefined
  * The connected account, whichever wallet it is: its address, how it is
  * connected, the user's email (for the iframe wallet), its balances (ETH,
  * the test ERC-20; read again on every block), the NFTs it owns as items
- * (from the platform's indexer), the dev chain's faucet and mints, and the
- * disconnect.
+ * (from the platform's indexer), and the dev chain's faucet and mints. Its
+ * disconnect is the account chip's, one for the page.
  */
 export function AccountPanel(props: {
   info: Info
@@ -45,7 +44,6 @@ export function AccountPanel(props: {
   const failures = useFailures('wallet')
   const { record } = useWalletLog()
   const { track } = useActivity()
-  const disconnect = useDisconnect()
   const write = useWriteContract()
   const [busy, setBusy] = useState<Busy>()
   const erc20 = info.contracts.erc20 as Address
@@ -142,16 +140,6 @@ export function AccountPanel(props: {
 
   const mintNft = () => run('nft', 'Minting a test NFT', sendNftMint)
 
-  const leave = async () => {
-    failures.clear()
-    try {
-      await disconnect.mutateAsync({})
-    } catch (error) {
-      failures.report('Disconnecting', error)
-      record('dapp', 'disconnect failed', String(error))
-    }
-  }
-
   const [tokenBalance, symbol, decimals] = tokens.data ?? []
   return (
     <div className="account">
@@ -231,20 +219,10 @@ export function AccountPanel(props: {
       </p>
       <h3>Your NFTs</h3>
       <Nfts info={info} address={address} />
-      <div className="row">
-        <button
-          type="button"
-          disabled={disconnect.isPending}
-          onClick={leave}
-          data-testid="disconnect"
-        >
-          Disconnect
-        </button>
-      </div>
       <p className="hint">
         {connector?.type === 'injected'
-          ? 'Disconnecting an announced wallet only makes this page forget it; the wallet keeps its session.'
-          : 'Disconnecting the connector logs you out of the wallet.'}
+          ? 'Disconnect (on the account chip at the top) only makes this page forget an announced wallet; the wallet keeps its session.'
+          : 'Disconnect (on the account chip at the top) logs you out of the wallet.'}
       </p>
     </div>
   )
