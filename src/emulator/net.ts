@@ -1,8 +1,20 @@
 import { createServer } from 'node:net'
 
 /**
+ * Where ports are drawn, below Linux's ephemeral range (32768–60999):
+ * blocks from the first part, single ports from the second, so that a
+ * single port (Anvil's, a page's) drawn beside a block (the emulator's
+ * services) can never fall inside it, which the emulator refuses.
+ */
+const regions = {
+  blocks: { low: 20_000, high: 28_000 },
+  single: { low: 28_000, high: 32_768 },
+} as const
+
+/**
  * Finds a TCP port that is free right now on `127.0.0.1`, drawn at random
- * from 20000–32767, below Linux's ephemeral range (32768–60999). A port the
+ * from 28000–32767, below Linux's ephemeral range (32768–60999) and apart
+ * from the blocks {@link findFreePortRange} draws. A port the
  * system handed out with `listen(0)` is an ephemeral one, and the system
  * hands the same ports to outgoing connections as their source port: an
  * HTTP request made by any test between this call and the bind could take
@@ -20,7 +32,7 @@ import { createServer } from 'node:net'
 export async function findFreePort(
   options: { random?: () => number } = {},
 ): Promise<number> {
-  return findFreePortRange(1, options)
+  return draw(1, regions.single, options.random)
 }
 
 /**
@@ -63,7 +75,7 @@ export declare namespace isPortFree {
 /**
  * Finds `count` consecutive free ports (the emulator's services take
  * consecutive ports from `--port-base`) and returns the first. It draws
- * from 20000–32767, below Linux's ephemeral range (32768–60999): ports
+ * from 20000–27999, below Linux's ephemeral range (32768–60999): ports
  * the system hands to outgoing connections and to `listen(0)` elsewhere
  * then cannot land inside the block between this check and the bind.
  *
@@ -76,15 +88,27 @@ export async function findFreePortRange(
   count: number,
   options: { random?: () => number } = {},
 ): Promise<number> {
-  const { random = Math.random } = options
-  const low = 20_000
-  const high = 32_767 - count
-  for (let draw = 0; draw < 50; draw++) {
+  return draw(count, regions.blocks, options.random)
+}
+
+/** The first of `count` free consecutive ports drawn inside `region`. */
+async function draw(
+  count: number,
+  region: { low: number; high: number },
+  random: () => number = Math.random,
+): Promise<number> {
+  const { low } = region
+  const high = region.high - count
+  for (let attempt = 0; attempt < 50; attempt++) {
     const base = low + Math.floor(random() * (high - low))
     let free = true
     for (let port = base; free && port < base + count; port++)
       free = await isPortFree({ port })
     if (free) return base
   }
-  throw new Error(`findFreePortRange: no ${count} free consecutive ports`)
+  throw new Error(
+    count === 1
+      ? 'findFreePort: no free port'
+      : `findFreePortRange: no ${count} free consecutive ports`,
+  )
 }

@@ -69,21 +69,11 @@ describe('npm start', () => {
   let playground: Playground
 
   beforeAll(async () => {
-    // Three free ports that are not also inside the emulator's range (a
-    // free port drawn alone may fall in it: npm start then refuses).
-    const base = await findFreePortRange(slots.length)
-    const outside = async (taken: readonly number[]): Promise<number> => {
-      for (;;) {
-        const port = await findFreePort()
-        if (
-          (port < base || port >= base + slots.length) &&
-          !taken.includes(port)
-        )
-          return port
-      }
+    ports = {
+      base: await findFreePortRange(slots.length),
+      anvil: await findFreePort(),
+      playground: await findFreePort(),
     }
-    const anvil = await outside([])
-    ports = { base, anvil, playground: await outside([anvil]) }
     app = start(process.execPath, [
       ...tsx,
       'scripts/start.ts',
