@@ -328,7 +328,7 @@ describe('npm start: the emulator UI', () => {
 
     await guardian.click()
     await expect.poll(scenarios, poll).toEqual(['guardian-unavailable'])
-    expect(await guardian.isChecked()).toBe(true)
+    await expect.poll(() => guardian.isChecked(), poll).toBe(true)
 
     // As a test's kit does, from outside the page.
     const put = await fetch(`${dev}/scenarios/node-down`, {
