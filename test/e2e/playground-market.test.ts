@@ -484,10 +484,18 @@ describe('npm start: the marketplace', () => {
 
     // The section at both widths, with a listing and a trade in it.
     expect(await fits(page)).toEqual({ page: true, market: true })
-    await market.screenshot({ path: screenshot('playground-market-1280') })
+    await market.screenshot({
+      path: screenshot('playground-market-1280'),
+      // The sticky top bar would cover the section's top.
+      style: '.top-bar { visibility: hidden }',
+    })
     await page.setViewportSize({ width: 1920, height: 1080 })
     expect(await fits(page)).toEqual({ page: true, market: true })
-    await market.screenshot({ path: screenshot('playground-market-1920') })
+    await market.screenshot({
+      path: screenshot('playground-market-1920'),
+      // The sticky top bar would cover the section's top.
+      style: '.top-bar { visibility: hidden }',
+    })
     expect(pg.errors).toEqual([])
     await page.context().close()
   })

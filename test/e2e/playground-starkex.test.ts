@@ -82,6 +82,8 @@ describe('npm start: the StarkEx view', () => {
     expect(await status.textContent()).toBe('Not registered')
     await view(page).screenshot({
       path: screenshot('playground-starkex-unregistered'),
+      // The sticky top bar would cover the section's top.
+      style: '.top-bar { visibility: hidden }',
     })
     await view(page).getByTestId('starkex-register').click()
     await expect
@@ -499,9 +501,13 @@ describe('npm start: the StarkEx view', () => {
     }
     await view(seller.page).screenshot({
       path: screenshot('playground-starkex-1280'),
+      // The sticky top bar would cover the section's top.
+      style: '.top-bar { visibility: hidden }',
     })
     await view(buyer.page).screenshot({
       path: screenshot('playground-starkex-1920'),
+      // The sticky top bar would cover the section's top.
+      style: '.top-bar { visibility: hidden }',
     })
     expect(pg.errors).toEqual([])
   }, 300_000)
