@@ -200,15 +200,25 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
     wallet: Address,
     space: bigint,
   ) => {
-    const code = await client.getCode({ address: wallet })
+    // Both at once: the read of a wallet without code fails, and is then
+    // not needed.
+    const [code, read] = await Promise.all([
+      client.getCode({ address: wallet }),
+      client
+        .readContract({
+          address: wallet,
+          abi: MainModule.abi,
+          functionName: 'readNonce',
+          args: [space],
+        })
+        .then(
+          (nonce) => ({ nonce }),
+          (error: unknown) => ({ error }),
+        ),
+    ])
     if (!code || code === '0x') return { deployed: false, nonce: 0n }
-    const nonce = await client.readContract({
-      address: wallet,
-      abi: MainModule.abi,
-      functionName: 'readNonce',
-      args: [space],
-    })
-    return { deployed: true, nonce }
+    if ('error' in read) throw read.error
+    return { deployed: true, nonce: read.nonce }
   }
 
   /** Sends from the relayer key, one send at a time per chain. */
@@ -232,7 +242,8 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
     return sent
   }
 
-  const submit = async (c: ChainClients, job: Job, deployed: boolean) => {
+  /** What the relayer sends for `job`: to the wallet, or through the guest module. */
+  const requestOf = (c: ChainClients, job: Job, deployed: boolean) => {
     const { contracts } = c.chain
     const wallet = job.relayed.wallet
     const executeData = encodeExecute(job.execute)
@@ -257,24 +268,46 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
     // reverts, and the guest module reverts the whole batch with it.
     if (job.forceRevert)
       batch.push(metaTransaction({ to: contracts.factory, data: '0xdeadbeef' }))
-    const request =
-      batch.length === 1
-        ? { to: wallet, data: executeData }
-        : {
-            to: contracts.guestModule,
-            // The guest module's execute has the wallet's signature.
-            data: encodeExecute({
-              transactions: batch,
-              nonce: 0n,
-              signature: '0x',
-            }),
-          }
-    const gas = await c.publicClient
+    return batch.length === 1
+      ? { to: wallet, data: executeData }
+      : {
+          to: contracts.guestModule,
+          // The guest module's execute has the wallet's signature.
+          data: encodeExecute({
+            transactions: batch,
+            nonce: 0n,
+            signature: '0x',
+          }),
+        }
+  }
+
+  /** The gas to send `request` with (never rejects: a failed estimate falls back). */
+  const gasOf = (
+    c: ChainClients,
+    request: { to: Address; data: Hex },
+    deployed: boolean,
+  ): Promise<bigint> =>
+    c.publicClient
       .estimateGas({ account: account.address, ...request })
       .then(
         (estimate) => estimate + (deployed ? executeHeadroom : deployHeadroom),
       )
       .catch(() => fallbackGas)
+
+  /**
+   * Submits `job`. `estimated` is the gas of the deployed wallet's request,
+   * estimated while its nonce was read (most jobs are for a deployed
+   * wallet: the estimate need not wait for that read).
+   */
+  const submit = async (
+    c: ChainClients,
+    job: Job,
+    deployed: boolean,
+    estimated?: Promise<bigint> | undefined,
+  ) => {
+    const wallet = job.relayed.wallet
+    const request = requestOf(c, job, deployed)
+    const gas = await (estimated ?? gasOf(c, request, deployed))
     const hash = await send(c, { ...request, gas })
     job.relayed.hash = hash
     onChange?.(job.relayed)
@@ -325,6 +358,10 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
           watched.delete(job.relayed.id)
         }
         let state: { deployed: boolean; nonce: bigint }
+        // Estimated beside the nonce read, as if deployed (nearly always).
+        const estimated = job.forceRevert
+          ? undefined
+          : gasOf(c, requestOf(c, job, true), true)
         try {
           state = await readNonce(c.publicClient, job.relayed.wallet, space)
         } catch (error) {
@@ -369,7 +406,12 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
         }
         take()
         try {
-          await submit(c, job, state.deployed)
+          await submit(
+            c,
+            job,
+            state.deployed,
+            state.deployed ? estimated : undefined,
+          )
         } catch (error) {
           settle(
             job,
