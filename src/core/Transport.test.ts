@@ -128,6 +128,25 @@ describe('Transport.http', () => {
     ])
   })
 
+  test('behavior: flush sends the waiting calls at once, as one batch; later calls wait for a batch of their own', async () => {
+    // A window no test outlasts: only flush can send these.
+    const node = Transport.http(url, { batch: { wait: 600_000 } })
+    const first = Promise.all([
+      node.request({ method: 'a' }),
+      node.request({ method: 'b' }),
+    ])
+    node.flush()
+    expect(await first).toEqual([
+      ['a', []],
+      ['b', []],
+    ])
+    const later = node.request({ method: 'c' })
+    node.flush()
+    node.flush()
+    expect(await later).toEqual(['c', []])
+    expect(posts.map(methods)).toEqual([['a', 'b'], ['c']])
+  })
+
   test('behavior: at most 100 calls per batch by default', async () => {
     const node = Transport.http(url)
     const results = await Promise.all(

@@ -42,6 +42,16 @@ export class MalformedResponseError extends Errors.BaseError {
   }
 }
 
+/** The HTTP transport, which can send its waiting batch at once. */
+export type HttpTransport = Transport & {
+  /**
+   * Sends the calls waiting for their batch now, as one batch, instead of
+   * when the batch window ends: for a caller that knows nothing else will
+   * join, such as a wallet that has just asked for every read it needs.
+   */
+  flush(): void
+}
+
 /**
  * The HTTP transport.
  *
@@ -56,7 +66,7 @@ export class MalformedResponseError extends Errors.BaseError {
  * ]) // one POST with a batch of two calls
  * ```
  */
-export function http(url: string, options: http.Options = {}): Transport {
+export function http(url: string, options: http.Options = {}): HttpTransport {
   const {
     batch: { wait = 10, batchSize = 100, maxBytes = 1_048_576 } = {},
     retryCount = 3,
@@ -134,6 +144,7 @@ export function http(url: string, options: http.Options = {}): Transport {
   }
 
   return {
+    flush,
     request<result>(args: { method: string; params?: unknown }) {
       const request = Rpc.createRequest(args.method, args.params ?? [])
       return new Promise<result>((resolve, reject) => {

@@ -43,6 +43,8 @@ export type RpcClient = Transport.Transport & {
    * answer, so a burst of the same read costs one call.
    */
   read: Transport.Transport['request']
+  /** Sends the calls waiting for their batch now (see {@link Transport.HttpTransport}). */
+  flush(): void
 }
 
 /**
@@ -89,6 +91,7 @@ export function createRpcClient(
   const answers = new Map<string, Promise<unknown>>()
   return {
     request,
+    flush: transport.flush,
     read<result>(args: { method: string; params?: unknown }) {
       const key = JSON.stringify([args.method, args.params ?? []])
       let answer = answers.get(key)

@@ -67,9 +67,11 @@ export function toMetaTransactions(
  * yet has used no nonce, whatever a node answers for a call to an empty
  * account, so it reads 0.
  *
- * The code and the nonce are asked for together: the chain client batches
- * them into one request, where asking for the nonce only once the code is
- * known took a second round trip on every send.
+ * The code and the nonce are asked for together, in one batch sent at
+ * once: asking for the nonce only once the code is known took a second
+ * round trip on every send, and the chain client's batch window (10 ms,
+ * the published SDK's) is there to gather a dApp's reads made close
+ * together, while a send waiting on these two has nothing more to add.
  */
 export async function readNonce(
   context: Context,
@@ -86,6 +88,7 @@ export async function readNonce(
       (data) => ({ data }),
       (error: unknown) => ({ error }),
     )
+  context.rpc.flush()
   const [bytecode, answer] = await Promise.all([code, call])
   if (!bytecode || bytecode === '0x') return 0n
   if ('error' in answer) {
