@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import * as jose from 'jose'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { findFreePort } from '../net.js'
 import { type Running, startServer } from '../server.js'
 import { createVerifier } from './bearer.js'
@@ -95,6 +95,36 @@ describe('createVerifier', () => {
       true,
     )
     expect(await verify(`Bearer ${await sign()}`)).toEqual(invalid)
+  })
+
+  test("behavior: a token's signature is verified once; its lifetime is checked on every request, on the services' clock", async () => {
+    let advanced = 0
+    const verify = createVerifier({ issuer, advancedSince: () => advanced })
+    const token = await sign({}, { expires: '5m' })
+    const verifications = vi.spyOn(crypto.subtle, 'verify')
+    try {
+      expect((await verify(`Bearer ${token}`)).ok).toBe(true)
+      expect(await verify(`Bearer ${token}`)).toMatchObject({
+        ok: true,
+        sub: 'player-1',
+        token,
+      })
+      expect(verifications).toHaveBeenCalledTimes(1)
+      advanced = 6 * 60_000
+      expect(await verify(`Bearer ${token}`)).toEqual(invalid)
+      expect(verifications).toHaveBeenCalledTimes(1)
+    } finally {
+      verifications.mockRestore()
+    }
+  })
+
+  test('error: a token remembered for one audience is still refused for another', async () => {
+    const verify = createVerifier({ issuer })
+    const token = await sign()
+    expect((await verify(`Bearer ${token}`)).ok).toBe(true)
+    expect(await verify(`Bearer ${token}`, { audience: 'client-1' })).toEqual(
+      invalid,
+    )
   })
 
   test('error: a token for another audience is refused', async () => {

@@ -12,6 +12,9 @@ import * as jose from 'jose'
 import { defaultAudience, paths } from '../../passport/wire/identity.js'
 import { tokenCheckTime } from '../clock.js'
 
+/** How many verified tokens a verifier remembers: 1000. */
+export const verifiedTokens = 1000
+
 /** What a valid token says. */
 export type Bearer = {
   /** The player's id (the registry user id of the identity provider's users). */
@@ -36,6 +39,14 @@ export type Verifier = (
  * Keys are fetched from its JWKS on first use and cached by jose (a key it
  * does not know triggers one refetch, so key rotation works).
  *
+ * A token whose signature was verified is remembered (the latest
+ * {@link verifiedTokens}, by token and audience): a client sends the same
+ * token with every request, three to the relayer for each transaction,
+ * and its signature cannot change, while checking it again costs a
+ * signature verification each time. Its lifetime is checked on every
+ * request all the same, as jose checks it (`exp` passed, `nbf` not yet
+ * reached), against the services' clock of that moment.
+ *
  * A token's claims are on the wall clock (the identity provider stamps
  * them, and the browser reads them); it lives its lifetime on the services'
  * clock: once the services' time has moved, a token issued before the move
@@ -59,10 +70,22 @@ export function createVerifier(options: {
   const keys = jose.createRemoteJWKSet(new URL(paths.jwks, issuer), {
     timeoutDuration: 5_000,
   })
+  const verified = new Map<string, Bearer>()
   return async (authorization, { audience = defaultAud } = {}) => {
     const match = /^Bearer ([\w-]+\.[\w-]+\.[\w-]+)$/.exec(authorization ?? '')
     if (!match) return { ok: false, description: 'A bearer token is required.' }
     const token = match[1]!
+    const key = `${audience} ${token}`
+    const known = verified.get(key)
+    if (known) {
+      const now = Math.floor(
+        tokenCheckTime(known.claims.iat, advancedSince).getTime() / 1000,
+      )
+      const { exp, nbf } = known.claims
+      if ((exp !== undefined && exp <= now) || (nbf !== undefined && nbf > now))
+        return { ok: false, description: 'The token is invalid or expired.' }
+      return { ok: true, ...known }
+    }
     try {
       const { payload } = await jose.jwtVerify(token, keys, {
         issuer,
@@ -72,7 +95,11 @@ export function createVerifier(options: {
       })
       if (typeof payload.sub !== 'string' || payload.sub === '')
         return { ok: false, description: 'The token names no subject.' }
-      return { ok: true, sub: payload.sub, claims: payload, token }
+      const bearer: Bearer = { sub: payload.sub, claims: payload, token }
+      if (verified.size >= verifiedTokens)
+        verified.delete(verified.keys().next().value as string)
+      verified.set(key, bearer)
+      return { ok: true, ...bearer }
     } catch {
       // One sentence whatever failed: the cause is for the provider's logs,
       // not for whoever sent the token.
