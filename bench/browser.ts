@@ -181,7 +181,13 @@ export function launchBrowser(): Promise<Browser> {
     args: [
       ...benchArgs,
       // The dApp is served on localhost; the servers listen on 127.0.0.1.
-      '--host-resolver-rules=MAP localhost 127.0.0.1',
+      // The published game SDK reports telemetry to its hosted API from the
+      // moment it loads, and carries on when that fails, as offline: the
+      // name does not resolve. Not a Playwright route: with one, every
+      // request of the context, the wallets' included, would wait on a
+      // round trip to this process (which runs the emulator too) before it
+      // is sent.
+      '--host-resolver-rules=MAP localhost 127.0.0.1, MAP api.immutable.com ~NOTFOUND',
     ],
   })
 }

@@ -34,9 +34,6 @@ const value = '1000'
 /** Sends are timed in slices of this many, the sides taking turns. */
 const slice = 5
 
-/** The telemetry host the published SDK reports to (hard-coded there). */
-const telemetry = 'https://api.immutable.com/**'
-
 /** A signed-in game wallet page in a browser context of its own. */
 type Player = {
   page: Page
@@ -104,9 +101,6 @@ async function connect(
   const { info } = emulator
   const context = await browser.newContext()
   try {
-    // The published SDK reports telemetry to its hosted API from the
-    // moment it loads; it carries on when that fails, as offline.
-    await context.route(telemetry, (route) => route.abort())
     const page = await context.newPage()
     const errors: Error[] = []
     page.on('pageerror', (error) => errors.push(error))
@@ -343,6 +337,7 @@ export async function gameWalletRows(options: {
     const traced = {
       ours: await traceSends(ours, info, iterations.traced, to),
       theirs: await traceSends(theirs, info, iterations.traced, to),
+      onDemand: await traceSends(onDemand, info, iterations.traced, to),
     }
 
     const signs = { ours: [] as number[], theirs: [] as number[] }
@@ -461,7 +456,12 @@ export async function gameWalletRows(options: {
           title: `${sendTitle}, \`confirmationPopup: 'on-demand'\` (no popup unless the guardian asks): ours vs a plain EOA send`,
           unit: 'ms',
           sides: [
-            latencySide(`${names.ours}, on demand`, 'ours', sends.onDemand),
+            latencySide(
+              `${names.ours}, on demand`,
+              'ours',
+              sends.onDemand,
+              traced.onDemand,
+            ),
             latencySide(eoaName, 'theirs', eoa),
           ],
         },
