@@ -278,6 +278,72 @@ describe('eth_sendTransaction', () => {
     expect(await balanceOf(player.wallet)).toBe(20n)
   })
 
+  test("sends of many wallets at once are all mined, each with the relayer key's next nonce", async () => {
+    const players = await Promise.all(
+      Array.from({ length: 6 }, () => newPlayer(relayer)),
+    )
+    // Each wallet's first send (its deployment) settles first, so that
+    // every send below goes straight to a deployed wallet.
+    await Promise.all(
+      players.map(async (player) =>
+        settled(relayer.url, player.token, await sendOk(player, 0n)),
+      ),
+    )
+    const before = await relayer.publicClient.getTransactionCount({
+      address: relayerSubmitter.address,
+    })
+    const ids = await Promise.all(
+      players.flatMap((player) =>
+        [1n, 2n, 3n].map(async (nonce) => ({
+          player,
+          id: await sendOk(player, nonce),
+        })),
+      ),
+    )
+    const results = await Promise.all(
+      ids.map(({ player, id }) => settled(relayer.url, player.token, id)),
+    )
+    expect(results.map((r) => r.status)).toEqual(ids.map(() => 'SUCCESSFUL'))
+    const txs = await Promise.all(
+      results.map((r) =>
+        relayer.publicClient.getTransaction({ hash: r.hash as Hex }),
+      ),
+    )
+    expect(txs.map((tx) => tx.nonce).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 18 }, (_, i) => before + i),
+    )
+    for (const player of players)
+      expect(await readNonce(player.wallet)).toBe(4n)
+  })
+
+  test("after the chain is reverted to a snapshot, the next send takes the relayer key's nonce from the chain again", async () => {
+    const player = await newPlayer(relayer)
+    await settled(relayer.url, player.token, await sendOk(player, 0n))
+    const snapshot = await relayer.testClient.snapshot()
+    const undone = await settled(
+      relayer.url,
+      player.token,
+      await sendOk(player, 1n),
+    )
+    expect(undone.status).toBe('SUCCESSFUL')
+    const { nonce: undoneNonce } = await relayer.publicClient.getTransaction({
+      hash: undone.hash as Hex,
+    })
+    await relayer.testClient.revert({ id: snapshot })
+    expect(await readNonce(player.wallet)).toBe(1n)
+    const again = await settled(
+      relayer.url,
+      player.token,
+      await sendOk(player, 1n),
+    )
+    expect(again.status).toBe('SUCCESSFUL')
+    const tx = await relayer.publicClient.getTransaction({
+      hash: again.hash as Hex,
+    })
+    expect(tx.nonce).toBe(undoneNonce)
+    expect(await readNonce(player.wallet)).toBe(2n)
+  })
+
   test('a status request right after the send answers once the transaction is on chain: SUBMITTED or SUCCESSFUL with its hash, never PENDING', async () => {
     const player = await newPlayer(relayer)
     await settled(relayer.url, player.token, await sendOk(player, 0n))

@@ -265,6 +265,7 @@ export function createRelayer(options: createRelayer.Options): Relayer {
   async function sendTransaction(
     params: unknown,
     own: Address,
+    ownCustody: Address | undefined,
   ): Promise<string> {
     const { to, data, chainId } = objectParam(params, ['to', 'data', 'chainId'])
     const chain = chainOf(chainId)
@@ -272,7 +273,7 @@ export function createRelayer(options: createRelayer.Options): Relayer {
     if (!isHex(data, { strict: true }) || data.length > 2 * 128 * 1024)
       throw invalidParams('data must be execute calldata as hex.')
     let execute: Execute
-    let custody: Address
+    let userPart: Hex
     try {
       execute = decodeExecute(data)
       const { parts } = decodeSignature(execute.signature)
@@ -281,13 +282,56 @@ export function createRelayer(options: createRelayer.Options): Relayer {
         throw invalidParams(
           "The signature must hold the player's part only (one EOA part).",
         )
+      userPart = part.signature
+    } catch (error) {
+      if (
+        error instanceof InvalidExecuteError ||
+        error instanceof InvalidWalletSignatureError
+      )
+        throw invalidParams(error.message)
+      throw error
+    }
+    const digest = transactionsDigest(execute.nonce, execute.transactions)
+    const coSignature = await coSign(chain.chainId, wallet, digest)
+    const signatureOf = (custody: Address) =>
+      playerWalletSignature({
+        custody,
+        custodySignature: userPart,
+        coSigner: chain.contracts.coSigner,
+        coSignature,
+      })
+    const relayed: Relayed = {
+      id: crypto.randomUUID(),
+      chainId: chain.chainId,
+      wallet,
+      status: statuses.pending,
+    }
+    // What the submission reads from the node (the wallet's nonce, the
+    // gas, the fees) is asked for before the player's signature is checked,
+    // with the signature put together for the custody key the player
+    // registered, so that the node works while this process recovers the
+    // key (milliseconds of CPU). It is used only if the signature is that
+    // key's and the send goes through.
+    const prepared =
+      ownCustody &&
+      (fee === 0n || paysFee(execute.transactions, fee)) &&
+      guardian.isAllowed({ chainId: chain.chainId, wallet, digest }) &&
+      options.standing?.() === undefined &&
+      plannedCount() === 0
+        ? submitter.prepare({
+            relayed,
+            custody: ownCustody,
+            execute: { ...execute, signature: signatureOf(ownCustody) },
+            forceRevert: false,
+          })
+        : undefined
+    // Lets the node's request leave before the CPU-bound recovery.
+    if (prepared) await new Promise((resolve) => setImmediate(resolve))
+    let custody: Address
+    try {
       custody = await recoverSigner(
-        subDigest({
-          chainId: chain.chainId,
-          wallet,
-          digest: transactionsDigest(execute.nonce, execute.transactions),
-        }),
-        part.signature,
+        subDigest({ chainId: chain.chainId, wallet, digest }),
+        userPart,
       )
     } catch (error) {
       if (
@@ -308,29 +352,12 @@ export function createRelayer(options: createRelayer.Options): Relayer {
       throw invalidParams(
         `The transaction must pay the relayer's fee: a transfer of at least ${fee} wei to ${relayerSubmitter.address}.`,
       )
-    const digest = transactionsDigest(execute.nonce, execute.transactions)
     if (!guardian.isAllowed({ chainId: chain.chainId, wallet, digest }))
       throw new RpcErrors.TransactionRejectedError({
         message: 'The guardian has not allowed this transaction.',
       })
-    const userPart = (
-      decodeSignature(execute.signature).parts[0] as {
-        signature: Hex
-      }
-    ).signature
-    const signature = playerWalletSignature({
-      custody,
-      custodySignature: userPart,
-      coSigner: chain.contracts.coSigner,
-      coSignature: await coSign(chain.chainId, wallet, digest),
-    })
+    const signature = signatureOf(custody)
 
-    const relayed: Relayed = {
-      id: crypto.randomUUID(),
-      chainId: chain.chainId,
-      wallet,
-      status: statuses.pending,
-    }
     // A standing outcome (a relayer scenario) comes before the planned
     // ones, which stay queued for after it.
     const standing = options.standing?.()
@@ -351,6 +378,7 @@ export function createRelayer(options: createRelayer.Options): Relayer {
         custody,
         execute: { ...execute, signature },
         forceRevert: plan?.outcome === 'revert',
+        prepared: custody === ownCustody ? prepared : undefined,
       })
       if (!taken)
         throw new RpcErrors.LimitExceededError({
@@ -454,7 +482,10 @@ export function createRelayer(options: createRelayer.Options): Relayer {
   }
 
   /** Each method, with the wallet of the token's player it may act for. */
-  const handlers: Record<string, (params: unknown, own: Address) => unknown> = {
+  const handlers: Record<
+    string,
+    (params: unknown, own: Address, ownCustody: Address | undefined) => unknown
+  > = {
     [methods.sendTransaction]: sendTransaction,
     [methods.getTransactionByHash]: getTransactionByHash,
     [methods.getFeeOptions]: getFeeOptions,
@@ -536,7 +567,11 @@ export function createRelayer(options: createRelayer.Options): Relayer {
         ),
       )
     try {
-      const result = await handler(request.params, own)
+      const result = await handler(
+        request.params,
+        own,
+        registry.get(bearer.sub)?.passport.zkevmUserAdminAddress,
+      )
       return c.json({ jsonrpc: '2.0', id, result })
     } catch (error) {
       if (error instanceof RpcErrors.RpcError)

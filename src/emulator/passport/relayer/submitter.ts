@@ -20,28 +20,28 @@ import {
   type Address,
   type Chain,
   createPublicClient,
-  createWalletClient,
   defineChain,
   type Hex,
   http,
   isHex,
   type PrivateKeyAccount,
   type PublicClient,
-  type WalletClient,
 } from 'viem'
 import { anvil } from 'viem/chains'
+import * as Transport from '../../../core/Transport.js'
 import type { Status } from '../../../passport/wire/relayer.js'
 import {
   decodeNonce,
+  decodeReadNonce,
   type Execute,
   encodeDeploy,
   encodeExecute,
+  encodeReadNonce,
   imageHash,
   type MetaTransaction,
   metaTransaction,
   playerWalletConfig,
 } from '../../../passport/wire/sequence.js'
-import { MainModule } from '../../chain/artifacts.generated.js'
 import type { Contracts } from '../../chain/deploy.js'
 import { revertMessage } from '../../chain/revert.js'
 
@@ -64,7 +64,12 @@ export type Job = {
   readonly execute: Execute
   /** Submit it so that it reverts on chain (a test asked for it). */
   readonly forceRevert: boolean
+  /** Its reads, asked for ahead by {@link Submitter.prepare}. */
+  prepared?: Prepared | undefined
 }
+
+/** Reads asked for ahead of a job (see {@link Submitter.prepare}). */
+export type Prepared = { readonly reads: Reads; readonly queueKey: string }
 
 /** One chain the submitter sends to. */
 export type SubmitterChain = {
@@ -109,6 +114,14 @@ export type Submitter = {
    */
   enqueue(job: Job): boolean
   /**
+   * Asks the node for what `job` needs before it is sent (the wallet's
+   * state, the gas, the fees), ahead of queueing it, when its wallet's
+   * queue is empty: a job queued behind others reads once they are done.
+   * Queued with the job, the reads are used if the queue is still empty
+   * then; otherwise they are dropped.
+   */
+  prepare(job: Job): Prepared | undefined
+  /**
    * Resolves once the job with relayer id `id` has moved on: left
    * `PENDING` (it has a hash, or it failed), or found waiting for a
    * predecessor's nonce; at once for a job not in a queue; after
@@ -129,13 +142,45 @@ type Queue = {
   wake?: (() => void) | undefined
 }
 
+/** EIP-1559 fees per gas. */
+type Fees = { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
+
 type ChainClients = {
   chain: SubmitterChain
+  /** For waiting on receipts and tracing reverts. */
   publicClient: PublicClient
-  walletClient: WalletClient
+  /**
+   * The node, for what a job reads before it is sent and for the send
+   * itself. The reads go out as one batch the moment the job has asked for
+   * all of them (`flush`): one request, where one per call kept the
+   * emulator's event loop busy about as long again.
+   */
+  node: Transport.HttpTransport
   /** The tail of the relayer key's sends on this chain. */
   sending: Promise<unknown>
+  /** Sends entered and not yet answered by the node. */
+  inFlight: number
+  /** Sends the node answered (accepted or not), ever. */
+  answered: number
 }
+
+/** What a job reads before it is sent, asked for in one batch. */
+export type Reads = {
+  /** The wallet's code and next nonce in the job's space. */
+  state: Promise<WalletState>
+  /** The gas of the job's request as if the wallet is deployed (nearly always). */
+  gas: Promise<bigint> | undefined
+  fees: Promise<Fees>
+  /**
+   * The relayer key's next nonce, read while no send of the chain was on
+   * its way; `answered` is the chain's count then. It is used only if no
+   * send was answered since, when it is still the next.
+   */
+  relayerNonce: { value: Promise<bigint>; answered: number } | undefined
+}
+
+/** A wallet's code and next nonce in one space (0 while it has no code). */
+type WalletState = { deployed: boolean; nonce: bigint }
 
 /** Creates a submitter. */
 export function createSubmitter(options: SubmitterOptions): Submitter {
@@ -154,21 +199,17 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
       id: chain.chainId,
       rpcUrls: { default: { http: [chain.nodeUrl] } },
     })
-    const transport = http(chain.nodeUrl)
     clients.set(chain.chainId, {
       chain,
       publicClient: createPublicClient({
         chain: viemChain,
-        transport,
+        transport: http(chain.nodeUrl),
         pollingInterval: 50,
       }),
-      walletClient: createWalletClient({
-        account,
-        chain: viemChain,
-        transport,
-        pollingInterval: 50,
-      }),
+      node: Transport.http(chain.nodeUrl),
       sending: Promise.resolve(),
+      inFlight: 0,
+      answered: 0,
     })
   }
   const queues = new Map<string, Queue>()
@@ -194,49 +235,122 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
     moved(job)
   }
 
-  /** The wallet's next nonce in `space` (0 while it has no code). */
-  const readNonce = async (
-    client: PublicClient,
+  const call = <result>(c: ChainClients, method: string, params: unknown[]) =>
+    c.node.request<result>({ method, params })
+
+  /**
+   * The wallet's code and next nonce in `space`, both asked for (not sent:
+   * the caller flushes). A wallet without code has used no nonce.
+   */
+  const walletState = (
+    c: ChainClients,
     wallet: Address,
     space: bigint,
-  ) => {
-    // Both at once: the read of a wallet without code fails, and is then
-    // not needed.
-    const [code, read] = await Promise.all([
-      client.getCode({ address: wallet }),
-      client
-        .readContract({
-          address: wallet,
-          abi: MainModule.abi,
-          functionName: 'readNonce',
-          args: [space],
-        })
-        .then(
-          (nonce) => ({ nonce }),
-          (error: unknown) => ({ error }),
-        ),
-    ])
-    if (!code || code === '0x') return { deployed: false, nonce: 0n }
-    if ('error' in read) throw read.error
-    return { deployed: true, nonce: read.nonce }
+  ): Promise<WalletState> => {
+    const code = call<Hex>(c, 'eth_getCode', [wallet, 'latest'])
+    // Asked for beside the code: a wallet without code answers it with
+    // nothing, and it is then not needed.
+    const read = call<Hex>(c, 'eth_call', [
+      { to: wallet, data: encodeReadNonce(space) },
+      'latest',
+    ]).then(
+      (data) => ({ data }),
+      (error: unknown) => ({ error }),
+    )
+    return Promise.all([code, read]).then(([code, read]) => {
+      if (!code || code === '0x') return { deployed: false, nonce: 0n }
+      if ('error' in read) throw read.error
+      return { deployed: true, nonce: decodeReadNonce(read.data) }
+    })
   }
 
-  /** Sends from the relayer key, one send at a time per chain. */
+  /**
+   * What a send pays per gas (EIP-1559): the node's suggested tip, and at
+   * most twice the latest block's base fee on top, as ethers and most
+   * wallets cap it, so the transaction stays valid while the base fee
+   * rises for a few blocks.
+   */
+  const feesOf = async (c: ChainClients): Promise<Fees> => {
+    const [block, tip] = await Promise.all([
+      call<{ baseFeePerGas?: Hex | null } | null>(c, 'eth_getBlockByNumber', [
+        'latest',
+        false,
+      ]),
+      call<Hex>(c, 'eth_maxPriorityFeePerGas', []),
+    ])
+    const maxPriorityFeePerGas = BigInt(tip)
+    const baseFee = block?.baseFeePerGas ? BigInt(block.baseFeePerGas) : 0n
+    return {
+      maxFeePerGas: baseFee * 2n + maxPriorityFeePerGas,
+      maxPriorityFeePerGas,
+    }
+  }
+
+  /** The relayer key's next nonce, its sends waiting in the node included. */
+  const relayerNonceOf = (c: ChainClients) =>
+    call<Hex>(c, 'eth_getTransactionCount', [account.address, 'pending']).then(
+      BigInt,
+    )
+
+  /**
+   * Asks for everything `job` needs before it is sent, in one batch: the
+   * wallet's state, the gas and the fees, and the relayer key's nonce when
+   * no send is on its way (the count could not tell whether it is in it).
+   */
+  const readsOf = (c: ChainClients, job: Job, space: bigint): Reads => {
+    const reads: Reads = {
+      state: walletState(c, job.relayed.wallet, space),
+      gas: job.forceRevert
+        ? undefined
+        : gasOf(c, requestOf(c, job, true), true),
+      fees: feesOf(c),
+      relayerNonce:
+        c.inFlight === 0
+          ? { value: relayerNonceOf(c), answered: c.answered }
+          : undefined,
+    }
+    c.node.flush()
+    // Not needed when the job is not sent now; a failure is the send's.
+    reads.fees.catch(() => {})
+    reads.relayerNonce?.value.catch(() => {})
+    return reads
+  }
+
+  /**
+   * Sends from the relayer key, one send at a time per chain, each with the
+   * account's next nonce. The transaction is signed here and sent raw: its
+   * chain, gas and fees are known already, where a wallet client's send
+   * asks the node for them again (a round trip each, on every send).
+   */
   const send = (
     c: ChainClients,
     request: { to: Address; data: Hex; gas: bigint },
+    fees: Fees,
+    read: Reads['relayerNonce'],
   ) => {
+    c.inFlight++
     const sent = c.sending.then(async () => {
-      const nonce = await c.publicClient.getTransactionCount({
-        address: account.address,
-        blockTag: 'pending',
-      })
-      return c.walletClient.sendTransaction({
-        account,
-        chain: c.walletClient.chain,
-        ...request,
-        nonce,
-      })
+      try {
+        const fresh = !read || read.answered !== c.answered
+        const nonceP = fresh ? relayerNonceOf(c) : read.value
+        if (fresh) c.node.flush()
+        const nonce = await nonceP
+        const serializedTransaction = await account.signTransaction({
+          type: 'eip1559',
+          chainId: c.chain.chainId,
+          nonce: Number(nonce),
+          ...request,
+          ...fees,
+        })
+        const hash = call<Hex>(c, 'eth_sendRawTransaction', [
+          serializedTransaction,
+        ])
+        c.node.flush()
+        return await hash
+      } finally {
+        c.inFlight--
+        c.answered++
+      }
     })
     c.sending = sent.catch(() => undefined)
     return sent
@@ -281,34 +395,58 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
         }
   }
 
-  /** The gas to send `request` with (never rejects: a failed estimate falls back). */
+  /**
+   * The gas to send `request` with (never rejects: a call that reverts
+   * falls back, and is sent to revert on chain).
+   *
+   * A deployed wallet's request is run once (`eth_createAccessList`, which
+   * answers the gas it used), with a quarter more and the headroom on top:
+   * what one run does not show is covered, the gas a call must keep back
+   * (63/64 of what is left goes to a callee, EIP-150) and the refund paid
+   * at the end (at most a fifth of the gas used, EIP-3529). The node's
+   * `eth_estimateGas` searches for the least gas that works, running it
+   * a few times: that took as long as the rest of what the relayer reads
+   * before sending, and each send waits on it. A deployment is estimated
+   * that way all the same (see {@link deployHeadroom}).
+   */
   const gasOf = (
     c: ChainClients,
     request: { to: Address; data: Hex },
     deployed: boolean,
   ): Promise<bigint> =>
-    c.publicClient
-      .estimateGas({ account: account.address, ...request })
-      .then(
-        (estimate) => estimate + (deployed ? executeHeadroom : deployHeadroom),
-      )
-      .catch(() => fallbackGas)
+    (deployed
+      ? call<{ gasUsed?: Hex; error?: unknown }>(c, 'eth_createAccessList', [
+          { from: account.address, ...request },
+          'latest',
+        ]).then(({ gasUsed, error }) => {
+          if (error !== undefined || !gasUsed) throw error
+          return (BigInt(gasUsed) * 5n) / 4n + executeHeadroom
+        })
+      : call<Hex>(c, 'eth_estimateGas', [
+          { from: account.address, ...request },
+        ]).then((estimate) => BigInt(estimate) + deployHeadroom)
+    ).catch(() => fallbackGas)
 
   /**
-   * Submits `job`. `estimated` is the gas of the deployed wallet's request,
-   * estimated while its nonce was read (most jobs are for a deployed
-   * wallet: the estimate need not wait for that read).
+   * Submits `job`, with what was read for it. The gas was estimated as if
+   * the wallet is deployed; a wallet that is not is estimated again, with
+   * its deployment.
    */
   const submit = async (
     c: ChainClients,
     job: Job,
     deployed: boolean,
-    estimated?: Promise<bigint> | undefined,
+    reads: Reads,
   ) => {
     const wallet = job.relayed.wallet
     const request = requestOf(c, job, deployed)
-    const gas = await (estimated ?? gasOf(c, request, deployed))
-    const hash = await send(c, { ...request, gas })
+    let estimated = deployed ? reads.gas : undefined
+    if (!estimated) {
+      estimated = gasOf(c, request, deployed)
+      c.node.flush()
+    }
+    const [gas, fees] = await Promise.all([estimated, reads.fees])
+    const hash = await send(c, { ...request, gas }, fees, reads.relayerNonce)
     job.relayed.hash = hash
     onChange?.(job.relayed)
     // A revert a test asked for stays PENDING until it is mined, then is
@@ -324,7 +462,9 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
       return
     }
     const { space, nonce } = decodeNonce(job.execute.nonce)
-    const after = await readNonce(c.publicClient, wallet, space)
+    const read = walletState(c, wallet, space)
+    c.node.flush()
+    const after = await read
     if (after.nonce > nonce) settle(job, 'SUCCESSFUL')
     else
       settle(
@@ -357,13 +497,12 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
           take()
           watched.delete(job.relayed.id)
         }
-        let state: { deployed: boolean; nonce: bigint }
-        // Estimated beside the nonce read, as if deployed (nearly always).
-        const estimated = job.forceRevert
-          ? undefined
-          : gasOf(c, requestOf(c, job, true), true)
+        let state: WalletState
+        const reads = job.prepared?.reads ?? readsOf(c, job, space)
+        // Read for the queue as it was: a second pass reads again.
+        job.prepared = undefined
         try {
-          state = await readNonce(c.publicClient, job.relayed.wallet, space)
+          state = await reads.state
         } catch (error) {
           settle(
             job,
@@ -406,12 +545,7 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
         }
         take()
         try {
-          await submit(
-            c,
-            job,
-            state.deployed,
-            state.deployed ? estimated : undefined,
-          )
+          await submit(c, job, state.deployed, reads)
         } catch (error) {
           settle(
             job,
@@ -429,13 +563,26 @@ export function createSubmitter(options: SubmitterOptions): Submitter {
     }
   }
 
+  const keyOf = (job: Job) =>
+    `${job.relayed.chainId}:${job.relayed.wallet}:${decodeNonce(job.execute.nonce).space}`
+
   return {
+    prepare(job) {
+      const c = clients.get(job.relayed.chainId)
+      const key = keyOf(job)
+      if (!c || stopped || queues.has(key)) return undefined
+      const reads = readsOf(c, job, decodeNonce(job.execute.nonce).space)
+      // Dropped unused when the job is refused.
+      reads.state.catch(() => {})
+      return { reads, queueKey: key }
+    },
     enqueue(job) {
       const c = clients.get(job.relayed.chainId)
       if (!c || stopped) return false
-      const { space } = decodeNonce(job.execute.nonce)
-      const key = `${job.relayed.chainId}:${job.relayed.wallet}:${space}`
+      const key = keyOf(job)
       let queue = queues.get(key)
+      // Reads made before another job joined the queue may be stale.
+      if (queue || job.prepared?.queueKey !== key) job.prepared = undefined
       if (queued >= maxQueued || (queue && queue.jobs.length >= maxPerWallet))
         return false
       if (!queue) {
