@@ -595,6 +595,37 @@ describe('im_getFeeOptions', () => {
   })
 })
 
+describe('the gas limit', () => {
+  test("behavior: a deployed wallet's batch is sent with the gas one run of it used, and more: forty nested mints are mined with it, far under the fallback", async () => {
+    const player = await newPlayer(relayer)
+    await settled(relayer.url, player.token, await sendOk(player, 0n))
+    const mints = Array.from({ length: 40 }, (_, i) =>
+      metaTransaction({
+        to: relayer.contracts.erc20,
+        data: encodeFunctionData({
+          abi: TestERC20.abi,
+          functionName: 'mint',
+          args: [`0x${(i + 1).toString(16).padStart(40, '0')}`, 1n],
+        }),
+      }),
+    )
+    const result = await settled(
+      relayer.url,
+      player.token,
+      await sendOk(player, 1n, mints),
+    )
+    expect(result.status).toBe('SUCCESSFUL')
+    const hash = result.hash as Hex
+    const [tx, receipt] = await Promise.all([
+      relayer.publicClient.getTransaction({ hash }),
+      relayer.publicClient.getTransactionReceipt({ hash }),
+    ])
+    expect(receipt.gasUsed).toBeGreaterThan(1_000_000n)
+    expect(tx.gas).toBeGreaterThan(receipt.gasUsed + 100_000n)
+    expect(tx.gas).toBeLessThan((receipt.gasUsed * 3n) / 2n + 100_000n)
+  })
+})
+
 describe('the fee', () => {
   test('with a price above zero, a batch that does not pay it is refused; one paying the recipient at least the price is relayed, and the relayer is paid', async () => {
     const price = parseEther('0.01')
