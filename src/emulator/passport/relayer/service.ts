@@ -284,12 +284,7 @@ export function createRelayer(options: createRelayer.Options): Relayer {
         )
       userPart = part.signature
     } catch (error) {
-      if (
-        error instanceof InvalidExecuteError ||
-        error instanceof InvalidWalletSignatureError
-      )
-        throw invalidParams(error.message)
-      throw error
+      rethrowAsInvalidParams(error)
     }
     const digest = transactionsDigest(execute.nonce, execute.transactions)
     const coSignature = await coSign(chain.chainId, wallet, digest)
@@ -334,12 +329,7 @@ export function createRelayer(options: createRelayer.Options): Relayer {
         userPart,
       )
     } catch (error) {
-      if (
-        error instanceof InvalidExecuteError ||
-        error instanceof InvalidWalletSignatureError
-      )
-        throw invalidParams(error.message)
-      throw error
+      rethrowAsInvalidParams(error)
     }
     if (playerWalletAddress({ custody, contracts: chain.contracts }) !== wallet)
       throw invalidParams(
@@ -711,6 +701,19 @@ function invalidParams(message: string) {
  * `wallet` when it is `own`, the wallet of the token's player; else the
  * request is refused, naming the parameter.
  */
+/**
+ * A malformed execute or signature is the caller's mistake: -32602 with
+ * its text. Anything else is thrown as it is.
+ */
+function rethrowAsInvalidParams(error: unknown): never {
+  if (
+    error instanceof InvalidExecuteError ||
+    error instanceof InvalidWalletSignatureError
+  )
+    throw invalidParams(error.message)
+  throw error
+}
+
 function ownWallet(wallet: Address, own: Address, name: string): Address {
   if (wallet !== own)
     throw new RpcErrors.UnauthorizedError({
