@@ -20,8 +20,9 @@ const regions = {
  * HTTP request made by any test between this call and the bind could take
  * it (EADDRINUSE). Outside that range only another listener can.
  *
- * Another process may still take the port before its use, so pass it on
- * promptly.
+ * This process does not draw it again for a minute (two draws made close
+ * together could otherwise both find it free); another process may still
+ * take it before its use, so pass it on promptly.
  *
  * @example
  * const port = await findFreePort()
@@ -91,6 +92,32 @@ export async function findFreePortRange(
   return draw(count, regions.blocks, options.random)
 }
 
+/**
+ * Ports this process drew lately, each with the time its hold ends: a port
+ * is not drawn again here for {@link holdMs}, so that two draws one after
+ * the other, or at once, cannot hand out the same port before either is
+ * bound (a port just handed out is still free). Another process can still
+ * draw it, as it can take any port.
+ */
+const held = new Map<number, number>()
+
+/** How long a drawn port is held: 60 s, past any service's start-up. */
+const holdMs = 60_000
+
+/** Whether any of `count` ports from `base` is held at `now`. */
+function isHeld(base: number, count: number, now: number): boolean {
+  for (let port = base; port < base + count; port++)
+    if ((held.get(port) ?? 0) > now) return true
+  return false
+}
+
+/** Holds (or, with `until` undefined, lets go of) `count` ports from `base`. */
+function setHeld(base: number, count: number, until: number | undefined) {
+  for (let port = base; port < base + count; port++)
+    if (until === undefined) held.delete(port)
+    else held.set(port, until)
+}
+
 /** The first of `count` free consecutive ports drawn inside `region`. */
 async function draw(
   count: number,
@@ -99,12 +126,19 @@ async function draw(
 ): Promise<number> {
   const { low } = region
   const high = region.high - count
+  const now = Date.now()
+  if (held.size > 1_000)
+    for (const [port, until] of held) if (until <= now) held.delete(port)
   for (let attempt = 0; attempt < 50; attempt++) {
     const base = low + Math.floor(random() * (high - low))
+    if (isHeld(base, count, Date.now())) continue
+    // Held before the probe, which awaits: a draw made meanwhile skips it.
+    setHeld(base, count, Date.now() + holdMs)
     let free = true
     for (let port = base; free && port < base + count; port++)
       free = await isPortFree({ port })
     if (free) return base
+    setHeld(base, count, undefined)
   }
   throw new Error(
     count === 1
