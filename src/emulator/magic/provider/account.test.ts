@@ -326,6 +326,15 @@ describe('MFA', () => {
   })
 })
 
+/** The email `magic_get_info` answers for `device`'s session, if any. */
+async function emailOf(
+  env: Awaited<ReturnType<typeof setup>>,
+  device: Awaited<ReturnType<typeof setup>>['device'],
+): Promise<string | undefined> {
+  const { result } = await call(env.app, 'magic_get_info', [], { device })
+  return (result as { email?: string } | undefined)?.email
+}
+
 describe('recovery factor and account recovery', () => {
   test('behavior: settings adds a phone factor; the same number again is recovery-factor-already-exists', async () => {
     const env = await setup()
@@ -383,6 +392,78 @@ describe('recovery factor and account recovery', () => {
         }
       ).email,
     ).toBe('new@example.com')
+  })
+
+  test("behavior: recovering on a device signed in as that user keeps its session: the page's requests answer during and after the flow", async () => {
+    const env = await setup()
+    await (await addRecoveryPhone(env, env.device)).done()
+    const before = env.device.rt
+    const flow = await open(
+      env.app,
+      'magic_auth_recover_account',
+      [{ email: 'ada@example.com', showUI: false }],
+      { device: env.device },
+    )
+    await flow.event('sms-otp-sent')
+    await flow.answer('verify-otp-code', codeOf(env.mailbox, '+15550100000'))
+    await flow.event('account-recovered')
+    await flow.event('update-email-required')
+    // The page checks its account while the flow waits for the new email.
+    expect(await emailOf(env, env.device)).toBe('ada@example.com')
+    await flow.answer('cancel')
+    const final = await flow.done()
+    expect(final.response.result).toBe(true)
+    expect(final.rt).toBe(before)
+    expect(await emailOf(env, env.device)).toBe('ada@example.com')
+  })
+
+  test('behavior: a login as someone else on the device replaces its session once the flow has answered', async () => {
+    const env = await setup()
+    const old = { ...env.device }
+    const flow = await open(
+      env.app,
+      'magic_auth_login_with_email_otp',
+      [{ email: 'bea@example.com', showUI: false }],
+      { device: env.device },
+    )
+    await flow.event('email-otp-sent')
+    expect(await emailOf(env, old)).toBe('ada@example.com')
+    await flow.answer(
+      'verify-email-otp',
+      env.mailbox.list({ to: 'bea@example.com' })[0]?.code,
+    )
+    const final = await flow.done()
+    expect(typeof final.response.result).toBe('string')
+    expect(final.rt).not.toBe(old.rt)
+    expect(await emailOf(env, env.device)).toBe('bea@example.com')
+    expect(await emailOf(env, old)).toBe(undefined)
+  })
+
+  test('behavior: a recovery that fails after its login leaves the device the session it had', async () => {
+    const env = await setup()
+    await (await addRecoveryPhone(env, env.device)).done()
+    const flow = await open(
+      env.app,
+      'magic_auth_recover_account',
+      [{ email: 'ada@example.com', showUI: false }],
+      { device: env.device },
+    )
+    await flow.event('sms-otp-sent')
+    await flow.answer('verify-otp-code', codeOf(env.mailbox, '+15550100000'))
+    await flow.event('update-email-required')
+    // The new address is given, then its verification is cancelled.
+    await flow.answer('update-email', 'new@example.com')
+    await flow.event('UpdateEmail/new-email-needs-verification')
+    await flow.answer('UpdateEmail/new-email-verification-cancel')
+    const final = await flow.done()
+    expect(final.response.error).toBeDefined()
+    expect(final.rt).toBe(undefined)
+    expect(
+      (
+        (await call(env.app, 'magic_get_info', [], { device: env.device }))
+          .result as { email: string }
+      ).email,
+    ).toBe('ada@example.com')
   })
 
   test('error: recover_account without a recovery phone is -10011', async () => {

@@ -121,6 +121,11 @@ export type Context = Controls & {
   readonly deps: Deps
   /** `rt` / `deviceShare` for the final response line. */
   readonly out: { rt?: string; deviceShare?: string }
+  /**
+   * Refresh tokens of the sessions a login of this flow replaces: revoked
+   * once the flow answers with the new one (see `login` in session.ts).
+   */
+  readonly replaced: string[]
 }
 
 /** Handles one method; returns the JSON-RPC result or throws RpcFailure. */

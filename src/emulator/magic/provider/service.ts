@@ -184,6 +184,7 @@ export function createMagicService(options: createMagicService.Options): Hono {
       }
     const { body } = checked
     const { request } = body
+    let ctx: Context | undefined
     try {
       let params: Params
       try {
@@ -199,13 +200,19 @@ export function createMagicService(options: createMagicService.Options): Hono {
           invalidApiKeyError.code,
           invalidApiKeyError.message,
         )
-      const ctx = await createContext(controls, { body, params, origin })
+      ctx = await createContext(controls, { body, params, origin })
       const result = await handlerOf(ctx.method)(ctx)
+      for (const rt of ctx.replaced) deps.sessions.revoke(rt)
       return {
         response: { jsonrpc: '2.0', id: request.id, result },
         ...ctx.out,
       }
     } catch (error) {
+      // A flow that fails after a login answers without a session it
+      // opened, which nobody could use: it goes, and the device keeps the
+      // session it had.
+      if (ctx?.out.rt !== undefined && ctx.out.rt !== body.rt)
+        deps.sessions.revoke(ctx.out.rt)
       return {
         response: {
           jsonrpc: '2.0',
@@ -251,6 +258,7 @@ export function createMagicService(options: createMagicService.Options): Hono {
       deviceShare: body.deviceShare,
       deps,
       out: {},
+      replaced: [],
     }
   }
 

@@ -147,13 +147,24 @@ export async function login(
   lifespan?: unknown,
   options: { via?: 'auth' | 'connect' } = {},
 ): Promise<string> {
-  // A new login replaces the session this device had.
-  if (ctx.session) ctx.deps.sessions.revoke(ctx.session.rt)
-  const session = ctx.deps.sessions.create({
-    userId: user.id,
-    apiKey: ctx.apiKey,
-    jkt: ctx.jkt,
-  })
+  // The user already signed in on this device (with this proof key) keeps
+  // the session: a login again from the wallet's own screens (an account
+  // recovered from its menu) changes nothing for the page, whose requests
+  // made meanwhile carry its refresh token. A login as someone else
+  // replaces it, once the flow has answered: the client learns the new
+  // refresh token only from the flow's last line.
+  const kept =
+    ctx.session?.userId === user.id && ctx.session.jkt === ctx.jkt
+      ? ctx.session
+      : undefined
+  if (ctx.session && !kept) ctx.replaced.push(ctx.session.rt)
+  const session =
+    kept ??
+    ctx.deps.sessions.create({
+      userId: user.id,
+      apiKey: ctx.apiKey,
+      jkt: ctx.jkt,
+    })
   ctx.session = session
   ctx.user = user
   ctx.out.rt = session.rt
