@@ -1,6 +1,7 @@
 import type { FrameLocator, Page } from 'playwright-core'
 import { createPublicClient, erc721Abi, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { totp } from '../../src/testing/totp.js'
 import {
   connectGameWallet,
   connectIframeWallet,
@@ -217,6 +218,82 @@ describe('npm start: the playground layout', () => {
     expect(await page.getByTestId('magic-screen-recover').isDisabled()).toBe(
       true,
     )
+
+    expect(await page.getByTestId('wallet-error').count()).toBe(0)
+    await page.close()
+    expect(pg.errors).toEqual([])
+  })
+
+  test('behavior: the iframe wallet turns MFA on and off, adds a recovery phone in Settings and recovers the account with it, each through its screens', async () => {
+    const page = await pg.open({ width: 1280, height: 900 })
+    const email = freshEmail('layout-security')
+    const address = await connectIframeWallet(pg, page, email)
+    await page.getByTestId('magic-screens').waitFor()
+    const label = (id: string) =>
+      page.getByTestId(`magic-screen-${id}`).textContent()
+
+    // MFA on: the secret, its code, then the recovery codes.
+    await page.getByTestId('magic-screen-mfa').click()
+    const setup = await walletScreens(page)
+    const secret = (await setup.getByTestId('mfa-secret').textContent()) ?? ''
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/)
+    await setup.getByTestId('mfa-code-input').fill(totp(secret))
+    await setup.getByTestId('mfa-code-submit').click()
+    expect(
+      await setup.getByTestId('mfa-recovery-codes').locator('li').count(),
+    ).toBe(8)
+    await setup.getByTestId('mfa-done').click()
+    await expectOutcome(page, 'mfa', 'done')
+    await expect.poll(() => label('mfa'), poll).toBe('Turn off MFA')
+
+    // MFA off, with the authenticator's code.
+    await page.getByTestId('magic-screen-mfa').click()
+    const off = await walletScreens(page)
+    await off.getByTestId('mfa-code-input').fill(totp(secret))
+    await off.getByTestId('mfa-code-submit').click()
+    await expectOutcome(page, 'mfa', 'done')
+    await expect.poll(() => label('mfa'), poll).toBe('Turn on MFA')
+
+    // A recovery phone, added in Settings with the SMS code it gets.
+    expect(await page.getByTestId('magic-screen-recover').isDisabled()).toBe(
+      true,
+    )
+    const phone = `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`
+    await page.getByTestId('magic-screen-settings').click()
+    const settings = await walletScreens(page)
+    expect(await settings.getByTestId('settings-mfa-state').textContent()).toBe(
+      'Off',
+    )
+    await settings.getByTestId('settings-recovery').click()
+    await settings.getByTestId('phone-number-input').fill(phone)
+    await settings.getByTestId('phone-number-submit').click()
+    await settings.getByTestId('sms-otp-input').waitFor()
+    await settings
+      .getByTestId('sms-otp-input')
+      .fill(await pg.mailboxCode(phone))
+    await settings.getByTestId('sms-otp-submit').click()
+    await expectOutcome(page, 'settings', 'done')
+    await expect
+      .poll(() => page.getByTestId('magic-screen-recover').isDisabled(), poll)
+      .toBe(false)
+
+    // Recovery: the SMS code to that phone signs the account in again; it
+    // keeps its email (the new-email step closed).
+    await page.getByTestId('magic-screen-recover').click()
+    const recover = await walletScreens(page)
+    // The code is sent before its screen shows: read once it shows (the
+    // mailbox still holds the code that added the phone).
+    await recover.getByTestId('sms-otp-input').waitFor()
+    await recover.getByTestId('sms-otp-input').fill(await pg.mailboxCode(phone))
+    await recover.getByTestId('sms-otp-submit').click()
+    await recover.getByTestId('new-email-input').waitFor()
+    await closeScreen(page, recover)
+    await expectOutcome(page, 'recover', 'done')
+    expect(
+      (
+        await page.getByTestId('chip-address').getAttribute('title')
+      )?.toLowerCase(),
+    ).toBe(address.toLowerCase())
 
     expect(await page.getByTestId('wallet-error').count()).toBe(0)
     await page.close()
