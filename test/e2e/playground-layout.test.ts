@@ -239,6 +239,7 @@ describe('npm start: the playground layout', () => {
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/)
     await setup.getByTestId('mfa-code-input').fill(totp(secret))
     await setup.getByTestId('mfa-code-submit').click()
+    await setup.getByTestId('mfa-recovery-codes').waitFor()
     expect(
       await setup.getByTestId('mfa-recovery-codes').locator('li').count(),
     ).toBe(8)

@@ -394,7 +394,7 @@ describe('recovery factor and account recovery', () => {
     ).toBe('new@example.com')
   })
 
-  test("behavior: recovering on a device signed in as that user keeps its session: the page's requests answer during and after the flow", async () => {
+  test('behavior: recovering on a device already signed in rotates its session; the old one answers during the flow and 30 s after, then ends', async () => {
     const env = await setup()
     await (await addRecoveryPhone(env, env.device)).done()
     const before = env.device.rt
@@ -413,11 +413,17 @@ describe('recovery factor and account recovery', () => {
     await flow.answer('cancel')
     const final = await flow.done()
     expect(final.response.result).toBe(true)
-    expect(final.rt).toBe(before)
+    expect(final.rt).not.toBe(before)
+    expect(await emailOf(env, env.device)).toBe('ada@example.com')
+    // A request the page sent with the old token before it had the new one.
+    const old = { ...env.device, rt: before }
+    expect(await emailOf(env, old)).toBe('ada@example.com')
+    env.clock.now = new Date(env.now().getTime() + 30_000)
+    expect(await emailOf(env, old)).toBe(undefined)
     expect(await emailOf(env, env.device)).toBe('ada@example.com')
   })
 
-  test('behavior: a login as someone else on the device replaces its session once the flow has answered', async () => {
+  test('behavior: a login as someone else on the device replaces its session: the old one answers until 30 s after the flow', async () => {
     const env = await setup()
     const old = { ...env.device }
     const flow = await open(
@@ -436,7 +442,10 @@ describe('recovery factor and account recovery', () => {
     expect(typeof final.response.result).toBe('string')
     expect(final.rt).not.toBe(old.rt)
     expect(await emailOf(env, env.device)).toBe('bea@example.com')
+    expect(await emailOf(env, old)).toBe('ada@example.com')
+    env.clock.now = new Date(env.now().getTime() + 30_000)
     expect(await emailOf(env, old)).toBe(undefined)
+    expect(await emailOf(env, env.device)).toBe('bea@example.com')
   })
 
   test('behavior: a recovery that fails after its login leaves the device the session it had', async () => {

@@ -122,7 +122,7 @@ export type Context = Controls & {
   /** `rt` / `deviceShare` for the final response line. */
   readonly out: { rt?: string; deviceShare?: string }
   /**
-   * Refresh tokens of the sessions a login of this flow replaces: revoked
+   * Refresh tokens of the sessions a login of this flow replaces: retired
    * once the flow answers with the new one (see `login` in session.ts).
    */
   readonly replaced: string[]

@@ -202,7 +202,7 @@ export function createMagicService(options: createMagicService.Options): Hono {
         )
       ctx = await createContext(controls, { body, params, origin })
       const result = await handlerOf(ctx.method)(ctx)
-      for (const rt of ctx.replaced) deps.sessions.revoke(rt)
+      for (const rt of ctx.replaced) deps.sessions.retire(rt)
       return {
         response: { jsonrpc: '2.0', id: request.id, result },
         ...ctx.out,

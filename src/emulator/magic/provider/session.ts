@@ -40,11 +40,24 @@ export type Sessions = {
   get(rt: string, apiKey: string): Session | undefined
   /** Revokes a session. */
   revoke(rt: string): void
+  /**
+   * Ends a session a newer one replaced, {@link replacedSessionGrace}
+   * from now: requests sent with it before the client had the new one
+   * still answer.
+   */
+  retire(rt: string): void
   /** How many sessions are kept (live or not yet swept). */
   size(): number
   /** The live sessions, newest first. */
   list(): readonly Session[]
 }
+
+/**
+ * How long a replaced session still answers: 30 s, as identity providers
+ * let a rotated refresh token be used again for a short while, so that
+ * requests already on their way with it do not fail.
+ */
+export const replacedSessionGrace = 30_000
 
 /** How long a session lives without use: 7 days. */
 export const sessionLifetime = 7 * 24 * 60 * 60 * 1000
@@ -95,6 +108,13 @@ export function createSessions(
     },
     revoke(rt) {
       if (sessions.delete(rt)) onChange?.()
+    },
+    retire(rt) {
+      const session = sessions.get(rt)
+      if (!session) return
+      const end = now().getTime() + replacedSessionGrace
+      if (end < session.expiresAt)
+        sessions.set(rt, { ...session, expiresAt: end })
     },
     size: () => sessions.size,
     list() {
@@ -147,24 +167,18 @@ export async function login(
   lifespan?: unknown,
   options: { via?: 'auth' | 'connect' } = {},
 ): Promise<string> {
-  // The user already signed in on this device (with this proof key) keeps
-  // the session: a login again from the wallet's own screens (an account
-  // recovered from its menu) changes nothing for the page, whose requests
-  // made meanwhile carry its refresh token. A login as someone else
-  // replaces it, once the flow has answered: the client learns the new
-  // refresh token only from the flow's last line.
-  const kept =
-    ctx.session?.userId === user.id && ctx.session.jkt === ctx.jkt
-      ? ctx.session
-      : undefined
-  if (ctx.session && !kept) ctx.replaced.push(ctx.session.rt)
-  const session =
-    kept ??
-    ctx.deps.sessions.create({
-      userId: user.id,
-      apiKey: ctx.apiKey,
-      jkt: ctx.jkt,
-    })
+  // A new login replaces the session this device had (a new refresh
+  // token, as the hosted provider rotates it), once the flow has answered
+  // and then after a grace period: the client learns the new token only
+  // from the flow's last line, and a request its page made meanwhile (an
+  // account recovered from the wallet's own menu, the page checking its
+  // accounts) still carries the old one.
+  if (ctx.session) ctx.replaced.push(ctx.session.rt)
+  const session = ctx.deps.sessions.create({
+    userId: user.id,
+    apiKey: ctx.apiKey,
+    jkt: ctx.jkt,
+  })
   ctx.session = session
   ctx.user = user
   ctx.out.rt = session.rt
