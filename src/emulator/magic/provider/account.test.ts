@@ -326,6 +326,25 @@ describe('MFA', () => {
   })
 })
 
+/**
+ * Adds a recovery phone to the signed-in device's account, then recovers
+ * the account on that device by SMS: the flow, waiting for a new email.
+ */
+async function recoverSignedIn(env: Awaited<ReturnType<typeof setup>>) {
+  const phone = await addRecoveryPhone(env, env.device)
+  await phone.done()
+  const flow = await open(
+    env.app,
+    'magic_auth_recover_account',
+    [{ email: 'ada@example.com', showUI: false }],
+    { device: env.device },
+  )
+  await flow.event('sms-otp-sent')
+  await flow.answer('verify-otp-code', codeOf(env.mailbox, '+15550100000'))
+  await flow.event('update-email-required')
+  return flow
+}
+
 /** The email `magic_get_info` answers for `device`'s session, if any. */
 async function emailOf(
   env: Awaited<ReturnType<typeof setup>>,
@@ -396,18 +415,8 @@ describe('recovery factor and account recovery', () => {
 
   test('behavior: recovering on a device already signed in rotates its session; the old one answers during the flow and 30 s after, then ends', async () => {
     const env = await setup()
-    await (await addRecoveryPhone(env, env.device)).done()
     const before = env.device.rt
-    const flow = await open(
-      env.app,
-      'magic_auth_recover_account',
-      [{ email: 'ada@example.com', showUI: false }],
-      { device: env.device },
-    )
-    await flow.event('sms-otp-sent')
-    await flow.answer('verify-otp-code', codeOf(env.mailbox, '+15550100000'))
-    await flow.event('account-recovered')
-    await flow.event('update-email-required')
+    const flow = await recoverSignedIn(env)
     // The page checks its account while the flow waits for the new email.
     expect(await emailOf(env, env.device)).toBe('ada@example.com')
     await flow.answer('cancel')
@@ -450,16 +459,7 @@ describe('recovery factor and account recovery', () => {
 
   test('behavior: a recovery that fails after its login leaves the device the session it had', async () => {
     const env = await setup()
-    await (await addRecoveryPhone(env, env.device)).done()
-    const flow = await open(
-      env.app,
-      'magic_auth_recover_account',
-      [{ email: 'ada@example.com', showUI: false }],
-      { device: env.device },
-    )
-    await flow.event('sms-otp-sent')
-    await flow.answer('verify-otp-code', codeOf(env.mailbox, '+15550100000'))
-    await flow.event('update-email-required')
+    const flow = await recoverSignedIn(env)
     // The new address is given, then its verification is cancelled.
     await flow.answer('update-email', 'new@example.com')
     await flow.event('UpdateEmail/new-email-needs-verification')
